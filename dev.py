@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Set everything up in .venv and run the project: ``python3 dev.py start`` or ``python3 dev.py test``.
+
+Needs only Python 3.11+. The virtual environment is (re)installed when pyproject.toml changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".installed"
+
+
+def ensure_env() -> None:
+    """Create .venv and install the project with its development tools, once per pyproject.toml."""
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == digest:
+        return
+    if not (BIN / "python").exists():
+        print("Creating .venv ...", flush=True)
+        venv.create(VENV, with_pip=True)
+    print("Installing zamek and its dependencies into .venv ...", flush=True)
+    pip = [str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True)
+    STAMP.write_text(digest)
+
+
+def run(*cmd: str) -> int:
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.run(cmd, cwd=ROOT).returncode
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("start", "test"):
+        print(__doc__)
+        return 2
+    ensure_env()
+    python = str(BIN / "python")
+    if argv[0] == "start":
+        return run(str(BIN / "zamek"), "watch", *argv[1:])
+    for step in (
+        (python, "-m", "ruff", "check", "src", "tests", "dev.py"),
+        (python, "-m", "mypy"),
+        (python, "-m", "pytest", "-n", "auto", "-q", *argv[1:]),
+    ):
+        code = run(*step)
+        if code:
+            return code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

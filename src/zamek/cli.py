@@ -1,0 +1,178 @@
+"""The ``zamek`` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from zamek import record as records
+from zamek.bench import random_playouts
+from zamek.engine import GameState, Setup
+from zamek.errors import RecordError
+from zamek.render import render_castle, render_tile
+from zamek.report import breakdown, item_line, player_name
+from zamek.runner import play_game
+from zamek.stats import format_table, random_play_table, structure_table, unplaceable_in_empty_castle
+from zamek.terms import LANGUAGES
+from zamek.tiles import DataError, load_tileset
+
+LANG = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Language.")
+
+
+@click.group()
+def main() -> None:
+    """Zamek: Carcassonne: The Castle, its rules engine and tools."""
+
+
+@main.command()
+@click.option("--seed", type=int, default=None, help="Seed of the game (random if omitted).")
+@LANG
+def watch(seed: int | None, lang: str) -> None:
+    """Watch two computer players play a game: the moves, the final castle and the score breakdown."""
+    if seed is None:
+        seed = int.from_bytes(__import__("os").urandom(4), "little")
+    click.echo(f"Seed {seed}")
+    shown = 0
+
+    def on_action(state: GameState, action: Any) -> None:
+        nonlocal shown
+        if not state.is_chance():
+            click.echo(f"  {player_name(state.current, lang)}: {action}")
+        elif str(action).startswith("draw:"):
+            click.echo(f"Turn {state.turn}: {action}")
+
+    game = play_game(seed, on_action=on_action)
+    click.echo()
+    click.echo(render_castle(game.state))
+    click.echo()
+    click.echo(breakdown(game.state, lang))
+
+
+@main.command()
+@click.option("--set", "set_name", type=click.Choice(["zamek"]), default="zamek", show_default=True)
+@click.option("--stats", "games", type=int, default=None, metavar="GAMES", help="Measure random play instead.")
+@click.option("--seed", type=int, default=1, show_default=True, help="First seed for --stats.")
+def tiles(set_name: str, games: int | None, seed: int) -> None:
+    """Print every tile of a set, or (with --stats N) its statistics over N random games."""
+    try:
+        tileset = load_tileset(set_name)
+    except DataError as exc:
+        raise click.ClickException(str(exc)) from None
+    if games is None:
+        for tile in tileset.tiles:
+            click.echo(render_tile(tile))
+            click.echo()
+        return
+    click.echo(f"Tile set {set_name}")
+    for label, count in structure_table(tileset):
+        click.echo(f"  {label:<42} {count:>4}")
+    missing = unplaceable_in_empty_castle()
+    click.echo(f"  {'tiles with no placement in the empty castle':<42} {len(missing):>4} {' '.join(missing)}")
+    click.echo()
+    click.echo(format_table(random_play_table(games, seed), games, seed))
+
+
+def _load_record(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not valid JSON: {exc}") from None
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@main.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@LANG
+def replay(file: Path, lang: str) -> None:
+    """Verify a saved game by replaying it, and print its score breakdown."""
+    try:
+        state = records.replay(_load_record(file))
+    except RecordError as exc:
+        _fail(str(exc))
+        return
+    status = "finished" if state.is_over() else f"in progress (turn {state.turn})"
+    click.echo(f"{file}: replays exactly, {status}")
+    click.echo(breakdown(state, lang))
+
+
+@main.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--move", type=int, default=None, help="Show the castle after this many moves (default: all).")
+@LANG
+def show(file: Path, move: int | None, lang: str) -> None:
+    """Print the castle of a saved game, at the end or after a given move."""
+    try:
+        state = records.replay(_load_record(file), upto=move)
+    except RecordError as exc:
+        _fail(str(exc))
+        return
+    click.echo(render_castle(state))
+    click.echo()
+    click.echo(f"{player_name(0, lang)}: {state.scores[0]}   {player_name(1, lang)}: {state.scores[1]}")
+    for item in state.log[-3:]:
+        click.echo(f"  #{item.turn} {item_line(item, lang)}")
+
+
+@main.command()
+@click.option("--games", type=int, default=10, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed SEED + i.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game, then a summary line.")
+@click.option("--save", type=click.Path(path_type=Path, file_okay=False), default=None, help="Save each game here.")
+def selfplay(games: int, seed: int, as_json: bool, save: Path | None) -> None:
+    """Play random-vs-random games."""
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+    wins = [0, 0, 0]
+    total_scores = [0, 0]
+    for i in range(games):
+        game = play_game(seed + i)
+        state = game.state
+        result = state.result()
+        assert result is not None
+        wins[2 if len(result.winners) == 2 else result.winners[0]] += 1
+        total_scores[0] += state.scores[0]
+        total_scores[1] += state.scores[1]
+        if save is not None:
+            rec = records.make_record(game.setup, game.seed, game.actions, state)
+            (save / f"game-{game.seed}.json").write_text(json.dumps(rec, indent=1), encoding="utf-8")
+        line = {
+            "seed": game.seed,
+            "first_player": game.setup.first_player,
+            "scores": state.scores,
+            "tiles_placed": len(state.placements),
+            "tiles_discarded": len(state.discarded),
+            "actions": len(game.actions),
+        }
+        if as_json:
+            click.echo(json.dumps(line))
+        else:
+            click.echo(f"game {game.seed}: {state.scores[0]}-{state.scores[1]}, "
+                       f"{line['tiles_placed']} placed, {line['tiles_discarded']} discarded")
+    summary = {"games": games, "wins": wins[:2], "draws": wins[2],
+               "mean_scores": [round(s / max(games, 1), 2) for s in total_scores]}
+    click.echo(json.dumps({"summary": summary}) if as_json else f"summary: {summary}")
+
+
+@main.command()
+@click.option("--seconds", type=float, default=5.0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+def bench(seconds: float, seed: int) -> None:
+    """Measure random-playout speed on one core."""
+    result = random_playouts(seconds, seed, Setup())
+    click.echo(f"random playouts, base game: {result.games} games, {result.actions} actions in {result.seconds:.1f} s")
+    click.echo(f"  {result.actions_per_second:,.0f} actions/s")
+    click.echo(f"  {result.games_per_second:,.1f} games/s")
+
+
+if __name__ == "__main__":
+    main()

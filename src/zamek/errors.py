@@ -1,0 +1,19 @@
+"""Errors the engine raises for bad input."""
+
+from __future__ import annotations
+
+
+class ZamekError(ValueError):
+    """Base class of the engine's input errors."""
+
+
+class MalformedActionError(ZamekError):
+    """The text or value is not an action at all."""
+
+
+class IllegalActionError(ZamekError):
+    """The action is well formed but the rules do not allow it now."""
+
+
+class RecordError(ZamekError):
+    """A saved game is corrupt or inconsistent."""

@@ -1,0 +1,122 @@
+"""Saved games: a JSON record of setup, seed and every action and chance outcome.
+
+The record is plain data (a dict); reading and writing files is the caller's job.
+``replay`` re-applies every entry with full checks, so a corrupt or inconsistent
+record raises :class:`RecordError` naming the first bad entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from zamek.actions import Action, parse_action
+from zamek.engine import GameState, Setup
+from zamek.errors import RecordError, ZamekError
+
+FORMAT: Final = "zamek-game"
+VERSION: Final = 1
+
+
+def setup_to_json(setup: Setup) -> dict[str, Any]:
+    return {
+        "edition": setup.edition,
+        "expansions": ["sokol"] if setup.sokol else [],
+        "variants": ["gate-guard"] if setup.gate_guard else [],
+        "first_player": setup.first_player,
+        "draw_order": list(setup.draw_order) if setup.draw_order is not None else None,
+    }
+
+
+def setup_from_json(raw: Any) -> Setup:
+    """Read a setup; a missing setup is the default game."""
+    if raw is None:
+        return Setup()
+    if not isinstance(raw, dict):
+        raise RecordError("setup: must be an object")
+    try:
+        draw_order = raw.get("draw_order")
+        if draw_order is not None and not (
+            isinstance(draw_order, list) and all(isinstance(t, str) for t in draw_order)
+        ):
+            raise RecordError("setup.draw_order: must be a list of tile ids or null")
+        expansions = raw.get("expansions", [])
+        variants = raw.get("variants", [])
+        if not isinstance(expansions, list) or not isinstance(variants, list):
+            raise RecordError("setup: 'expansions' and 'variants' must be lists")
+        unknown = set(raw) - {"edition", "expansions", "variants", "first_player", "draw_order"}
+        if unknown:
+            raise RecordError(f"setup: unknown field(s) {sorted(unknown)}")
+        return Setup(
+            edition=str(raw.get("edition", "zamek")),
+            sokol="sokol" in expansions,
+            gate_guard="gate-guard" in variants,
+            first_player=raw.get("first_player", 0),
+            draw_order=tuple(draw_order) if draw_order is not None else None,
+        )
+    except ValueError as exc:
+        raise RecordError(f"setup: {exc}") from None
+
+
+def make_record(
+    setup: Setup, seed: int | None, actions: Sequence[Action], state: GameState | None = None
+) -> dict[str, Any]:
+    """Return the JSON-ready record of a game (with its result when ``state`` is finished)."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "setup": setup_to_json(setup),
+        "seed": seed,
+        "moves": [str(a) for a in actions],
+    }
+    if state is not None and state.is_over():
+        record["result"] = {"scores": list(state.scores)}
+    return record
+
+
+def read_record(raw: Any) -> tuple[Setup, list[Action]]:
+    """Check a record's header and parse its moves; raise RecordError naming the first bad entry."""
+    if not isinstance(raw, dict):
+        raise RecordError("a saved game must be a JSON object")
+    if raw.get("format") != FORMAT:
+        raise RecordError(f"format: expected {FORMAT!r}, found {raw.get('format')!r}")
+    version = raw.get("version")
+    if not isinstance(version, int) or not 1 <= version <= VERSION:
+        raise RecordError(f"version: {version!r} is not a version this program reads (1 to {VERSION})")
+    setup = setup_from_json(raw.get("setup"))
+    moves = raw.get("moves")
+    if not isinstance(moves, list):
+        raise RecordError("moves: must be a list")
+    actions = []
+    for number, text in enumerate(moves, start=1):
+        try:
+            actions.append(parse_action(text))
+        except ZamekError as exc:
+            raise RecordError(f"move {number}: {exc}") from None
+    return setup, actions
+
+
+def replay(raw: Any, upto: int | None = None) -> GameState:
+    """Replay a record with full checks, up to move ``upto`` (all by default); verify the result."""
+    setup, actions = read_record(raw)
+    try:
+        state = GameState.new(setup)
+    except ZamekError as exc:
+        raise RecordError(f"setup: {exc}") from None
+    limit = len(actions) if upto is None else upto
+    if not 0 <= limit <= len(actions):
+        raise RecordError(f"the record has {len(actions)} moves; there is no move {upto}")
+    for number, action in enumerate(actions[:limit], start=1):
+        try:
+            state.play(action)
+        except ZamekError as exc:
+            raise RecordError(f"move {number} ({action}): {exc}") from None
+    if upto is None:
+        result = raw.get("result")
+        if result is not None:
+            if not state.is_over():
+                raise RecordError("result: the record claims a result but its moves do not finish the game")
+            scores = result.get("scores") if isinstance(result, dict) else None
+            if scores != list(state.scores):
+                raise RecordError(f"result: the record says scores {scores}, the moves give {list(state.scores)}")
+    return state

@@ -1,0 +1,64 @@
+"""Driving games: sampling chance events and letting policies choose actions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from zamek.actions import Action, ChanceOutcome, PlayerAction
+from zamek.engine import GameState, Setup
+
+Policy = Callable[[GameState, random.Random], PlayerAction]
+
+
+def sample_chance(state: GameState, rng: random.Random) -> ChanceOutcome:
+    """Pick a chance outcome with its probability."""
+    outcomes = state.chance_outcomes()
+    if len(outcomes) == 1:
+        return outcomes[0][0]
+    weights = [p for _, p in outcomes]
+    return rng.choices([o for o, _ in outcomes], weights=weights)[0]
+
+
+def random_policy(state: GameState, rng: random.Random) -> PlayerAction:
+    """Choose uniformly among the legal actions."""
+    return rng.choice(state.legal_actions())
+
+
+def resolve_setup(setup: Setup | None, seed: int, first_player: int | None) -> Setup:
+    """Return a setup whose first player is fixed: given, or chosen by the seed (Z5)."""
+    base = setup or Setup()
+    chosen = first_player if first_player is not None else random.Random(seed).randrange(2)
+    return Setup(base.edition, base.sokol, base.gate_guard, chosen, base.draw_order)
+
+
+@dataclass
+class PlayedGame:
+    """A finished game: its setup, seed, every action in order and the final state."""
+
+    setup: Setup
+    seed: int
+    actions: list[Action]
+    state: GameState
+
+
+def play_game(
+    seed: int,
+    policies: Sequence[Policy] = (random_policy, random_policy),
+    setup: Setup | None = None,
+    first_player: int | None = None,
+    on_action: Callable[[GameState, Action], None] | None = None,
+) -> PlayedGame:
+    """Play a whole game; chance and both policies draw from one generator seeded with ``seed``."""
+    setup = resolve_setup(setup, seed, first_player)
+    rng = random.Random(seed)
+    state = GameState.new(setup)
+    actions: list[Action] = []
+    while not state.is_over():
+        action: Action = sample_chance(state, rng) if state.is_chance() else policies[state.current](state, rng)
+        if on_action is not None:
+            on_action(state, action)
+        state.apply(action)
+        actions.append(action)
+    return PlayedGame(setup, seed, actions, state)

@@ -1,0 +1,49 @@
+"""Building test positions: custom tiles in the real castle, a fixed draw order, moves as text."""
+
+from __future__ import annotations
+
+from zamek.actions import parse_action
+from zamek.castle import load_castle
+from zamek.engine import GameState, Rules, Setup, make_rules
+from zamek.tiles import parse_tileset
+
+_BASE_KINDS_TOML = """
+[[tile]]
+id = "{id}"
+features = [{features}]
+"""
+
+
+def tile_toml(tile_id: str, *features: str, fountain: bool = False) -> str:
+    """Return one [[tile]] block; each feature is an inline table body like 'kind = "road", segments = [1, 7]'."""
+    body = ", ".join("{" + f + "}" for f in features)
+    extra = "fountain = true\n" if fountain else ""
+    return f'[[tile]]\nid = "{tile_id}"\n{extra}features = [{body}]\n'
+
+
+def rules_with(*tiles: str) -> Rules:
+    """Return rules for the real Zamek castle with the given tiles (TOML blocks from ``tile_toml``)."""
+    return make_rules(load_castle("zamek"), parse_tileset("\n".join(tiles), "test"))
+
+
+def game(rules: Rules, draw_order: list[str], first_player: int = 0) -> GameState:
+    """Return a new game over ``rules`` whose draws follow ``draw_order``."""
+    return GameState.new(Setup(first_player=first_player, draw_order=tuple(draw_order)), rules)
+
+
+def play(state: GameState, *moves: str) -> GameState:
+    """Play moves given in notation ('draw:T1', 'a6/90', 'follower:0', 'pass'), with full checks."""
+    for move in moves:
+        state.play(parse_action(move))
+    return state
+
+
+def turn(state: GameState, place: str, follower: str = "pass") -> GameState:
+    """Draw the next tile of the fixed order, place it, then place a follower or pass."""
+    (outcome, _), = state.chance_outcomes()
+    state.play(outcome)
+    state.play(parse_action(place))
+    state.play(parse_action(follower))
+    while state.is_chance() and state.phase.name == "REVEAL":
+        state.play(state.chance_outcomes()[0][0])
+    return state
