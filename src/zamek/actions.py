@@ -8,6 +8,10 @@ Player actions:
   the tile's data) of the tile just placed; text ``follower:2`` (``prince:2``,
   ``falconer:2`` with Sokół).
 - ``Pass()`` places no follower; text ``pass``.
+- ``Order(k)`` scores the k-th of the features waiting to be scored next, when the
+  order matters (Z15); text ``order:1``.
+- ``UseToken(kind)`` uses a held special token now (kind in Zamek numbering, Z19);
+  text ``use:2``. ``Decline()`` keeps it; text ``decline``.
 
 Chance outcomes (recorded in saved games like actions):
 
@@ -15,8 +19,8 @@ Chance outcomes (recorded in saved games like actions):
 - ``Reveal(kind)`` the kind of a token taken from a tower; text ``reveal:4``.
 
 Integer indices are stable across versions: ``Place`` uses 0..1023 (a 16x16 grid of
-spaces times 4 rotations), ``Follower`` 1024..1059, ``Pass`` 1060; 1061..1099 are
-reserved for the decisions added with special tokens and the scoring order.
+spaces times 4 rotations), ``Follower`` 1024..1059, ``Pass`` 1060, ``Order`` 1061..1076,
+``UseToken`` 1077..1085, ``Decline`` 1086; up to 1099 is reserved.
 """
 
 from __future__ import annotations
@@ -46,6 +50,10 @@ GRID: Final = 16
 PLACE_BASE: Final = 0
 FOLLOWER_BASE: Final = GRID * GRID * 4
 PASS_INDEX: Final = FOLLOWER_BASE + 12 * len(Piece)
+ORDER_BASE: Final = PASS_INDEX + 1
+MAX_ORDER: Final = 16
+USE_BASE: Final = ORDER_BASE + MAX_ORDER
+DECLINE_INDEX: Final = USE_BASE + 9
 ACTION_COUNT: Final = 1100
 """Size of the player action space, including the reserved range."""
 
@@ -94,6 +102,46 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class Order:
+    """Score the ``choice``-th feature waiting to be scored next (Z15)."""
+
+    choice: int
+
+    def __str__(self) -> str:
+        return f"order:{self.choice}"
+
+    @property
+    def index(self) -> int:
+        return ORDER_BASE + self.choice
+
+
+@dataclass(frozen=True, slots=True)
+class UseToken:
+    """Use a held special token of ``kind`` (Zamek numbering) now."""
+
+    kind: int
+
+    def __str__(self) -> str:
+        return f"use:{self.kind}"
+
+    @property
+    def index(self) -> int:
+        return USE_BASE + self.kind - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Do not use the token the game offers now."""
+
+    def __str__(self) -> str:
+        return "decline"
+
+    @property
+    def index(self) -> int:
+        return DECLINE_INDEX
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Chance: the tile drawn from the pile."""
 
@@ -113,7 +161,7 @@ class Reveal:
         return f"reveal:{self.kind}"
 
 
-PlayerAction = Place | Follower | Pass
+PlayerAction = Place | Follower | Pass | Order | UseToken | Decline
 ChanceOutcome = Draw | Reveal
 Action = PlayerAction | ChanceOutcome
 
@@ -121,6 +169,8 @@ _PLACE: Final = re.compile(r"^([a-z][0-9]{1,2})/(0|90|180|270)$")
 _FOLLOWER: Final = re.compile(r"^(follower|prince|falconer):([0-9]|1[01])$")
 _DRAW: Final = re.compile(r"^draw:([A-Za-z0-9_-]+)$")
 _REVEAL: Final = re.compile(r"^reveal:([1-9])$")
+_ORDER: Final = re.compile(r"^order:([0-9]|1[0-5])$")
+_USE: Final = re.compile(r"^use:([1-9])$")
 
 
 def parse_action(text: str) -> Action:
@@ -130,8 +180,17 @@ def parse_action(text: str) -> Action:
     t = text.strip().lower()
     if t == "pass":
         return Pass()
+    if t == "decline":
+        return Decline()
+    if m := _ORDER.match(t):
+        return Order(int(m.group(1)))
+    if m := _USE.match(t):
+        return UseToken(int(m.group(1)))
     if m := _PLACE.match(t):
-        x, y = parse_space(m.group(1))
+        try:
+            x, y = parse_space(m.group(1))
+        except ValueError:
+            raise MalformedActionError(f"{text!r}: no such space") from None
         if not (0 <= x < GRID and 0 <= y < GRID):
             raise MalformedActionError(f"{text!r}: no such space")
         return Place(x, y, int(m.group(2)) // 90)
@@ -158,4 +217,10 @@ def action_from_index(index: int) -> PlayerAction:
         return Follower(feature, Piece(piece))
     if index == PASS_INDEX:
         return Pass()
+    if ORDER_BASE <= index < USE_BASE:
+        return Order(index - ORDER_BASE)
+    if USE_BASE <= index < DECLINE_INDEX:
+        return UseToken(index - USE_BASE + 1)
+    if index == DECLINE_INDEX:
+        return Decline()
     raise MalformedActionError(f"{index} is not an action index")

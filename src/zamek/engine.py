@@ -10,7 +10,11 @@ Features are regions merged incrementally with union-find over flat arrays: ever
 feature of every placed tile and start space is a node; a region's root holds its
 kind, the number of its edge segments that face an empty space (``open``), the
 cells it covers (a bit mask, so a tile counts once), its followers per player, and
-its stocks, shrines and nests.
+its stocks, shrines and nests, and (Sokół) whose princes and falconers stand on it.
+
+Scoring is resumable: completed regions wait in ``queue`` and are scored one at a
+time, pausing for the decisions the rules give the current player (the order, Z15;
+a x2 token, Z19) and for the reveal of a token taken on the way (Z16).
 
 Chance is explicit: when ``is_chance()`` the caller picks one of
 ``chance_outcomes()`` (with a random generator it owns) and applies it.
@@ -21,14 +25,29 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
+from itertools import permutations
 from typing import Final
 
-from zamek.actions import Action, ChanceOutcome, Draw, Follower, Pass, Piece, Place, PlayerAction, Reveal
+from zamek.actions import (
+    Action,
+    ChanceOutcome,
+    Decline,
+    Draw,
+    Follower,
+    Order,
+    Pass,
+    Piece,
+    Place,
+    PlayerAction,
+    Reveal,
+    UseToken,
+)
 from zamek.castle import TRACK_LENGTH, CastleDef, load_castle
 from zamek.errors import IllegalActionError, MalformedActionError
 from zamek.geometry import FACING, MIDDLE_SEGMENTS, SEGMENTS, Side, side_segments
-from zamek.scoring import SHRINE_RATE, ScoreItem, feature_rate, majority
-from zamek.tiles import SCORED_KINDS, FeatureKind, TileSet, load_tileset
+from zamek.scoring import SHRINE_RATE, ScoreItem, chapel_points, feature_rate, majority
+from zamek.tiles import SCORED_KINDS, FeatureKind, TileSet, load_tileset, merge_tilesets
+from zamek.tokens import EDITIONS, TokenKind, usable_same_turn
 
 PLAYERS: Final = 2
 FOLLOWERS_IN_SUPPLY: Final = 6
@@ -48,6 +67,17 @@ ROLES: Final = {
     FeatureKind.CHAPEL: "preacher",
 }
 
+_DOUBLING_TOKENS: Final = {FeatureKind.HOUSE: TokenKind.HOUSE_X2, FeatureKind.PIGSTY: TokenKind.PIGSTY_X2}
+_OPEN_TOKENS: Final = {
+    TokenKind.OPEN_HOUSE: FeatureKind.HOUSE,
+    TokenKind.OPEN_PIGSTY: FeatureKind.PIGSTY,
+    TokenKind.OPEN_ROAD: FeatureKind.ROAD,
+}
+OPEN_RATES: Final = {FeatureKind.HOUSE: 1, FeatureKind.PIGSTY: 2, FeatureKind.ROAD: 1}
+MEADOW_TOKEN_RATE: Final = 4
+FAMILY_TOKEN_BONUS: Final = 2
+FIVE_POINTS: Final = 5
+
 
 class Phase(IntEnum):
     """What the game waits for."""
@@ -61,6 +91,12 @@ class Phase(IntEnum):
     REVEAL = 3
     """Chance: the kind of a token just taken from a tower is revealed."""
     OVER = 4
+    ORDER = 5
+    """The current player chooses which completed feature is scored next (Z15)."""
+    DOUBLE = 6
+    """The current player may use a house/pigsty x2 token on the feature being scored (Z19)."""
+    EXTRA_TURN = 7
+    """The current player may use an extra-turn token at the end of the turn (Z19)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,17 +104,26 @@ class Setup:
     """Everything that fixes a game before the first draw."""
 
     edition: str = "zamek"
+    """``zamek`` (2020) or ``castle2003``."""
     sokol: bool = False
     gate_guard: bool = False
+    """The Sokół variant "Stój! Kto idzie?" (F8)."""
     first_player: int = 0
     draw_order: tuple[str, ...] | None = None
     """A fixed order of draws (tests, puzzles); None draws at random."""
 
     def __post_init__(self) -> None:
-        if self.edition != "zamek" or self.sokol or self.gate_guard:
-            raise ValueError("only the base game of Zamek is playable so far")
+        if self.edition not in EDITIONS:
+            raise ValueError(f"unknown edition {self.edition!r} (known: {', '.join(EDITIONS)})")
+        if self.gate_guard and not self.sokol:
+            raise ValueError("the gate-guard variant needs the Sokół expansion")
         if self.first_player not in (0, 1):
             raise ValueError("first_player must be 0 or 1")
+
+    @property
+    def name(self) -> str:
+        parts = [self.edition] + (["sokol"] if self.sokol else []) + (["gate-guard"] if self.gate_guard else [])
+        return "+".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +147,7 @@ class PlacedFollower:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The castle and tiles a game is played with."""
+    """The castle, tiles and options a game is played with."""
 
     castle: CastleDef
     tiles: TileSet
@@ -110,15 +155,26 @@ class Rules:
     """Tower index at each track position, -1 where there is none."""
     start_tables: tuple[tuple[int, ...], ...]
     """For each start space, local feature index per segment (-1 for wall)."""
+    edition: str = "zamek"
+    sokol: bool = False
+    gate_guard: bool = False
+
+    @property
+    def gates(self) -> frozenset[int]:
+        return frozenset(self.castle.gates)
 
 
 def load_rules(setup: Setup) -> Rules:
     """Return the castle and tiles for a setup."""
-    return make_rules(load_castle("zamek"), load_tileset("zamek"))
+    if setup.sokol:
+        tiles = merge_tilesets("zamek+sokol", load_tileset("zamek"), load_tileset("sokol"))
+        return make_rules(load_castle("sokol"), tiles, setup)
+    return make_rules(load_castle("zamek"), load_tileset("zamek"), setup)
 
 
-def make_rules(castle: CastleDef, tiles: TileSet) -> Rules:
+def make_rules(castle: CastleDef, tiles: TileSet, setup: Setup | None = None) -> Rules:
     """Return rules tables for a castle and a tile set."""
+    setup = setup or Setup()
     tower_at = [-1] * TRACK_LENGTH
     for tower in castle.towers:
         for position in tower.track:
@@ -130,7 +186,9 @@ def make_rules(castle: CastleDef, tiles: TileSet) -> Rules:
             for s in feature.segments:
                 table[s] = index
         start_tables.append(tuple(table))
-    return Rules(castle, tiles, tuple(tower_at), tuple(start_tables))
+    return Rules(
+        castle, tiles, tuple(tower_at), tuple(start_tables), setup.edition, setup.sokol, setup.gate_guard
+    )
 
 
 _RULES_CACHE: dict[Setup, Rules] = {}
@@ -153,6 +211,24 @@ class Result:
     """One player, or both on a shared victory (Z21)."""
 
 
+def advance_marker(score: int, on_gate: bool, points: int, gates: frozenset[int]) -> tuple[int, bool]:
+    """Return (score, on_gate) after a movement of ``points`` under the gate-guard variant (F8).
+
+    Stepping onto a gate costs one point, adds none and ends the movement; a marker on a gate
+    leaves it with its next point, to the number after the gate.
+    """
+    if on_gate and points > 0:
+        score += 1
+        points -= 1
+        on_gate = False
+    while points > 0:
+        if score % TRACK_LENGTH in gates:
+            return score, True
+        score += 1
+        points -= 1
+    return score, on_gate
+
+
 @dataclass(slots=True)
 class GameState:
     """A position of a Zamek game. Mutable: see the module docstring."""
@@ -164,8 +240,14 @@ class GameState:
     turn: int
     scores: list[int]
     supply: list[int]
+    """Ordinary followers in each player's supply."""
+    princes: list[int]
+    """Princes in each player's supply (Sokół: 1 each at the start)."""
+    falconers: list[int]
     family_size: list[int]
     family_cells: list[int]
+    nests: list[int]
+    on_gate: list[bool]
     tokens: list[list[HeldToken]]
     tower_token: list[bool]
     token_pool: list[int]
@@ -189,12 +271,19 @@ class GameState:
     cells: list[int]
     fol0: list[int]
     fol1: list[int]
+    prince: list[int]
+    """Per region, bit p set when player p's prince stands on it."""
+    falconer: list[int]
     stocks: list[int]
     shrines: list[int]
-    nests: list[int]
+    region_nests: list[int]
     followers: list[PlacedFollower]
     completed: list[int]
-    """Roots of regions the last placement completed, to score after the follower step."""
+    """Roots of regions the last placement completed."""
+    queue: list[int]
+    """Completed regions still to be scored this turn, in scoring order."""
+    head_chosen: bool
+    """The player has chosen the region at the head of the queue (Z15)."""
     log: list[ScoreItem] = field(default_factory=list)
 
     # ----------------------------------------------------------------- creation
@@ -209,6 +298,7 @@ class GameState:
         status = [WALL] * n
         for c in castle.interior:
             status[c] = EMPTY
+        extra = 1 if rules.sokol else 0
         state = cls(
             setup=setup,
             rules=rules,
@@ -217,8 +307,12 @@ class GameState:
             turn=1,
             scores=[0, 0],
             supply=[FOLLOWERS_IN_SUPPLY, FOLLOWERS_IN_SUPPLY],
+            princes=[extra, extra],
+            falconers=[extra, extra],
             family_size=[0, 0],
             family_cells=[0, 0],
+            nests=[0, 0],
+            on_gate=[False, False],
             tokens=[[], []],
             tower_token=[t.holds_token for t in castle.towers],
             token_pool=[0] + [TOKENS_PER_KIND] * TOKEN_KINDS,
@@ -239,11 +333,15 @@ class GameState:
             cells=[],
             fol0=[],
             fol1=[],
+            prince=[],
+            falconer=[],
             stocks=[],
             shrines=[],
-            nests=[],
+            region_nests=[],
             followers=[],
             completed=[],
+            queue=[],
+            head_chosen=False,
         )
         offsets = castle.offsets
         for start, table in zip(castle.starts, rules.start_tables, strict=True):
@@ -254,8 +352,7 @@ class GameState:
             state.status[start.cell] = TAKEN
             state.cell_node[start.cell] = base
             state.cell_table[start.cell] = table
-            facing_side = start.side.opposite
-            middle = MIDDLE_SEGMENTS[facing_side]
+            middle = MIDDLE_SEGMENTS[start.side.opposite]
             face = start.faces
             assert start.cell == face + offsets[start.side]
             state.need_mask[face] |= 1 << start.side
@@ -273,8 +370,12 @@ class GameState:
             turn=self.turn,
             scores=self.scores[:],
             supply=self.supply[:],
+            princes=self.princes[:],
+            falconers=self.falconers[:],
             family_size=self.family_size[:],
             family_cells=self.family_cells[:],
+            nests=self.nests[:],
+            on_gate=self.on_gate[:],
             tokens=[self.tokens[0][:], self.tokens[1][:]],
             tower_token=self.tower_token[:],
             token_pool=self.token_pool[:],
@@ -295,11 +396,15 @@ class GameState:
             cells=self.cells[:],
             fol0=self.fol0[:],
             fol1=self.fol1[:],
+            prince=self.prince[:],
+            falconer=self.falconer[:],
             stocks=self.stocks[:],
             shrines=self.shrines[:],
-            nests=self.nests[:],
+            region_nests=self.region_nests[:],
             followers=[replace(f) for f in self.followers],
             completed=self.completed[:],
+            queue=self.queue[:],
+            head_chosen=self.head_chosen,
             log=self.log[:],
         )
 
@@ -313,9 +418,11 @@ class GameState:
         self.cells.append(cells)
         self.fol0.append(0)
         self.fol1.append(0)
+        self.prince.append(0)
+        self.falconer.append(0)
         self.stocks.append(stocks)
         self.shrines.append(shrines)
-        self.nests.append(nests)
+        self.region_nests.append(nests)
         return node
 
     def find(self, node: int) -> int:
@@ -339,9 +446,11 @@ class GameState:
         self.cells[ra] |= self.cells[rb]
         self.fol0[ra] += self.fol0[rb]
         self.fol1[ra] += self.fol1[rb]
+        self.prince[ra] |= self.prince[rb]
+        self.falconer[ra] |= self.falconer[rb]
         self.stocks[ra] += self.stocks[rb]
         self.shrines[ra] += self.shrines[rb]
-        self.nests[ra] += self.nests[rb]
+        self.region_nests[ra] += self.region_nests[rb]
         return ra
 
     def region_of(self, cell: int, feature: int) -> int:
@@ -354,6 +463,10 @@ class GameState:
 
     def region_followers(self, root: int) -> tuple[int, int]:
         return self.fol0[root], self.fol1[root]
+
+    def region_owner(self, root: int) -> int | None:
+        """Return the player with more followers on a region, or None (Z13; F3 counts each figure once)."""
+        return majority((self.fol0[root], self.fol1[root]))
 
     def roots(self) -> list[int]:
         """Return every region's root, in creation order."""
@@ -406,36 +519,89 @@ class GameState:
                         result.append((cell, rotation))
         return result
 
-    def follower_options(self) -> list[int]:
-        """Return the features of the tile just placed that may take a follower (Z9, Z10)."""
-        if self.supply[self.current] == 0:
-            return []
+    def _pieces_for(self, root: int) -> list[Piece]:
+        """Return the figures the current player may put on a free region of the new tile (Z9, F3)."""
+        player = self.current
+        pieces = [Piece.FOLLOWER] if self.supply[player] else []
+        if root not in self.completed:
+            if self.princes[player]:
+                pieces.append(Piece.PRINCE)
+            if self.falconers[player]:
+                pieces.append(Piece.FALCONER)
+        return pieces
+
+    def _free_features(self) -> list[tuple[int, int]]:
+        """Return (feature, root) for each region of the new tile without followers, once per region (Z10)."""
         cell, tile, _ = self.placements[-1]
         base = self.cell_node[cell]
         seen = set()
-        options = []
+        free = []
         for i in range(len(self.tiles.tiles[tile].features)):
             root = self.find(base + i)
             if root in seen:
                 continue
             seen.add(root)
             if self.fol0[root] + self.fol1[root] == 0:
-                options.append(i)
-        return options
+                free.append((i, root))
+        return free
+
+    def follower_options(self) -> list[int]:
+        """Return the features of the tile just placed that may take one of the player's figures (Z9, Z10)."""
+        return [i for i, root in self._free_features() if self._pieces_for(root)]
+
+    def usable_tokens(self, kind: TokenKind) -> int:
+        """Return how many tokens of ``kind`` the current player may use now (Z19, C3)."""
+        same_turn = usable_same_turn(self.rules.edition)
+        return sum(
+            1 for t in self.tokens[self.current] if t.kind == kind and (same_turn or t.turn_taken < self.turn)
+        )
+
+    def order_group(self) -> list[int]:
+        """Return the regions the current player may choose among for scoring next (Z15)."""
+        if not self.queue:
+            return []
+        owner = self.region_owner(self.queue[0])
+        if owner is None:
+            return []
+        group = []
+        for root in self.queue:
+            if self.region_owner(root) != owner:
+                break
+            group.append(root)
+        return group
+
+    def doubling_token(self) -> TokenKind | None:
+        """Return the x2 token the current player may use on the region about to be scored, if any."""
+        root = self.queue[0]
+        owner = self.region_owner(root)
+        token = _DOUBLING_TOKENS.get(FeatureKind(self.kind[root]))
+        if token is None or owner != self.current or self.prince[root] >> owner & 1:
+            return None  # F4: a prince's doubling leaves no room for a token's
+        return token if self.usable_tokens(token) else None
 
     def legal_actions(self) -> list[PlayerAction]:
         """Return the actions the player to move may take (empty at chance nodes and at the end)."""
-        if self.phase is Phase.PLACE:
+        phase = self.phase
+        if phase is Phase.PLACE:
             xy = self.castle.xy
             result: list[PlayerAction] = []
             for cell, rotation in self.placements_for(self.drawn):
                 x, y = xy(cell)
                 result.append(Place(x, y, rotation))
             return result
-        if self.phase is Phase.FOLLOWER:
-            actions: list[PlayerAction] = [Follower(i) for i in self.follower_options()]
+        if phase is Phase.FOLLOWER:
+            actions: list[PlayerAction] = []
+            for i, root in self._free_features():
+                actions.extend(Follower(i, piece) for piece in self._pieces_for(root))
             actions.append(Pass())
             return actions
+        if phase is Phase.ORDER:
+            return [Order(k) for k in range(len(self.order_group()))]
+        if phase is Phase.DOUBLE:
+            token = self.doubling_token()
+            return [UseToken(token), Decline()] if token is not None else [Decline()]
+        if phase is Phase.EXTRA_TURN:
+            return [UseToken(TokenKind.EXTRA_TURN), Decline()]
         return []
 
     def result(self) -> Result | None:
@@ -454,7 +620,7 @@ class GameState:
 
     def check(self, action: Action) -> None:
         """Raise IllegalActionError (or MalformedActionError) unless ``action`` is legal now."""
-        if not isinstance(action, (Place, Follower, Pass, Draw, Reveal)):
+        if not isinstance(action, (Place, Follower, Pass, Order, UseToken, Decline, Draw, Reveal)):
             raise MalformedActionError(f"{action!r} is not an action")
         phase = self.phase
         if phase is Phase.OVER:
@@ -470,13 +636,26 @@ class GameState:
             raise IllegalActionError(f"{action}: the game is waiting for {what}")
         if isinstance(action, Place):
             if phase is not Phase.PLACE:
-                raise IllegalActionError(f"{action}: the tile is placed already; place a follower or pass")
+                raise IllegalActionError(f"{action}: {self._waiting_for()}")
             self._check_place(action)
             return
-        if phase is not Phase.FOLLOWER:
-            raise IllegalActionError(f"{action}: place the drawn tile first")
-        if isinstance(action, Follower):
-            self._check_follower(action)
+        if isinstance(action, (Follower, Pass)):
+            if phase is not Phase.FOLLOWER:
+                raise IllegalActionError(f"{action}: {self._waiting_for()}")
+            if isinstance(action, Follower):
+                self._check_follower(action)
+            return
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"{action}: {self._waiting_for()}")
+
+    def _waiting_for(self) -> str:
+        return {
+            Phase.PLACE: "place the drawn tile first",
+            Phase.FOLLOWER: "the tile is placed already; place a follower or pass",
+            Phase.ORDER: "choose which completed feature is scored next (order:N)",
+            Phase.DOUBLE: "decide whether to use your x2 token on this feature (use:N or decline)",
+            Phase.EXTRA_TURN: "decide whether to use your extra-turn token (use:1 or decline)",
+        }.get(self.phase, "that is not possible now")
 
     def _check_place(self, action: Place) -> None:
         castle = self.castle
@@ -506,19 +685,26 @@ class GameState:
 
     def _check_follower(self, action: Follower) -> None:
         tile = self.tiles.tiles[self.placements[-1][1]]
-        if action.piece is not Piece.FOLLOWER:
-            raise IllegalActionError(f"{action}: princes and falconers come with the Sokół expansion only")
+        player = self.current
         if not 0 <= action.feature < len(tile.features):
             raise IllegalActionError(f"{action}: tile {tile.id} has features 0 to {len(tile.features) - 1}")
-        if self.supply[self.current] == 0:
-            raise IllegalActionError(f"{action}: no follower left in your supply")
-        if action.feature not in self.follower_options():
-            root = self.region_of(self.placements[-1][0], action.feature)
-            if self.fol0[root] + self.fol1[root]:
-                raise IllegalActionError(
-                    f"{action}: that {tile.features[action.feature].kind.key} already holds a follower (Z10)"
-                )
+        piece = action.piece
+        if piece is not Piece.FOLLOWER and not self.rules.sokol:
+            raise IllegalActionError(f"{action}: princes and falconers come with the Sokół expansion only")
+        left = {Piece.FOLLOWER: self.supply, Piece.PRINCE: self.princes, Piece.FALCONER: self.falconers}[piece]
+        if not left[player]:
+            raise IllegalActionError(f"{action}: you have no {piece.key} left in your supply")
+        root = self.region_of(self.placements[-1][0], action.feature)
+        if self.fol0[root] + self.fol1[root]:
+            raise IllegalActionError(
+                f"{action}: that {tile.features[action.feature].kind.key} already holds a follower (Z10)"
+            )
+        if action.feature not in [i for i, _ in self._free_features()]:
             raise IllegalActionError(f"{action}: that part joins another feature of this tile; choose that one")
+        if piece not in self._pieces_for(root):
+            raise IllegalActionError(
+                f"{action}: a {piece.key} may not go on a feature this tile completes (F3)"
+            )
 
     def apply(self, action: Action) -> None:
         """Apply an action without checking it (fast; for search and trusted records)."""
@@ -526,13 +712,34 @@ class GameState:
             self._place(self.castle.cell(action.x, action.y), action.rotation)
         elif isinstance(action, Follower):
             self._put_follower(action.feature, action.piece)
-            self._score_turn()
+            self._start_scoring()
         elif isinstance(action, Pass):
-            self._score_turn()
+            self._start_scoring()
         elif isinstance(action, Draw):
             self._draw(self.tiles.by_id(action.tile).index)
         elif isinstance(action, Reveal):
             self._reveal(action.kind)
+        elif isinstance(action, Order):
+            root = self.order_group()[action.choice]
+            self.queue.remove(root)
+            self.queue.insert(0, root)
+            self.head_chosen = True
+            self._continue_scoring()
+        elif isinstance(action, UseToken):
+            if self.phase is Phase.EXTRA_TURN:
+                self._spend_token(TokenKind.EXTRA_TURN)
+                self.turn += 1  # Z19: the same player takes another turn straight away
+                self.phase = Phase.DRAW
+            else:
+                self._spend_token(TokenKind(action.kind))
+                self._score_head(doubled_by=TokenKind(action.kind))
+                self._continue_scoring()
+        elif isinstance(action, Decline):
+            if self.phase is Phase.EXTRA_TURN:
+                self._end_turn()
+            else:
+                self._score_head(doubled_by=None)
+                self._continue_scoring()
         else:
             raise MalformedActionError(f"{action!r} is not an action")
 
@@ -573,7 +780,8 @@ class GameState:
             segments = side_segments(side)
             if state == EMPTY:
                 for s in segments:
-                    self.open[base + table[s]] += 1
+                    # The feature may have joined a neighbour's region on an earlier side.
+                    self.open[self.find(base + table[s])] += 1
                 back = (side + 2) % 4
                 self.need_mask[neighbour] |= 1 << back
                 if kind[base + table[MIDDLE_SEGMENTS[side]]] == FeatureKind.ROAD:
@@ -610,59 +818,181 @@ class GameState:
             self.fol0[root] += 1
         else:
             self.fol1[root] += 1
-        self.supply[player] -= 1
+        if piece is Piece.PRINCE:
+            self.princes[player] -= 1
+            self.prince[root] |= 1 << player
+        elif piece is Piece.FALCONER:
+            self.falconers[player] -= 1
+            self.falconer[root] |= 1 << player
+        else:
+            self.supply[player] -= 1
         self.followers.append(PlacedFollower(player, cell, feature, node, piece))
 
-    def _score_turn(self) -> None:
-        """Score the features the placement completed, then return their followers (Z13-Z18)."""
-        completed = [self.find(r) for r in self.completed]
-        items = []
-        for root in completed:
-            owner = majority((self.fol0[root], self.fol1[root]))
-            kind = FeatureKind(self.kind[root])
-            tiles = self.region_tiles(root)
-            rate, detail = feature_rate(kind, self.stocks[root])
-            points = tiles * rate if owner is not None else 0
-            items.append(ScoreItem(kind.key, owner, tiles, rate, points, self.turn, self.cells[root], detail))
-        # Z15: the current player's features first, then the opponent's; fixed order within each.
-        items.sort(key=lambda item: 0 if item.player == self.current else 1)
-        for item in items:
-            self.log.append(item)
-            if item.player is None:
-                continue
-            self._move_marker(item.player, item.points)
-            if item.reason == "house" and item.count > self.family_size[item.player]:
-                self.family_size[item.player] = item.count
-                self.family_cells[item.player] = item.cells
-        if completed:
-            done = set(completed)
-            keep = []
-            for f in self.followers:
-                if self.find(f.node) in done:
-                    self.supply[f.player] += 1
-                else:
-                    keep.append(f)
-            self.followers = keep
-        self.completed = []
-        if self.pending_reveals:
-            self.phase = Phase.REVEAL
-        else:
-            self._end_turn()
+    # ------------------------------------------------------------------ scoring
 
-    def _move_marker(self, player: int, points: int) -> None:
-        """Move a score marker; a movement ending on a tower with a token takes it (Z16)."""
-        self.scores[player] += points
-        tower = self.rules.tower_at[self.scores[player] % TRACK_LENGTH]
-        if tower >= 0 and self.tower_token[tower]:
-            self.tower_token[tower] = False
-            self.pending_reveals.append(player)
+    def _start_scoring(self) -> None:
+        """Queue the completed regions: the current player's first, then the opponent's (Z15, C5)."""
+        current = self.current
+        roots = [self.find(r) for r in self.completed]
+
+        def group(root: int) -> int:
+            owner = self.region_owner(root)
+            return 0 if owner == current else 1 if owner is not None else 2
+
+        self.queue = sorted(roots, key=group)
+        self.head_chosen = False
+        self._continue_scoring()
+
+    def _continue_scoring(self) -> None:
+        """Score queued regions until a decision or a chance event is due, then finish the turn."""
+        while True:
+            if self.pending_reveals:
+                self.phase = Phase.REVEAL
+                return
+            if not self.queue:
+                break
+            if not self.head_chosen and self._order_matters():
+                self.phase = Phase.ORDER
+                return
+            if self.doubling_token() is not None:
+                self.phase = Phase.DOUBLE
+                return
+            self._score_head(doubled_by=None)
+        self._return_followers()
+        if self.remaining and self.usable_tokens(TokenKind.EXTRA_TURN):
+            self.phase = Phase.EXTRA_TURN
+            return
+        self._end_turn()
+
+    def _base_points(self, root: int, owner: int | None) -> tuple[int, int, int, list[str]]:
+        """Return (count, rate, multiplier, details) of a complete region for its owner (Z14, F2, F4)."""
+        kind = FeatureKind(self.kind[root])
+        tiles = self.region_tiles(root)
+        details = []
+        if kind is FeatureKind.CHAPEL:
+            count, rate = 1, chapel_points(tiles)
+            details.append(f"chapel-size:{tiles}")
+        else:
+            rate, detail = feature_rate(kind, self.stocks[root])
+            count = tiles
+            if detail:
+                details.append(detail)
+        multiplier = 1
+        if owner is not None and self.prince[root] >> owner & 1:
+            multiplier = 2
+            details.append("prince")
+        return count, rate, multiplier, details
+
+    def _order_matters(self) -> bool:
+        """Return whether two orders of the head group could end movements on different tower spaces (Z15)."""
+        group = self.order_group()
+        if len(group) < 2:
+            return False
+        owner = self.region_owner(group[0])
+        assert owner is not None
+        points = []
+        for root in group:
+            count, rate, multiplier, _ = self._base_points(root, owner)
+            points.append(count * rate * multiplier)
+        gates = self.rules.gates if self.rules.gate_guard else frozenset()
+        outcomes = set()
+        for order in permutations(points):
+            score, on_gate = self.scores[owner], self.on_gate[owner]
+            taken = []
+            available = self.tower_token[:]
+            for p in order:
+                before = score
+                score, on_gate = advance_marker(score, on_gate, p, gates)
+                tower = self.rules.tower_at[score % TRACK_LENGTH]
+                if score != before and not on_gate and tower >= 0 and available[tower]:
+                    available[tower] = False
+                    taken.append(tower)
+            outcomes.add(tuple(sorted(taken)))
+            if len(outcomes) > 1:
+                return True
+        return False
+
+    def _score_head(self, doubled_by: TokenKind | None) -> None:
+        """Score the region at the head of the queue (Z13, Z14, Z18, F2, F4, F5)."""
+        root = self.queue.pop(0)
+        self.head_chosen = False
+        owner = self.region_owner(root)
+        kind = FeatureKind(self.kind[root])
+        count, rate, multiplier, details = self._base_points(root, owner)
+        if doubled_by is not None:
+            multiplier *= 2
+            details.append(f"token:{int(doubled_by)}")
+        if owner is None:
+            if self.fol0[root] + self.fol1[root] == 0:
+                return  # nobody stood on it: nothing to report (Z13)
+            self.log.append(ScoreItem(kind.key, None, count, rate, 0, self.turn, self.cells[root], ",".join(details)))
+            return
+        points = count * rate * multiplier
+        nests = self.region_nests[root] + (1 if self.falconer[root] >> owner & 1 else 0)
+        gained = self._move_marker(owner, points)
+        self.nests[owner] += nests
+        self.log.append(
+            ScoreItem(kind.key, owner, count, rate, gained, self.turn, self.cells[root], ",".join(details),
+                      multiplier, points - gained, nests)
+        )
+        tiles = self.region_tiles(root)
+        if kind is FeatureKind.HOUSE and tiles > self.family_size[owner]:
+            self.family_size[owner] = tiles
+            self.family_cells[owner] = self.cells[root]
+
+    def _move_marker(self, player: int, points: int) -> int:
+        """Move a score marker; return the points gained. A movement ending on a tower with a token takes it (Z16)."""
+        before = self.scores[player]
+        if self.rules.gate_guard:
+            score, self.on_gate[player] = advance_marker(before, self.on_gate[player], points, self.rules.gates)
+        else:
+            score = before + points
+        self.scores[player] = score
+        if score != before and not self.on_gate[player]:
+            tower = self.rules.tower_at[score % TRACK_LENGTH]
+            if tower >= 0 and self.tower_token[tower]:
+                self.tower_token[tower] = False
+                self.pending_reveals.append(player)
+        return score - before
+
+    def _return_followers(self) -> None:
+        """Send the figures on complete regions home (Z17); monks stay."""
+        if not self.completed:
+            return
+        done = {self.find(r) for r in self.completed}
+        keep = []
+        for f in self.followers:
+            root = self.find(f.node)
+            if root not in done:
+                keep.append(f)
+                continue
+            # The region keeps no count of figures that went home.
+            (self.fol0 if f.player == 0 else self.fol1)[root] -= 1
+            if f.piece is Piece.PRINCE:
+                self.prince[root] &= ~(1 << f.player)
+                self.princes[f.player] += 1
+            elif f.piece is Piece.FALCONER:
+                self.falconer[root] &= ~(1 << f.player)
+                self.falconers[f.player] += 1
+            else:
+                self.supply[f.player] += 1
+        self.followers = keep
+        self.completed = []
+
+    def _spend_token(self, kind: TokenKind) -> None:
+        same_turn = usable_same_turn(self.rules.edition)
+        held = self.tokens[self.current]
+        for i, t in enumerate(held):
+            if t.kind == kind and (same_turn or t.turn_taken < self.turn):
+                del held[i]
+                return
+        raise IllegalActionError(f"no usable token {int(kind)} to spend")
 
     def _reveal(self, kind: int) -> None:
         player = self.pending_reveals.pop(0)
         self.token_pool[kind] -= 1
         self.tokens[player].append(HeldToken(kind, self.turn))
-        if not self.pending_reveals:
-            self._end_turn()
+        self._continue_scoring()
 
     def _end_turn(self) -> None:
         if not self.remaining:
@@ -697,30 +1027,99 @@ class GameState:
             best = max(best, size)
         return best
 
+    def _held(self, player: int, kind: TokenKind) -> int:
+        return sum(1 for t in self.tokens[player] if t.kind == kind)
+
     def final_items(self) -> list[ScoreItem]:
-        """Return the end-of-game breakdown for the current position (Z20)."""
-        items = []
+        """Return the end-of-game breakdown for the current position (Z20, Z19 end tokens, F6).
+
+        End tokens are applied in their owner's best interest; two tokens of one kind go on
+        different features.
+        """
+        items: list[ScoreItem] = []
+        turn = self.turn
+        # Meadows, with token 4 on the owner's best meadows (rates combine with a prince, F4).
         meadows = sorted({self.find(f.node) for f in self.followers if self.kind[f.node] == FeatureKind.MEADOW})
+        upgraded: set[int] = set()
+        for player in (0, 1):
+            mine = [r for r in meadows if self.region_owner(r) == player and self.shrines[r]]
+            mine.sort(key=lambda r: (-self.shrines[r] * self._prince_factor(r, player), r))
+            upgraded.update(mine[: self._held(player, TokenKind.MEADOW_4)])
         for root in meadows:
-            owner = majority((self.fol0[root], self.fol1[root]))
+            owner = self.region_owner(root)
             shrines = self.shrines[root]
-            points = shrines * SHRINE_RATE if owner is not None else 0
-            items.append(ScoreItem("meadow", owner, shrines, SHRINE_RATE, points, self.turn, self.cells[root]))
+            details = []
+            rate = SHRINE_RATE
+            multiplier = 1
+            if owner is not None:
+                multiplier = self._prince_factor(root, owner)
+                if multiplier == 2:
+                    details.append("prince")
+                if root in upgraded:
+                    rate = MEADOW_TOKEN_RATE
+                    details.append(f"token:{int(TokenKind.MEADOW_4)}")
+            points = shrines * rate * multiplier if owner is not None else 0
+            items.append(ScoreItem("meadow", owner, shrines, rate, points, turn, self.cells[root],
+                                   ",".join(details), multiplier, final=True))
         area = self.largest_empty_area()
-        owner = majority((self.family_size[0], self.family_size[1]))
-        cells = self.family_cells[owner] if owner is not None else 0
-        points = area if owner is not None else 0
-        items.append(ScoreItem("family-house", owner, area, 1, points, self.turn, cells))
+        # Family house, with token 5 (+2 tiles each, only to an existing family house).
+        sizes = []
+        for player in (0, 1):
+            size = self.family_size[player]
+            if size:
+                size += FAMILY_TOKEN_BONUS * self._held(player, TokenKind.FAMILY_PLUS_2)
+            sizes.append(size)
+        owner = majority((sizes[0], sizes[1]))
+        detail = ""
+        if owner is not None and sizes[owner] != self.family_size[owner]:
+            detail = f"token:{int(TokenKind.FAMILY_PLUS_2)}"
+        items.append(ScoreItem("family-house", owner, area, 1, area if owner is not None else 0, turn,
+                               self.family_cells[owner] if owner is not None else 0, detail, final=True))
+        # Tokens 7-9: the owner's best unfinished features of the kind, a prince doubling (F4).
+        for player in (0, 1):
+            for token, kind in _OPEN_TOKENS.items():
+                held = self._held(player, token)
+                if not held:
+                    continue
+                options = []
+                for root in self.roots():
+                    if self.kind[root] != kind or self.open[root] == 0 or self.region_owner(root) != player:
+                        continue
+                    rate = OPEN_RATES[kind]
+                    details = ["unfinished"]
+                    if kind is FeatureKind.ROAD and self.rules.edition == "castle2003" and self.stocks[root]:
+                        rate = 2  # C4: the 2003 path token counts a fountain
+                        details.append("stocks")
+                    multiplier = self._prince_factor(root, player)
+                    if multiplier == 2:
+                        details.append("prince")
+                    details.append(f"token:{int(token)}")
+                    tiles = self.region_tiles(root)
+                    options.append((tiles * rate * multiplier, root, tiles, rate, multiplier, details))
+                options.sort(key=lambda o: (-o[0], o[1]))
+                for points, root, tiles, rate, multiplier, details in options[:held]:
+                    items.append(ScoreItem(kind.key, player, tiles, rate, points, turn, self.cells[root],
+                                           ",".join(details), multiplier, final=True))
+            for _ in range(self._held(player, TokenKind.FIVE_POINTS)):
+                items.append(ScoreItem("token", player, 1, FIVE_POINTS, FIVE_POINTS, turn,
+                                       detail=f"token:{int(TokenKind.FIVE_POINTS)}", final=True))
+        if self.rules.sokol:
+            owner = majority((self.nests[0], self.nests[1]))
+            items.append(ScoreItem("nests", owner, area, 1, area if owner is not None else 0, turn, final=True))
         return items
 
+    def _prince_factor(self, root: int, player: int) -> int:
+        return 2 if self.prince[root] >> player & 1 else 1
+
     def _finish(self) -> None:
-        # Z20: tokens left on towers go back to the box; nothing more can be taken.
+        # Z20: tokens left on towers go back to the box; nothing more can be taken; gates stop nobody.
         self.tower_token = [False] * len(self.tower_token)
         for item in self.final_items():
             self.log.append(item)
             if item.player is not None:
                 self.scores[item.player] += item.points
         self.drawn = -1
+        self.queue = []
         self.phase = Phase.OVER
 
     # -------------------------------------------------------------- convenience

@@ -54,6 +54,8 @@ def setup_from_json(raw: Any) -> Setup:
             first_player=raw.get("first_player", 0),
             draw_order=tuple(draw_order) if draw_order is not None else None,
         )
+    except RecordError:
+        raise
     except ValueError as exc:
         raise RecordError(f"setup: {exc}") from None
 

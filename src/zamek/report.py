@@ -4,33 +4,69 @@ from __future__ import annotations
 
 from zamek.engine import GameState
 from zamek.scoring import ScoreItem
-from zamek.terms import term
+from zamek.terms import term, token_name
 
 
 def player_name(player: int | None, lang: str = "en") -> str:
     return term("nobody", lang) if player is None else term("player", lang, n=player + 1)
 
 
-def item_line(item: ScoreItem, lang: str = "en") -> str:
+def _detail_words(item: ScoreItem, lang: str, edition: str) -> list[str]:
+    words = []
+    for detail in item.details:
+        key, _, value = detail.partition(":")
+        if key == "token":
+            words.append(token_name(int(value), lang, edition))
+        elif key == "chapel-size":
+            continue
+        else:
+            words.append(term(key, lang, edition))
+    return words
+
+
+def item_line(item: ScoreItem, lang: str = "en", edition: str = "zamek") -> str:
     """Return one breakdown line, such as 'road (stocks): Player 1, 5 tiles x 2 = 10 points'."""
-    what = term(item.reason, lang)
-    if item.detail:
-        what += f" ({term(item.detail, lang)})"
-    unit = {"meadow": "shrines", "family-house": "empty-spaces"}.get(item.reason, "tiles")
+    if item.reason == "token":
+        what = _detail_words(item, lang, edition)[0]
+        return f"{what}: {player_name(item.player, lang)}, {item.points} {term('points', lang)}"
+    what = term("most-nests" if item.reason == "nests" else item.reason, lang, edition)
+    words = _detail_words(item, lang, edition)
+    if words:
+        what += f" ({', '.join(words)})"
     who = player_name(item.player, lang)
-    return f"{what}: {who}, {item.count} {term(unit, lang)} x {item.rate} = {item.points} {term('points', lang)}"
+    unit = {"meadow": "shrines", "family-house": "empty-spaces", "nests": "empty-spaces"}.get(item.reason, "tiles")
+    if item.reason == "chapel":
+        tiles = next((d.partition(":")[2] for d in item.details if d.startswith("chapel-size:")), "?")
+        sum_text = term("chapel-size", lang, tiles=tiles, points=item.rate)
+        if item.multiplier != 1:
+            sum_text += f" x {item.multiplier}"
+        sum_text += f" = {item.points + item.lost} {term('points', lang)}"
+    else:
+        factors = f"{item.count} {term(unit, lang, edition)} x {item.rate}"
+        if item.multiplier != 1:
+            factors += f" x {item.multiplier}"
+        sum_text = f"{factors} = {item.points + item.lost} {term('points', lang)}"
+    if item.player is None:
+        sum_text = f"{item.count} {term(unit, lang, edition)}, 0 {term('points', lang)}"
+    line = f"{what}: {who}, {sum_text}"
+    if item.lost:
+        line += f"; {term('gate-lost', lang, lost=item.lost)}"
+    if item.nests:
+        line += f"; {term('nests-taken', lang, n=item.nests)}"
+    return line
 
 
 def breakdown(state: GameState, lang: str = "en") -> str:
     """Return the whole itemised breakdown of a game so far, turn by turn, then the totals."""
+    edition = state.setup.edition
     lines = [term("breakdown", lang)]
     final = [i for i in state.log if i.final]
     for item in state.log:
         if not item.final:
-            lines.append(f"  #{item.turn:<3} {item_line(item, lang)}")
+            lines.append(f"  #{item.turn:<3} {item_line(item, lang, edition)}")
     if final:
         lines.append(term("final-scoring", lang))
-        lines.extend(f"  {item_line(item, lang)}" for item in final)
+        lines.extend(f"  {item_line(item, lang, edition)}" for item in final)
     for player in (0, 1):
         lines.append(f"{term('total', lang)} {player_name(player, lang)}: {state.scores[player]}")
     if state.discarded:

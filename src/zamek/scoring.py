@@ -32,11 +32,19 @@ class ScoreItem:
     cells: int = 0
     """Bit mask of the cells of the feature, for highlighting."""
     detail: str = ""
-    """Extra words for the item, such as 'stocks'."""
+    """Comma-separated keys of what changed the count: 'stocks', 'prince', 'token:2', 'unfinished'..."""
+    multiplier: int = 1
+    """2 when a prince or a doubling token doubles the points (F4, Z19)."""
+    lost: int = 0
+    """Points a gate took away (gate-guard variant, F8)."""
+    nests: int = 0
+    """Falcon nests taken with this feature (F5)."""
+    final: bool = False
+    """True for the lines of the final scoring (Z20)."""
 
     @property
-    def final(self) -> bool:
-        return self.reason in ("meadow", "family-house")
+    def details(self) -> tuple[str, ...]:
+        return tuple(d for d in self.detail.split(",") if d)
 
 
 def majority(counts: tuple[int, int]) -> int | None:
@@ -46,6 +54,14 @@ def majority(counts: tuple[int, int]) -> int | None:
     if counts[1] > counts[0]:
         return 1
     return None
+
+
+CHAPEL_POINTS: Final = (0, 1, 3, 6, 10, 15, 21, 28, 36)
+
+
+def chapel_points(tiles: int) -> int:
+    """Return the points of a complete chapel of ``tiles`` tiles (F2)."""
+    return CHAPEL_POINTS[min(tiles, len(CHAPEL_POINTS) - 1)]
 
 
 def feature_rate(kind: FeatureKind, stocks: int) -> tuple[int, str]:

@@ -1,32 +1,32 @@
-"""Player-facing words, per language and edition. Code identifiers never reach a person."""
+"""Player-facing words, per language and edition. Code identifiers never reach a person.
+
+``term(key, lang, edition)`` looks in the edition's own table first (The Castle 2003
+names things differently, C1), then in the language's common table.
+"""
 
 from __future__ import annotations
 
 from typing import Final
 
-LANGUAGES: Final = ("en", "pl")
+from zamek.tokens import TokenKind, printed_number
 
-_TERMS: Final[dict[str, dict[str, str]]] = {
+LANGUAGES: Final = ("en", "pl")
+EDITIONS: Final = ("zamek", "castle2003")
+
+_COMMON: Final[dict[str, dict[str, str]]] = {
     "en": {
-        "road": "road",
-        "house": "house",
-        "pigsty": "pigsty",
-        "meadow": "meadow",
         "chapel": "chapel",
-        "shrine": "shrine",
-        "stocks": "stocks",
-        "fountain": "fountain",
-        "family-house": "family house",
-        "herald": "herald",
-        "squire": "squire",
-        "farmer": "farmer",
-        "monk": "monk",
         "preacher": "preacher",
+        "prince": "prince",
+        "falconer": "falconer",
+        "nest": "falcon nest",
+        "nests": "falcon nests",
+        "gate": "gate",
         "follower": "follower",
+        "score-marker": "score marker",
         "player": "Player {n}",
         "nobody": "nobody (tie)",
         "tiles": "tiles",
-        "shrines": "shrines",
         "empty-spaces": "empty spaces",
         "points": "points",
         "total": "Total",
@@ -35,28 +35,25 @@ _TERMS: Final[dict[str, dict[str, str]]] = {
         "breakdown": "Score breakdown",
         "final-scoring": "Final scoring",
         "discarded": "Discarded (no legal placement): {tiles}",
-        "token": "special token {kind}",
+        "unfinished": "unfinished",
+        "chapel-size": "{points} points for {tiles} tiles",
+        "gate-lost": "{lost} lost at a gate",
+        "nests-taken": "+{n} falcon nests",
+        "most-nests": "most falcon nests",
     },
     "pl": {
-        "road": "droga",
-        "house": "dom",
-        "pigsty": "chlew",
-        "meadow": "łąka",
         "chapel": "kaplica",
-        "shrine": "kapliczka",
-        "stocks": "dyby",
-        "fountain": "fontanna",
-        "family-house": "siedziba rodu",
-        "herald": "herold",
-        "squire": "giermek",
-        "farmer": "rolnik",
-        "monk": "mnich",
         "preacher": "kaznodzieja",
+        "prince": "książę",
+        "falconer": "sokolnik",
+        "nest": "sokole gniazdo",
+        "nests": "sokole gniazda",
+        "gate": "brama",
         "follower": "poddany",
+        "score-marker": "znacznik punktów",
         "player": "Gracz {n}",
         "nobody": "nikt (remis)",
         "tiles": "kafelki",
-        "shrines": "kapliczki",
         "empty-spaces": "puste pola",
         "points": "pkt",
         "total": "Razem",
@@ -65,16 +62,72 @@ _TERMS: Final[dict[str, dict[str, str]]] = {
         "breakdown": "Punktacja",
         "final-scoring": "Punktacja końcowa",
         "discarded": "Odrzucone (brak miejsca): {tiles}",
-        "token": "żeton specjalny {kind}",
+        "unfinished": "nieukończony obszar",
+        "chapel-size": "{points} pkt za {tiles} kafelków",
+        "gate-lost": "{lost} pkt przepadło przy bramie",
+        "nests-taken": "+{n} sokolich gniazd",
+        "most-nests": "najwięcej sokolich gniazd",
+    },
+}
+
+# Names that differ between the editions (C1), with the token names per kind (Z19, C4).
+_EDITION: Final[dict[tuple[str, str], dict[str, str]]] = {
+    ("en", "zamek"): {
+        "road": "road", "house": "house", "pigsty": "pigsty", "meadow": "meadow", "shrine": "shrine",
+        "shrines": "shrines", "stocks": "stocks", "fountain": "fountain", "family-house": "family house",
+        "herald": "herald", "squire": "squire", "farmer": "farmer", "monk": "monk",
+        "special-token": "special token", "token": "special token {n} ({name})",
+        "token:1": "extra turn", "token:2": "house x2", "token:3": "pigsty x2",
+        "token:4": "meadow: 4 per shrine", "token:5": "family house +2 tiles", "token:6": "5 points",
+        "token:7": "unfinished house", "token:8": "unfinished pigsty", "token:9": "unfinished road",
+    },
+    ("pl", "zamek"): {
+        "road": "droga", "house": "dom", "pigsty": "chlew", "meadow": "łąka", "shrine": "kapliczka",
+        "shrines": "kapliczki", "stocks": "dyby", "fountain": "fontanna", "family-house": "siedziba rodu",
+        "herald": "herold", "squire": "giermek", "farmer": "rolnik", "monk": "mnich",
+        "special-token": "żeton specjalny", "token": "żeton specjalny {n} ({name})",
+        "token:1": "dodatkowa tura", "token:2": "dom x2", "token:3": "chlew x2",
+        "token:4": "łąka: 4 pkt za kapliczkę", "token:5": "siedziba rodu +2 kafelki", "token:6": "5 punktów",
+        "token:7": "nieukończony dom", "token:8": "nieukończony chlew", "token:9": "nieukończona droga",
+    },
+    ("en", "castle2003"): {
+        "road": "path", "house": "house", "pigsty": "tower", "meadow": "courtyard", "shrine": "market stall",
+        "shrines": "market stalls", "stocks": "fountain", "fountain": "square", "family-house": "keep",
+        "herald": "herald", "squire": "squire", "farmer": "knight", "monk": "merchant",
+        "special-token": "wall tile", "token": "wall tile {n} ({name})",
+        "token:1": "extra turn", "token:2": "house x2", "token:3": "tower x2",
+        "token:4": "courtyard: 4 per market stall", "token:5": "keep +2 tiles", "token:6": "5 points",
+        "token:7": "unfinished house", "token:8": "unfinished tower", "token:9": "unfinished path",
+    },
+    ("pl", "castle2003"): {
+        "road": "ścieżka", "house": "domostwo", "pigsty": "wieża", "meadow": "dziedziniec", "shrine": "stragan",
+        "shrines": "stragany", "stocks": "fontanna", "fountain": "plac", "family-house": "donżon",
+        "herald": "herold", "squire": "dziedzic", "farmer": "rycerz", "monk": "kupiec",
+        "special-token": "żeton murów", "token": "żeton murów {n} ({name})",
+        "token:1": "dodatkowa tura", "token:2": "domostwo x2", "token:3": "wieża x2",
+        "token:4": "dziedziniec: 4 pkt za stragan", "token:5": "donżon +2 kafelki", "token:6": "5 punktów",
+        "token:7": "nieukończone domostwo", "token:8": "nieukończona wieża", "token:9": "nieukończona ścieżka",
     },
 }
 
 
-def term(key: str, lang: str = "en", **values: object) -> str:
-    """Return the word for ``key`` in ``lang``, with ``{placeholders}`` filled in."""
-    table = _TERMS.get(lang, _TERMS["en"])
-    return table[key].format(**values)
+def term(key: str, lang: str = "en", edition: str = "zamek", **values: object) -> str:
+    """Return the word for ``key`` in ``lang`` and ``edition``, with ``{placeholders}`` filled in."""
+    lang = lang if lang in LANGUAGES else "en"
+    edition = edition if edition in EDITIONS else "zamek"
+    text = _EDITION[(lang, edition)].get(key)
+    if text is None:
+        text = _COMMON[lang][key]
+    return text.format(**values)
 
 
-def keys(lang: str) -> frozenset[str]:
-    return frozenset(_TERMS[lang])
+def token_name(kind: int, lang: str = "en", edition: str = "zamek") -> str:
+    """Return a token's full name with the number printed on it in ``edition`` (C4)."""
+    token = TokenKind(kind)
+    name = term(f"token:{int(token)}", lang, edition)
+    return term("token", lang, edition, n=printed_number(token, edition), name=name)
+
+
+def keys(lang: str, edition: str) -> frozenset[str]:
+    """Return every key the tables define for a language and edition."""
+    return frozenset(_COMMON[lang]) | frozenset(_EDITION[(lang, edition)])

@@ -141,7 +141,10 @@ def parse_feature(raw: Any, where: str, *, allowed_segments: frozenset[int] | No
         raise DataError(f"{where}: unknown feature field(s) {sorted(unknown)}")
     if "kind" not in raw or "segments" not in raw:
         raise DataError(f"{where}: a feature needs 'kind' and 'segments'")
-    kind = FeatureKind.from_key(str(raw["kind"]))
+    try:
+        kind = FeatureKind.from_key(str(raw["kind"]))
+    except DataError as exc:
+        raise DataError(f"{where}: {exc}") from None
     segments = raw["segments"]
     if not isinstance(segments, list) or not segments:
         raise DataError(f"{where}: {kind.key} needs a non-empty list of segments")
