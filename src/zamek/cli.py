@@ -19,8 +19,26 @@ from zamek.runner import play_game
 from zamek.stats import format_table, random_play_table, structure_table, unplaceable_in_empty_castle
 from zamek.terms import LANGUAGES
 from zamek.tiles import DataError, load_tileset
+from zamek.tokens import EDITIONS
 
 LANG = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Language.")
+
+
+def rule_options(func: Any) -> Any:
+    """Add --edition, --sokol and --gate-guard to a command."""
+    func = click.option("--gate-guard", is_flag=True, help="Sokół variant: gates stop score markers (F8).")(func)
+    func = click.option("--sokol", is_flag=True, help="Play with the Sokół (Falcon) expansion.")(func)
+    return click.option(
+        "--edition", type=click.Choice(EDITIONS), default="zamek", show_default=True,
+        help="zamek (2020) or castle2003 (The Castle, 2003).",
+    )(func)
+
+
+def make_setup(edition: str, sokol: bool, gate_guard: bool) -> Setup:
+    try:
+        return Setup(edition=edition, sokol=sokol, gate_guard=gate_guard)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 @click.group()
@@ -30,22 +48,21 @@ def main() -> None:
 
 @main.command()
 @click.option("--seed", type=int, default=None, help="Seed of the game (random if omitted).")
+@rule_options
 @LANG
-def watch(seed: int | None, lang: str) -> None:
+def watch(seed: int | None, edition: str, sokol: bool, gate_guard: bool, lang: str) -> None:
     """Watch two computer players play a game: the moves, the final castle and the score breakdown."""
     if seed is None:
         seed = int.from_bytes(__import__("os").urandom(4), "little")
     click.echo(f"Seed {seed}")
-    shown = 0
 
     def on_action(state: GameState, action: Any) -> None:
-        nonlocal shown
         if not state.is_chance():
             click.echo(f"  {player_name(state.current, lang)}: {action}")
         elif str(action).startswith("draw:"):
             click.echo(f"Turn {state.turn}: {action}")
 
-    game = play_game(seed, on_action=on_action)
+    game = play_game(seed, setup=make_setup(edition, sokol, gate_guard), on_action=on_action)
     click.echo()
     click.echo(render_castle(game.state))
     click.echo()
@@ -53,7 +70,8 @@ def watch(seed: int | None, lang: str) -> None:
 
 
 @main.command()
-@click.option("--set", "set_name", type=click.Choice(["zamek"]), default="zamek", show_default=True)
+@click.option("--set", "set_name", type=click.Choice(["zamek", "sokol"]), default="zamek", show_default=True,
+              help="zamek: the 60 base tiles; sokol: the 18 Sokół tiles (--stats plays them with the base set).")
 @click.option("--stats", "games", type=int, default=None, metavar="GAMES", help="Measure random play instead.")
 @click.option("--seed", type=int, default=1, show_default=True, help="First seed for --stats.")
 def tiles(set_name: str, games: int | None, seed: int) -> None:
@@ -70,10 +88,11 @@ def tiles(set_name: str, games: int | None, seed: int) -> None:
     click.echo(f"Tile set {set_name}")
     for label, count in structure_table(tileset):
         click.echo(f"  {label:<42} {count:>4}")
-    missing = unplaceable_in_empty_castle()
+    setup = Setup(sokol=set_name == "sokol")
+    missing = unplaceable_in_empty_castle(setup)
     click.echo(f"  {'tiles with no placement in the empty castle':<42} {len(missing):>4} {' '.join(missing)}")
     click.echo()
-    click.echo(format_table(random_play_table(games, seed), games, seed))
+    click.echo(format_table(random_play_table(games, seed, setup), games, seed, setup))
 
 
 def _load_record(path: Path) -> Any:
@@ -128,14 +147,18 @@ def show(file: Path, move: int | None, lang: str) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed SEED + i.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game, then a summary line.")
 @click.option("--save", type=click.Path(path_type=Path, file_okay=False), default=None, help="Save each game here.")
-def selfplay(games: int, seed: int, as_json: bool, save: Path | None) -> None:
+@rule_options
+def selfplay(
+    games: int, seed: int, as_json: bool, save: Path | None, edition: str, sokol: bool, gate_guard: bool
+) -> None:
     """Play random-vs-random games."""
+    setup = make_setup(edition, sokol, gate_guard)
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
     wins = [0, 0, 0]
     total_scores = [0, 0]
     for i in range(games):
-        game = play_game(seed + i)
+        game = play_game(seed + i, setup=setup)
         state = game.state
         result = state.result()
         assert result is not None
@@ -147,6 +170,7 @@ def selfplay(games: int, seed: int, as_json: bool, save: Path | None) -> None:
             (save / f"game-{game.seed}.json").write_text(json.dumps(rec, indent=1), encoding="utf-8")
         line = {
             "seed": game.seed,
+            "rules": setup.name,
             "first_player": game.setup.first_player,
             "scores": state.scores,
             "tiles_placed": len(state.placements),
@@ -158,7 +182,7 @@ def selfplay(games: int, seed: int, as_json: bool, save: Path | None) -> None:
         else:
             click.echo(f"game {game.seed}: {state.scores[0]}-{state.scores[1]}, "
                        f"{line['tiles_placed']} placed, {line['tiles_discarded']} discarded")
-    summary = {"games": games, "wins": wins[:2], "draws": wins[2],
+    summary = {"rules": setup.name, "games": games, "wins": wins[:2], "draws": wins[2],
                "mean_scores": [round(s / max(games, 1), 2) for s in total_scores]}
     click.echo(json.dumps({"summary": summary}) if as_json else f"summary: {summary}")
 
@@ -166,10 +190,14 @@ def selfplay(games: int, seed: int, as_json: bool, save: Path | None) -> None:
 @main.command()
 @click.option("--seconds", type=float, default=5.0, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-def bench(seconds: float, seed: int) -> None:
+@rule_options
+def bench(seconds: float, seed: int, edition: str, sokol: bool, gate_guard: bool) -> None:
     """Measure random-playout speed on one core."""
-    result = random_playouts(seconds, seed, Setup())
-    click.echo(f"random playouts, base game: {result.games} games, {result.actions} actions in {result.seconds:.1f} s")
+    setup = make_setup(edition, sokol, gate_guard)
+    result = random_playouts(seconds, seed, setup)
+    click.echo(
+        f"random playouts, {setup.name}: {result.games} games, {result.actions} actions in {result.seconds:.1f} s"
+    )
     click.echo(f"  {result.actions_per_second:,.0f} actions/s")
     click.echo(f"  {result.games_per_second:,.1f} games/s")
 

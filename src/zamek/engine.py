@@ -158,6 +158,8 @@ class Rules:
     edition: str = "zamek"
     sokol: bool = False
     gate_guard: bool = False
+    place_actions: tuple[tuple[Place, ...], ...] = ()
+    """The Place action for each cell and rotation (shared, immutable: saves building them per call)."""
 
     @property
     def gates(self) -> frozenset[int]:
@@ -186,8 +188,13 @@ def make_rules(castle: CastleDef, tiles: TileSet, setup: Setup | None = None) ->
             for s in feature.segments:
                 table[s] = index
         start_tables.append(tuple(table))
+    place_actions = []
+    for cell in range(castle.cell_count):
+        x, y = castle.xy(cell)
+        place_actions.append(tuple(Place(x, y, r) for r in range(4)))
     return Rules(
-        castle, tiles, tuple(tower_at), tuple(start_tables), setup.edition, setup.sokol, setup.gate_guard
+        castle, tiles, tuple(tower_at), tuple(start_tables), setup.edition, setup.sokol, setup.gate_guard,
+        tuple(place_actions),
     )
 
 
@@ -257,6 +264,8 @@ class GameState:
     remaining: list[int]
     draw_position: int
     drawn: int
+    drawn_placements: list[tuple[int, int]]
+    """Legal (cell, rotation) pairs of the drawn tile, computed once at the draw (never mutated)."""
     discarded: list[int]
     placements: list[tuple[int, int, int]]
     """(cell, tile index, rotation) in order of placement."""
@@ -320,6 +329,7 @@ class GameState:
             remaining=list(range(len(rules.tiles))),
             draw_position=0,
             drawn=-1,
+            drawn_placements=[],
             discarded=[],
             placements=[],
             status=status,
@@ -383,6 +393,7 @@ class GameState:
             remaining=self.remaining[:],
             draw_position=self.draw_position,
             drawn=self.drawn,
+            drawn_placements=self.drawn_placements,
             discarded=self.discarded[:],
             placements=self.placements[:],
             status=self.status[:],
@@ -583,12 +594,8 @@ class GameState:
         """Return the actions the player to move may take (empty at chance nodes and at the end)."""
         phase = self.phase
         if phase is Phase.PLACE:
-            xy = self.castle.xy
-            result: list[PlayerAction] = []
-            for cell, rotation in self.placements_for(self.drawn):
-                x, y = xy(cell)
-                result.append(Place(x, y, rotation))
-            return result
+            table = self.rules.place_actions
+            return [table[cell][rotation] for cell, rotation in self.drawn_placements]
         if phase is Phase.FOLLOWER:
             actions: list[PlayerAction] = []
             for i, root in self._free_features():
@@ -746,8 +753,10 @@ class GameState:
     def _draw(self, tile: int) -> None:
         self.remaining.remove(tile)
         self.draw_position += 1
-        if self.placements_for(tile):
+        placements = self.placements_for(tile)
+        if placements:
             self.drawn = tile
+            self.drawn_placements = placements
             self.phase = Phase.PLACE
             return
         # Z8: shown, removed from the game; the same player draws again.
@@ -768,6 +777,7 @@ class GameState:
         self.need_mask[cell] = 0
         self.placements.append((cell, tile.index, rotation))
         self.drawn = -1
+        self.drawn_placements = []
         touched = [base + i for i in range(len(tile.features))]
         status = self.status
         kind = self.kind

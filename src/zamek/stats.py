@@ -23,6 +23,11 @@ def _line(label: str, values: list[float]) -> Line:
     return Line(label, statistics.fmean(values), statistics.pstdev(values), min(values), max(values))
 
 
+def completed_kinds(state: GameState) -> list[str]:
+    """Return the kind of every complete region at the end of a game, scored or not."""
+    return [FeatureKind(state.kind[r]).key for r in state.roots() if state.open[r] == 0]
+
+
 def meadow_shrine_share(state: GameState) -> tuple[int, int]:
     """Return (shrines on meadows with a monk, all shrines on the board)."""
     roots = {state.find(n) for n in range(len(state.parent)) if state.kind[n] == FeatureKind.MEADOW}
@@ -42,19 +47,24 @@ def random_play_table(games: int, seed: int, setup: Setup | None = None) -> list
     empty: list[float] = []
     points: list[float] = []
     margin: list[float] = []
+    chapels: list[float] = []
+    nests: list[float] = []
     for i in range(games):
         state = play_game(seed + i, setup=setup).state
         discarded.append(float(len(state.discarded)))
         placed.append(float(len(state.placements)))
-        done = [item.reason for item in state.log if not item.final]
+        done = completed_kinds(state)
         roads.append(float(done.count("road")))
         houses.append(float(done.count("house")))
         pigsties.append(float(done.count("pigsty")))
+        chapels.append(float(done.count("chapel")))
+        nests.append(float(sum(state.nests)))
         monked, total = meadow_shrine_share(state)
         shrine_share.append(monked / total if total else 0.0)
         empty.append(float(state.largest_empty_area()))
         points.extend(float(s) for s in state.scores)
         margin.append(float(abs(state.scores[0] - state.scores[1])))
+    sokol = [_line("completed chapels per game", chapels), _line("falcon nests taken per game", nests)]
     return [
         _line("tiles discarded per game", discarded),
         _line("tiles placed per game", placed),
@@ -65,11 +75,13 @@ def random_play_table(games: int, seed: int, setup: Setup | None = None) -> list
         _line("largest empty area (spaces)", empty),
         _line("points per player per game", points),
         _line("winning margin (points)", margin),
+        *(sokol if setup is not None and setup.sokol else []),
     ]
 
 
-def format_table(lines: list[Line], games: int, seed: int) -> str:
-    out = [f"Random legal play, {games} games (seeds {seed}..{seed + games - 1})", ""]
+def format_table(lines: list[Line], games: int, seed: int, setup: Setup | None = None) -> str:
+    rules = (setup or Setup()).name
+    out = [f"Random legal play, {rules}, {games} games (seeds {seed}..{seed + games - 1})", ""]
     out.append(f"| {'measure':<40} | {'mean':>7} | {'stdev':>7} | {'min':>6} | {'max':>6} |")
     out.append(f"|{'-' * 42}|{'-' * 9}|{'-' * 9}|{'-' * 8}|{'-' * 8}|")
     for line in lines:
