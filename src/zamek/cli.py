@@ -10,11 +10,12 @@ from typing import Any
 import click
 
 from zamek import record as records
+from zamek.actions import Action, Draw
 from zamek.bench import random_playouts
 from zamek.engine import GameState, Setup
 from zamek.errors import RecordError
 from zamek.render import render_castle, render_tile
-from zamek.report import breakdown, item_line, player_name
+from zamek.report import breakdown, describe_move, item_line, player_name
 from zamek.runner import play_game
 from zamek.stats import format_table, random_play_table, structure_table, unplaceable_in_empty_castle
 from zamek.terms import LANGUAGES
@@ -56,11 +57,9 @@ def watch(seed: int | None, edition: str, sokol: bool, gate_guard: bool, lang: s
         seed = int.from_bytes(__import__("os").urandom(4), "little")
     click.echo(f"Seed {seed}")
 
-    def on_action(state: GameState, action: Any) -> None:
-        if not state.is_chance():
-            click.echo(f"  {player_name(state.current, lang)}: {action}")
-        elif str(action).startswith("draw:"):
-            click.echo(f"Turn {state.turn}: {action}")
+    def on_action(state: GameState, action: Action) -> None:
+        text = describe_move(state, action, lang)
+        click.echo(text if isinstance(action, Draw) else f"  {text}")
 
     game = play_game(seed, setup=make_setup(edition, sokol, gate_guard), on_action=on_action)
     click.echo()

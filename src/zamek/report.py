@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from zamek.engine import GameState
+from zamek.actions import Action, Decline, Draw, Follower, Order, Pass, Piece, Place, Reveal, UseToken
+from zamek.engine import ROLES, GameState
 from zamek.scoring import ScoreItem
-from zamek.terms import term, token_name
+from zamek.terms import counted, term, token_name
+from zamek.tiles import FeatureKind
 
 
 def player_name(player: int | None, lang: str = "en") -> str:
@@ -42,12 +44,12 @@ def item_line(item: ScoreItem, lang: str = "en", edition: str = "zamek") -> str:
             sum_text += f" x {item.multiplier}"
         sum_text += f" = {item.points + item.lost} {term('points', lang)}"
     else:
-        factors = f"{item.count} {term(unit, lang, edition)} x {item.rate}"
+        factors = f"{counted(item.count, unit, lang, edition)} x {item.rate}"
         if item.multiplier != 1:
             factors += f" x {item.multiplier}"
         sum_text = f"{factors} = {item.points + item.lost} {term('points', lang)}"
     if item.player is None:
-        sum_text = f"{item.count} {term(unit, lang, edition)}, 0 {term('points', lang)}"
+        sum_text = f"{counted(item.count, unit, lang, edition)}, 0 {term('points', lang)}"
     line = f"{what}: {who}, {sum_text}"
     if item.lost:
         line += f"; {term('gate-lost', lang, lost=item.lost)}"
@@ -79,3 +81,36 @@ def breakdown(state: GameState, lang: str = "en") -> str:
         else:
             lines.append(term("winner", lang, who=player_name(result.winners[0], lang)))
     return "\n".join(lines)
+
+
+def describe_move(state: GameState, action: Action, lang: str = "en") -> str:
+    """Return a move in words, for the position ``state`` it is played in."""
+    edition = state.setup.edition
+    player = player_name(state.current, lang)
+    if isinstance(action, Draw):
+        return term("move-draw", lang, edition, turn=state.turn, player=player, tile=action.tile)
+    if isinstance(action, Reveal):
+        who = player_name(state.pending_reveals[0], lang) if state.pending_reveals else player
+        return term("move-reveal", lang, edition, player=who, token=token_name(action.kind, lang, edition))
+    if isinstance(action, Place):
+        tile = state.tiles.tiles[state.drawn].id
+        space = state.castle.name_of(state.castle.cell(action.x, action.y))
+        return term("move-place", lang, edition, player=player, tile=tile, space=space, degrees=90 * action.rotation)
+    if isinstance(action, Follower):
+        placed = state.tiles.tiles[state.placements[-1][1]]
+        kind = placed.features[action.feature].kind
+        figure = term(ROLES[kind], lang, edition)
+        if action.piece is not Piece.FOLLOWER:
+            figure = f"{term(action.piece.key, lang, edition)} ({figure})"
+        return term("move-figure", lang, edition, player=player, figure=figure, feature=term(kind.key, lang, edition))
+    if isinstance(action, Pass):
+        return term("move-pass", lang, edition, player=player)
+    if isinstance(action, Order):
+        root = state.order_group()[action.choice]
+        feature = term(FeatureKind(state.kind[root]).key, lang, edition)
+        return term("move-order", lang, edition, player=player, feature=feature)
+    if isinstance(action, UseToken):
+        return term("move-use", lang, edition, player=player, token=token_name(action.kind, lang, edition))
+    if isinstance(action, Decline):
+        return term("move-decline", lang, edition, player=player)
+    return str(action)

@@ -36,6 +36,14 @@ _COMMON: Final[dict[str, dict[str, str]]] = {
         "final-scoring": "Final scoring",
         "discarded": "Discarded (no legal placement): {tiles}",
         "unfinished": "unfinished",
+        "move-place": "{player}: {tile} on {space}, turned {degrees}°",
+        "move-figure": "{player}: {figure} on the {feature}",
+        "move-pass": "{player}: no follower",
+        "move-order": "{player}: scores the {feature} first",
+        "move-use": "{player}: uses {token}",
+        "move-decline": "{player}: keeps the token",
+        "move-draw": "Turn {turn}: {player} draws {tile}",
+        "move-reveal": "{player} takes {token}",
         "chapel-size": "{points} points for {tiles} tiles",
         "gate-lost": "{lost} lost at a gate",
         "nests-taken": "+{n} falcon nests",
@@ -63,6 +71,14 @@ _COMMON: Final[dict[str, dict[str, str]]] = {
         "final-scoring": "Punktacja końcowa",
         "discarded": "Odrzucone (brak miejsca): {tiles}",
         "unfinished": "nieukończony obszar",
+        "move-place": "{player}: {tile} na {space}, obrót {degrees}°",
+        "move-figure": "{player}: {figure} na obszarze: {feature}",
+        "move-pass": "{player}: bez poddanego",
+        "move-order": "{player}: najpierw punktuje obszar: {feature}",
+        "move-use": "{player}: używa: {token}",
+        "move-decline": "{player}: zachowuje żeton",
+        "move-draw": "Tura {turn}: {player} dobiera {tile}",
+        "move-reveal": "{player} zdobywa: {token}",
         "chapel-size": "{points} pkt za {tiles} kafelków",
         "gate-lost": "{lost} pkt przepadło przy bramie",
         "nests-taken": "+{n} sokolich gniazd",
@@ -109,6 +125,32 @@ _EDITION: Final[dict[tuple[str, str], dict[str, str]]] = {
         "token:7": "nieukończone domostwo", "token:8": "nieukończona wieża", "token:9": "nieukończona ścieżka",
     },
 }
+
+
+# Plural forms: English (one, many); Polish (one, 2-4, many).
+_FORMS: Final[dict[tuple[str, str], dict[str, tuple[str, ...]]]] = {
+    ("en", "zamek"): {"tiles": ("tile", "tiles"), "shrines": ("shrine", "shrines"),
+                      "empty-spaces": ("empty space", "empty spaces")},
+    ("en", "castle2003"): {"tiles": ("tile", "tiles"), "shrines": ("market stall", "market stalls"),
+                           "empty-spaces": ("empty space", "empty spaces")},
+    ("pl", "zamek"): {"tiles": ("kafelek", "kafelki", "kafelków"),
+                      "shrines": ("kapliczka", "kapliczki", "kapliczek"),
+                      "empty-spaces": ("puste pole", "puste pola", "pustych pól")},
+    ("pl", "castle2003"): {"tiles": ("kafelek", "kafelki", "kafelków"),
+                           "shrines": ("stragan", "stragany", "straganów"),
+                           "empty-spaces": ("puste pole", "puste pola", "pustych pól")},
+}
+
+
+def counted(n: int, key: str, lang: str = "en", edition: str = "zamek") -> str:
+    """Return ``n`` with the right plural form of ``key`` ('1 tile', '5 kafelków')."""
+    forms = _FORMS[(lang if lang in LANGUAGES else "en", edition if edition in EDITIONS else "zamek")][key]
+    if len(forms) == 2:
+        return f"{n} {forms[0] if n == 1 else forms[1]}"
+    if n == 1:
+        return f"{n} {forms[0]}"
+    few = n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14)
+    return f"{n} {forms[1] if few else forms[2]}"
 
 
 def term(key: str, lang: str = "en", edition: str = "zamek", **values: object) -> str:
