@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from zamek.actions import parse_action
 from zamek.castle import load_castle
 from zamek.engine import GameState, Rules, Setup, make_rules
@@ -47,3 +50,53 @@ def turn(state: GameState, place: str, follower: str = "pass") -> GameState:
     while state.is_chance() and state.phase.name == "REVEAL":
         state.play(state.chance_outcomes()[0][0])
     return state
+
+
+def snapshot(state: GameState) -> dict[str, Any]:
+    """Return every field of a state as plain, comparable data (for 'nothing changed' checks).
+
+    ``parent`` is compared through each node's root, since ``find`` may compress paths (even while
+    checking an action) without changing any region; ``rules`` by identity.
+    """
+    probe = state.copy()
+    result: dict[str, Any] = {}
+    for f in dataclasses.fields(state):
+        value = getattr(state, f.name)
+        if f.name == "rules":
+            result[f.name] = id(value)
+        elif f.name == "parent":
+            result[f.name] = [probe.find(n) for n in range(len(probe.parent))]
+        elif isinstance(value, list):
+            result[f.name] = [_plain(v) for v in value]
+        else:
+            result[f.name] = value
+    return result
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, dataclasses.astuple(value))
+    return value
+
+
+def custom_game(
+    tiles: list[str],
+    draw_order: list[str],
+    *,
+    edition: str = "zamek",
+    sokol: bool = False,
+    gate_guard: bool = False,
+    first_player: int = 0,
+) -> GameState:
+    """Return a game over custom tiles (TOML blocks) under any rule set.
+
+    The castle is the real Zamek castle, or the Sokół castle when ``sokol``; the setup given to
+    ``make_rules`` decides the edition, the expansion and the gate-guard variant.
+    """
+    setup = Setup(
+        edition=edition, sokol=sokol, gate_guard=gate_guard, first_player=first_player, draw_order=tuple(draw_order)
+    )
+    castle = load_castle("sokol" if sokol else "zamek")
+    return GameState.new(setup, make_rules(castle, parse_tileset("\n".join(tiles), "test"), setup))

@@ -22,10 +22,11 @@ Chance is explicit: when ``is_chance()`` the caller picks one of
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
-from itertools import permutations
+from itertools import permutations, product
 from typing import Final
 
 from zamek.actions import (
@@ -581,9 +582,9 @@ class GameState:
             group.append(root)
         return group
 
-    def doubling_token(self) -> TokenKind | None:
-        """Return the x2 token the current player may use on the region about to be scored, if any."""
-        root = self.queue[0]
+    def doubling_token(self, root: int | None = None) -> TokenKind | None:
+        """Return the x2 token the current player may use on the region about to be scored (or ``root``), if any."""
+        root = self.queue[0] if root is None else root
         owner = self.region_owner(root)
         token = _DOUBLING_TOKENS.get(FeatureKind(self.kind[root]))
         if token is None or owner != self.current or self.prince[root] >> owner & 1:
@@ -900,25 +901,36 @@ class GameState:
             return False
         owner = self.region_owner(group[0])
         assert owner is not None
-        points = []
+        # Each region's possible points: as it stands, or doubled by an x2 token the player may use (Z19).
+        options: list[list[tuple[int, TokenKind | None]]] = []
         for root in group:
             count, rate, multiplier, _ = self._base_points(root, owner)
-            points.append(count * rate * multiplier)
+            points = count * rate * multiplier
+            token = self.doubling_token(root)
+            options.append([(points, None)] + ([(2 * points, token)] if token is not None else []))
+        usable = {t: self.usable_tokens(t) for t in set(_DOUBLING_TOKENS.values())}
         gates = self.rules.gates if self.rules.gate_guard else frozenset()
-        outcomes = set()
-        for order in permutations(points):
-            score, on_gate = self.scores[owner], self.on_gate[owner]
-            taken = []
-            available = self.tower_token[:]
-            for p in order:
-                before = score
-                score, on_gate = advance_marker(score, on_gate, p, gates)
-                tower = self.rules.tower_at[score % TRACK_LENGTH]
-                if score != before and not on_gate and tower >= 0 and available[tower]:
-                    available[tower] = False
-                    taken.append(tower)
-            outcomes.add(tuple(sorted(taken)))
-            if len(outcomes) > 1:
+        first: set[tuple[int, ...]] | None = None
+        for order in permutations(range(len(group))):
+            reachable = set()
+            for picks in product(*(options[i] for i in order)):
+                spent = Counter(t for _, t in picks if t is not None)
+                if any(n > usable[t] for t, n in spent.items()):
+                    continue
+                score, on_gate = self.scores[owner], self.on_gate[owner]
+                taken = []
+                available = self.tower_token[:]
+                for p, _ in picks:
+                    before = score
+                    score, on_gate = advance_marker(score, on_gate, p, gates)
+                    tower = self.rules.tower_at[score % TRACK_LENGTH]
+                    if score != before and not on_gate and tower >= 0 and available[tower]:
+                        available[tower] = False
+                        taken.append(tower)
+                reachable.add(tuple(sorted(taken)))
+            if first is None:
+                first = reachable
+            elif reachable != first:
                 return True
         return False
 

@@ -1,0 +1,216 @@
+"""Monte Carlo tree search with explicit chance nodes and greedy knowledge.
+
+A move in the tree is a whole turn's choice: the tile placement together with the figure
+put on it (or none); the scoring-time decisions that may follow are settled greedily. At a
+decision node only the ``width`` most promising moves by the greedy estimate are searched.
+
+Each iteration copies the root position and walks down. At a chance node (a tile draw, a
+token reveal) it samples an outcome with the engine's probabilities and follows (or
+creates) that outcome's child, so every iteration sees a fresh future draw: the draw order
+is never fixed in advance. At a decision node it tries each candidate once, then picks by
+UCT. From the new leaf a short playout (``playout_turns`` turns of the greedy policy)
+looks a little further, and the position estimate of :mod:`zamek.bots.evaluate`, turned
+into a win chance, is backed up; each node keeps it from the point of view of the player
+who chose the move into it. A node is expanded only after ``expand_after`` visits.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from zamek.actions import Action, Draw, PlayerAction, Reveal
+from zamek.bots.base import Budget
+from zamek.bots.evaluate import lead, win_chance
+from zamek.bots.simple import settle
+from zamek.engine import GameState, Phase
+from zamek.runner import sample_chance
+
+Move = tuple[PlayerAction, ...]
+"""One action, or a placement followed by a figure choice."""
+
+FOLLOWER_SHORTLIST = 8
+"""Placements whose figure choices are all examined when ranking moves."""
+
+
+def apply_move(state: GameState, move: Move, rng: random.Random) -> None:
+    """Apply a move, then settle the rest of the turn greedily."""
+    for action in move:
+        state.apply(action)
+    settle(state, rng)
+
+
+def ranked_moves(state: GameState, rng: random.Random, width: int) -> list[tuple[float, Move]]:
+    """Return the ``width`` best moves for the player to move, by the greedy estimate, best first."""
+    player = state.current
+    if state.phase is not Phase.PLACE:
+        scored: list[tuple[float, Move]] = []
+        for action in state.legal_actions():
+            child = state.copy()
+            apply_move(child, (action,), rng)
+            scored.append((lead(child, player), (action,)))
+        scored.sort(key=lambda item: -item[0])
+        return scored[:width]
+    # First rank placements with no figure (cheap), then try every figure on the best of them.
+    placed_states = []
+    for place in state.legal_actions():
+        placed = state.copy()
+        placed.apply(place)
+        bare = placed.copy()
+        apply_move(bare, (bare.legal_actions()[-1],), rng)
+        placed_states.append((lead(bare, player), place, placed))
+    placed_states.sort(key=lambda item: -item[0])
+    moves: list[tuple[float, Move]] = []
+    for value, place, placed in placed_states:
+        moves.append((value, (place, placed.legal_actions()[-1])))
+    for _, place, placed in placed_states[:FOLLOWER_SHORTLIST]:
+        for figure in placed.legal_actions()[:-1]:
+            child = placed.copy()
+            apply_move(child, (figure,), rng)
+            moves.append((lead(child, player), (place, figure)))
+    moves.sort(key=lambda item: -item[0])
+    return moves[:width]
+
+
+class Node:
+    """A tree node. Decision nodes keep their candidate moves; chance nodes only children."""
+
+    __slots__ = ("candidates", "children", "mover", "value", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        """The player who chose the move into this node (under chance: the one before it)."""
+        self.children: dict[object, Node] = {}
+        self.candidates: list[Move] | None = None
+        self.visits = 0
+        self.value = 0.0
+
+
+@dataclass
+class MCTSBot:
+    """UCT search with sampled chance and greedy playouts; deterministic for a given generator."""
+
+    name: str = "mcts"
+    iterations: int = 200
+    exploration: float = 0.4
+    width: int = 8
+    """Candidate moves searched at each decision node."""
+    playout_turns: int = 1
+    """Turns of greedy play after a leaf before it is estimated."""
+    expand_after: int = 3
+    _plan: tuple[object, PlayerAction] | None = field(default=None, repr=False)
+
+    def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        if state.phase is Phase.FOLLOWER and self._plan is not None and self._plan[0] == _plan_key(state):
+            planned = self._plan[1]
+            if planned in actions:
+                return planned
+        root = Node(1 - state.current)
+        root.candidates = [m for _, m in ranked_moves(state, rng, self.width)]
+        if len(root.candidates) == 1:
+            return self._decide(state, root.candidates[0])
+        iterations = budget.iterations if budget and budget.iterations else self.iterations
+        deadline = time.perf_counter() + budget.seconds if budget and budget.seconds else None
+        futures = rng.getrandbits(64)
+        for _ in range(iterations):
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            self._iterate(root, state.copy(), rng, futures)
+        best = max(root.candidates, key=lambda m: _visits_and_value(root.children.get(m)))
+        return self._decide(state, best)
+
+    def _decide(self, state: GameState, move: Move) -> PlayerAction:
+        """Return the move's first action, remembering the figure planned to go with a placement."""
+        if len(move) == 2:
+            placed = state.copy()
+            placed.apply(move[0])
+            self._plan = (_plan_key(placed), move[1])
+        return move[0]
+
+    def _iterate(self, root: Node, state: GameState, rng: random.Random, futures: int) -> None:
+        node = root
+        path = [node]
+        # Common random numbers: the n-th visit of every root move replays the same sampled future,
+        # so moves are compared on equal luck rather than on whichever tiles each happened to get.
+        move = self._select(root)
+        visits = root.children[move].visits if move in root.children else 0
+        rng = random.Random(futures ^ (visits * 0x9E3779B97F4A7C15))
+        first: Move | None = move
+        while not state.is_over():
+            if state.is_chance():
+                outcome = sample_chance(state, rng)
+                state.apply(outcome)
+                chance_child = node.children.get(outcome)
+                if chance_child is None:
+                    chance_child = node.children[outcome] = Node(node.mover)
+                node = chance_child
+                path.append(node)
+                continue
+            if node is not root and node.visits < self.expand_after:
+                break
+            if node.candidates is None:
+                node.candidates = [m for _, m in ranked_moves(state, rng, self.width)]
+            move, first = (first, None) if first is not None else (self._select(node), None)
+            mover = state.current
+            apply_move(state, move, rng)
+            child = node.children.get(move)
+            if child is None:
+                child = node.children[move] = Node(mover)
+            node = child
+            path.append(node)
+            if child.visits == 0:
+                break
+        self._playout(state, rng)
+        chance0 = win_chance(state, 0)
+        for visited in path:
+            visited.visits += 1
+            visited.value += chance0 if visited.mover == 0 else 1.0 - chance0
+
+    def _select(self, node: Node) -> Move:
+        assert node.candidates is not None
+        for move in node.candidates:
+            if move not in node.children:
+                return move
+        log_n = math.log(node.visits)
+        c = self.exploration
+        best_move = node.candidates[0]
+        best_score = -1.0
+        for move in node.candidates:
+            child = node.children[move]
+            score = child.value / child.visits + c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best_move, best_score = move, score
+        return best_move
+
+    def _playout(self, state: GameState, rng: random.Random) -> None:
+        """Play ``playout_turns`` turns with the greedy policy (its best-ranked move)."""
+        turns = 0
+        while not state.is_over():
+            if state.is_chance():
+                if state.phase is Phase.DRAW:
+                    if turns == self.playout_turns:
+                        return
+                    turns += 1
+                state.apply(sample_chance(state, rng))
+                continue
+            (_, move), = ranked_moves(state, rng, 1)
+            apply_move(state, move, rng)
+
+
+def _plan_key(state: GameState) -> object:
+    return (len(state.placements), state.placements[-1] if state.placements else None, state.turn,
+            tuple(state.scores), state.current)
+
+
+def _visits_and_value(node: Node | None) -> tuple[int, float]:
+    if node is None:
+        return (0, 0.0)
+    return (node.visits, node.value / node.visits)
+
+
+__all__ = ["Action", "Draw", "MCTSBot", "Reveal", "apply_move", "ranked_moves"]

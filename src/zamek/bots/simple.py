@@ -1,0 +1,88 @@
+"""The random bot and the greedy bot."""
+
+from __future__ import annotations
+
+import random
+
+from zamek.actions import PlayerAction
+from zamek.bots.base import Budget
+from zamek.bots.evaluate import lead
+from zamek.engine import GameState, Phase
+from zamek.runner import sample_chance
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions."""
+
+    name = "random"
+
+    def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
+        return rng.choice(state.legal_actions())
+
+
+def settle(state: GameState, rng: random.Random) -> None:
+    """Play out the rest of the current turn: chance by sampling, decisions greedily."""
+    player = state.current
+    while not state.is_over() and state.phase is not Phase.DRAW:
+        if state.is_chance():
+            state.apply(sample_chance(state, rng))
+        elif state.phase is Phase.PLACE:
+            return  # a new turn began (extra turn): stop here
+        else:
+            state.apply(best_immediate(state, rng, player))
+
+
+def best_immediate(state: GameState, rng: random.Random, player: int) -> PlayerAction:
+    """Return the scoring-time decision (order, token use, extra turn) that looks best right after it."""
+    actions = state.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    best, best_value = actions[0], -1e9
+    for action in actions:
+        child = state.copy()
+        child.apply(action)
+        settle(child, rng)
+        value = lead(child, player)
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+class GreedyBot:
+    """Picks the move (tile placement with its follower) whose outcome this turn looks best.
+
+    "Looks best" is the evaluation of :mod:`zamek.bots.evaluate`: points scored now plus the
+    promise of open features, followers in play and in supply, the family-house and nest races.
+    """
+
+    name = "greedy"
+
+    def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
+        player = state.current
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        if state.phase is Phase.PLACE:
+            scored = [(self._best_follow_up(state, a, rng, player), i) for i, a in enumerate(actions)]
+            return actions[max(scored)[1]]
+        if state.phase is Phase.FOLLOWER:
+            return self._best_follower(state, actions, rng, player)[0]
+        return best_immediate(state, rng, player)
+
+    def _best_follow_up(self, state: GameState, place: PlayerAction, rng: random.Random, player: int) -> float:
+        placed = state.copy()
+        placed.apply(place)
+        return self._best_follower(placed, placed.legal_actions(), rng, player)[1]
+
+    def _best_follower(
+        self, state: GameState, actions: list[PlayerAction], rng: random.Random, player: int
+    ) -> tuple[PlayerAction, float]:
+        best, best_value = actions[-1], -1e9
+        for action in actions:
+            child = state.copy()
+            child.apply(action)
+            settle(child, rng)
+            value = lead(child, player)
+            if value > best_value:
+                best, best_value = action, value
+        return best, best_value
