@@ -6,8 +6,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from zamek.engine import GameState, Setup
-from zamek.runner import sample_chance
+from zamek.bots.mcts import MCTSBot
+from zamek.engine import GameState, Phase, Setup
+from zamek.runner import play_game, sample_chance
 
 
 @dataclass(frozen=True)
@@ -42,3 +43,38 @@ def random_playouts(seconds: float, seed: int = 0, setup: Setup | None = None) -
             actions += 1
         games += 1
     return BenchResult(games, actions, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class SearchBench:
+    decisions: int
+    iterations: int
+    seconds: float
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.seconds
+
+    @property
+    def seconds_per_decision(self) -> float:
+        return self.seconds / self.decisions
+
+
+def mcts_search(iterations: int, positions: int = 10, seed: int = 0, setup: Setup | None = None) -> SearchBench:
+    """Time MCTS placement decisions of ``iterations`` iterations in positions from a random game."""
+    game = play_game(seed, setup=setup)
+    state = GameState.new(game.setup)
+    chosen: list[GameState] = []
+    step = max(1, len(game.actions) // (positions + 1))
+    for i, action in enumerate(game.actions):
+        if state.phase is Phase.PLACE and i >= step * (len(chosen) + 1) and len(chosen) < positions:
+            chosen.append(state.copy())
+        state.apply(action)
+    bot = MCTSBot(iterations=iterations)
+    rng = random.Random(seed)
+    total = 0
+    start = time.perf_counter()
+    for position in chosen:
+        bot.choose(position, rng)
+        total += bot.last_iterations
+    return SearchBench(len(chosen), total, time.perf_counter() - start)

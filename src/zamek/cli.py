@@ -11,7 +11,9 @@ import click
 
 from zamek import record as records
 from zamek.actions import Action, Draw
-from zamek.bench import random_playouts
+from zamek.arena import run_arena
+from zamek.bench import mcts_search, random_playouts
+from zamek.bots.levels import LEVELS, make_bot
 from zamek.engine import GameState, Setup
 from zamek.errors import RecordError
 from zamek.render import render_castle, render_tile
@@ -187,10 +189,45 @@ def selfplay(
 
 
 @main.command()
-@click.option("--seconds", type=float, default=5.0, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", required=True, help="Two bots or levels, e.g. hard,greedy (see 'zamek bots').")
+@click.option("--games", type=int, default=20, show_default=True, help="Games in all; seats alternate.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--workers", type=int, default=1, show_default=True, help="Processes to play games in parallel.")
+@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the results, game by game, to this JSON file.")
 @rule_options
-def bench(seconds: float, seed: int, edition: str, sokol: bool, gate_guard: bool) -> None:
+def arena(players: str, games: int, seed: int, workers: int, json_path: Path | None, edition: str, sokol: bool,
+          gate_guard: bool) -> None:
+    """Play two computer players against each other in both seat orders and report their strength."""
+    names = [p.strip() for p in players.split(",")]
+    if len(names) != 2:
+        raise click.UsageError("--players takes two names separated by a comma, e.g. hard,greedy")
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+    setup = make_setup(edition, sokol, gate_guard)
+    report = run_arena(names[0], names[1], games, seed, setup, workers)
+    click.echo(report.text())
+    if json_path is not None:
+        json_path.write_text(json.dumps(report.to_json(), indent=1), encoding="utf-8")
+
+
+@main.command()
+def bots() -> None:
+    """List the computer players and the named levels."""
+    click.echo("bots: random, greedy[:N placements examined], mcts[:N iterations]")
+    for level, spec in LEVELS.items():
+        click.echo(f"  {level:<9} = {spec}")
+
+
+@main.command()
+@click.option("--seconds", type=float, default=5.0, show_default=True, help="Length of the random-playout run.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--mcts-iterations", type=int, default=128, show_default=True, help="Budget of each MCTS decision.")
+@rule_options
+def bench(seconds: float, seed: int, mcts_iterations: int, edition: str, sokol: bool, gate_guard: bool) -> None:
     """Measure random-playout speed on one core."""
     setup = make_setup(edition, sokol, gate_guard)
     result = random_playouts(seconds, seed, setup)
@@ -199,6 +236,9 @@ def bench(seconds: float, seed: int, edition: str, sokol: bool, gate_guard: bool
     )
     click.echo(f"  {result.actions_per_second:,.0f} actions/s")
     click.echo(f"  {result.games_per_second:,.1f} games/s")
+    search = mcts_search(mcts_iterations, positions=10, seed=seed, setup=setup)
+    click.echo(f"MCTS ({mcts_iterations} iterations per decision), {search.decisions} placement decisions:")
+    click.echo(f"  {search.iterations_per_second:,.0f} iterations/s, {search.seconds_per_decision:.2f} s per decision")
 
 
 if __name__ == "__main__":

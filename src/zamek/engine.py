@@ -135,7 +135,7 @@ class HeldToken:
     turn_taken: int
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PlacedFollower:
     """A follower standing (or a monk lying) on a feature."""
 
@@ -413,7 +413,7 @@ class GameState:
             stocks=self.stocks[:],
             shrines=self.shrines[:],
             region_nests=self.region_nests[:],
-            followers=[replace(f) for f in self.followers],
+            followers=self.followers[:],
             completed=self.completed[:],
             queue=self.queue[:],
             head_chosen=self.head_chosen,

@@ -100,7 +100,11 @@ class MCTSBot:
     playout_turns: int = 1
     """Turns of greedy play after a leaf before it is estimated."""
     expand_after: int = 3
+    max_seconds: float | None = None
+    """A safety cap on thinking time; the iteration budget normally ends the search well before it."""
     _plan: tuple[object, PlayerAction] | None = field(default=None, repr=False)
+    last_iterations: int = field(default=0, repr=False)
+    """Iterations the last search ran (for benchmarks)."""
 
     def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
         actions = state.legal_actions()
@@ -115,14 +119,24 @@ class MCTSBot:
         if len(root.candidates) == 1:
             return self._decide(state, root.candidates[0])
         iterations = budget.iterations if budget and budget.iterations else self.iterations
-        deadline = time.perf_counter() + budget.seconds if budget and budget.seconds else None
+        seconds = budget.seconds if budget and budget.seconds else self.max_seconds
+        deadline = time.perf_counter() + seconds if seconds else None
         futures = rng.getrandbits(64)
-        for _ in range(iterations):
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            self._iterate(root, state.copy(), rng, futures)
-        best = max(root.candidates, key=lambda m: _visits_and_value(root.children.get(m)))
-        return self._decide(state, best)
+        # Sequential halving at the root: every surviving move gets the same number of visits
+        # (on the same sampled futures), then the worse half is dropped, until one is left.
+        self.last_iterations = 0
+        survivors = root.candidates[:]
+        rounds = max(1, math.ceil(math.log2(len(survivors))))
+        for _ in range(rounds):
+            visits = max(1, iterations // (len(survivors) * rounds))
+            for _ in range(visits):
+                for move in survivors:
+                    if deadline is not None and time.perf_counter() > deadline:
+                        break
+                    self._iterate(root, state.copy(), rng, futures, move)
+            survivors.sort(key=lambda m: _mean(root.children.get(m)), reverse=True)
+            survivors = survivors[: max(1, len(survivors) // 2)]
+        return self._decide(state, survivors[0])
 
     def _decide(self, state: GameState, move: Move) -> PlayerAction:
         """Return the move's first action, remembering the figure planned to go with a placement."""
@@ -132,12 +146,12 @@ class MCTSBot:
             self._plan = (_plan_key(placed), move[1])
         return move[0]
 
-    def _iterate(self, root: Node, state: GameState, rng: random.Random, futures: int) -> None:
+    def _iterate(self, root: Node, state: GameState, rng: random.Random, futures: int, move: Move) -> None:
+        self.last_iterations += 1
         node = root
         path = [node]
         # Common random numbers: the n-th visit of every root move replays the same sampled future,
         # so moves are compared on equal luck rather than on whichever tiles each happened to get.
-        move = self._select(root)
         visits = root.children[move].visits if move in root.children else 0
         rng = random.Random(futures ^ (visits * 0x9E3779B97F4A7C15))
         first: Move | None = move
@@ -207,10 +221,8 @@ def _plan_key(state: GameState) -> object:
             tuple(state.scores), state.current)
 
 
-def _visits_and_value(node: Node | None) -> tuple[int, float]:
-    if node is None:
-        return (0, 0.0)
-    return (node.visits, node.value / node.visits)
+def _mean(node: Node | None) -> float:
+    return node.value / node.visits if node is not None and node.visits else 0.0
 
 
 __all__ = ["Action", "Draw", "MCTSBot", "Reveal", "apply_move", "ranked_moves"]

@@ -53,9 +53,13 @@ class GreedyBot:
 
     "Looks best" is the evaluation of :mod:`zamek.bots.evaluate`: points scored now plus the
     promise of open features, followers in play and in supply, the family-house and nest races.
+    A budget of N iterations makes it look at only N placements, drawn at random (a weaker player).
     """
 
     name = "greedy"
+
+    def __init__(self, placements: int | None = None) -> None:
+        self.placements = placements
 
     def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
         player = state.current
@@ -63,6 +67,9 @@ class GreedyBot:
         if len(actions) == 1:
             return actions[0]
         if state.phase is Phase.PLACE:
+            limit = budget.iterations if budget and budget.iterations else self.placements
+            if limit is not None and limit < len(actions):
+                actions = rng.sample(actions, limit)
             scored = [(self._best_follow_up(state, a, rng, player), i) for i, a in enumerate(actions)]
             return actions[max(scored)[1]]
         if state.phase is Phase.FOLLOWER:

@@ -1,0 +1,156 @@
+"""Matches between bots: both seat orders, win rates with confidence intervals, time per decision."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+
+from zamek.bots.levels import make_bot
+from zamek.engine import GameState, Phase, Setup
+from zamek.runner import sample_chance
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One arena game: who sat where, the scores, and how long each seat thought."""
+
+    seed: int
+    seats: tuple[str, str]
+    a_seat: int
+    """The seat of the match's first-named bot (A)."""
+    scores: tuple[int, int]
+    decisions: tuple[int, int]
+    think_seconds: tuple[float, float]
+    max_seconds: tuple[float, float]
+
+
+def play_match_game(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
+    """Play one game; seat 0 moves first. Tile draws come from their own generator seeded with ``seed``,
+    so the two seat orders of one seed see the same tiles (until a discard or a token changes course)."""
+    bots = [make_bot(p) for p in players]
+    bot_rngs = [random.Random(seed * 1_000_003 + seat) for seat in (0, 1)]
+    draws = random.Random(seed)
+    reveals = random.Random(seed ^ 0x5EED)
+    state = GameState.new(Setup(setup.edition, setup.sokol, setup.gate_guard, first_player=0))
+    decisions = [0, 0]
+    thought = [0.0, 0.0]
+    longest = [0.0, 0.0]
+    while not state.is_over():
+        if state.is_chance():
+            state.apply(sample_chance(state, draws if state.phase is Phase.DRAW else reveals))
+            continue
+        seat = state.current
+        start = time.perf_counter()
+        action = bots[seat].choose(state, bot_rngs[seat])
+        spent = time.perf_counter() - start
+        state.play(action)
+        decisions[seat] += 1
+        thought[seat] += spent
+        longest[seat] = max(longest[seat], spent)
+    return GameResult(seed, players, a_seat, (state.scores[0], state.scores[1]), (decisions[0], decisions[1]),
+                      (thought[0], thought[1]), (longest[0], longest[1]))
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the 95% Wilson score interval of a proportion (draws count as half a win)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class BotSummary:
+    name: str
+    wins: int = 0
+    points: int = 0
+    decisions: int = 0
+    think_seconds: float = 0.0
+    max_seconds: float = 0.0
+
+    @property
+    def mean_seconds(self) -> float:
+        return self.think_seconds / self.decisions if self.decisions else 0.0
+
+
+@dataclass
+class ArenaReport:
+    """The outcome of a match between two bots A and B."""
+
+    players: tuple[str, str]
+    rules: str
+    games: list[GameResult] = field(default_factory=list)
+
+    def summaries(self) -> tuple[BotSummary, BotSummary, int]:
+        a, b = BotSummary(self.players[0]), BotSummary(self.players[1])
+        draws = 0
+        for game in self.games:
+            for seat in (0, 1):
+                who = a if seat == game.a_seat else b
+                who.points += game.scores[seat]
+                who.decisions += game.decisions[seat]
+                who.think_seconds += game.think_seconds[seat]
+                who.max_seconds = max(who.max_seconds, game.max_seconds[seat])
+            if game.scores[0] == game.scores[1]:
+                draws += 1
+                continue
+            winner_seat = 0 if game.scores[0] > game.scores[1] else 1
+            (a if winner_seat == game.a_seat else b).wins += 1
+        return a, b, draws
+
+    def to_json(self) -> dict[str, object]:
+        a, b, draws = self.summaries()
+        n = len(self.games)
+        low, high = wilson_interval(a.wins + draws / 2, n)
+        return {
+            "players": list(self.players),
+            "rules": self.rules,
+            "games": n,
+            "wins": [a.wins, b.wins],
+            "draws": draws,
+            "win_rate_a": (a.wins + draws / 2) / n if n else 0.0,
+            "ci95_a": [low, high],
+            "mean_scores": [a.points / n if n else 0.0, b.points / n if n else 0.0],
+            "mean_seconds_per_decision": [a.mean_seconds, b.mean_seconds],
+            "max_seconds_per_decision": [a.max_seconds, b.max_seconds],
+            "results": [asdict(g) for g in self.games],
+        }
+
+    def text(self) -> str:
+        a, b, draws = self.summaries()
+        n = len(self.games)
+        rate = (a.wins + draws / 2) / n if n else 0.0
+        low, high = wilson_interval(a.wins + draws / 2, n)
+        lines = [
+            f"{a.name} vs {b.name}, {self.rules}, {n} games (both seat orders)",
+            f"  wins: {a.name} {a.wins}, {b.name} {b.wins}, draws {draws}",
+            f"  win rate of {a.name}: {100 * rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%, draws count half)",
+            f"  mean score: {a.name} {a.points / max(n, 1):.1f}, {b.name} {b.points / max(n, 1):.1f}",
+            f"  time per decision: {a.name} mean {a.mean_seconds:.3f} s, max {a.max_seconds:.3f} s; "
+            f"{b.name} mean {b.mean_seconds:.3f} s, max {b.max_seconds:.3f} s",
+        ]
+        return "\n".join(lines)
+
+
+def _play(job: tuple[tuple[str, str], int, Setup, int]) -> GameResult:
+    return play_match_game(*job)
+
+
+def run_arena(a: str, b: str, games: int, seed: int, setup: Setup, workers: int = 1) -> ArenaReport:
+    """Play ``games`` games, alternating seats: game 2k has A first, game 2k+1 B first, both on seed S + k."""
+    jobs = []
+    for i in range(games):
+        players = (a, b) if i % 2 == 0 else (b, a)
+        jobs.append((players, seed + i // 2, setup, i % 2))
+    report = ArenaReport((a, b), setup.name)
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            report.games = list(pool.map(_play, jobs))
+    else:
+        report.games = [_play(job) for job in jobs]
+    return report

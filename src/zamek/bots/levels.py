@@ -1,0 +1,46 @@
+"""Bots by name, and the named levels people play against."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from zamek.bots.base import Bot
+from zamek.bots.mcts import MCTSBot
+from zamek.bots.simple import GreedyBot, RandomBot
+
+LEVELS: Final = {
+    "beginner": "greedy:3",
+    "easy": "greedy:8",
+    "medium": "greedy",
+    "hard": "mcts:128",
+}
+HARD_CAP_SECONDS: Final = 4.5
+"""The hard level never thinks longer than this (its budget normally ends far sooner)."""
+"""Each level is a bot and its budget: greedy:N looks at N placements, mcts:N runs N iterations."""
+
+BOT_NAMES: Final = ("random", "greedy", "mcts", *LEVELS)
+
+
+def make_bot(spec: str) -> Bot:
+    """Return a bot from a name: random, greedy[:N], mcts[:N], or a level (beginner, easy, medium, hard)."""
+    name, _, budget = spec.strip().lower().partition(":")
+    if name in LEVELS and not budget:
+        bot = make_bot(LEVELS[name])
+        bot.name = name
+        if isinstance(bot, MCTSBot):
+            bot.max_seconds = HARD_CAP_SECONDS
+        return bot
+    number: int | None = None
+    if budget:
+        if not budget.isdigit() or int(budget) < 1:
+            raise ValueError(f"{spec!r}: the budget after ':' must be a whole number of iterations, at least 1")
+        number = int(budget)
+    if name == "random" and number is None:
+        return RandomBot()
+    if name == "greedy":
+        bot = GreedyBot(placements=number)
+        bot.name = spec
+        return bot
+    if name == "mcts":
+        return MCTSBot(name=spec, iterations=number or MCTSBot.iterations)
+    raise ValueError(f"unknown player {spec!r}; choose from {', '.join(BOT_NAMES)} (greedy and mcts take :N)")
