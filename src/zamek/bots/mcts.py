@@ -54,18 +54,19 @@ def ranked_moves(state: GameState, rng: random.Random, width: int) -> list[tuple
         scored.sort(key=lambda item: -item[0])
         return scored[:width]
     # First rank placements with no figure (cheap), then try every figure on the best of them.
-    placed_states = []
+    bare_moves: list[tuple[float, PlayerAction, PlayerAction]] = []
     for place in state.legal_actions():
+        bare = state.copy()
+        bare.apply(place)
+        no_figure = bare.legal_actions()[-1]
+        apply_move(bare, (no_figure,), rng)
+        bare_moves.append((lead(bare, player), place, no_figure))
+    bare_moves.sort(key=lambda item: -item[0])
+    moves: list[tuple[float, Move]] = [(value, (place, none)) for value, place, none in bare_moves]
+    shortlist = FOLLOWER_SHORTLIST if width > 1 else FOLLOWER_SHORTLIST // 2
+    for _, place, _ in bare_moves[:shortlist]:
         placed = state.copy()
         placed.apply(place)
-        bare = placed.copy()
-        apply_move(bare, (bare.legal_actions()[-1],), rng)
-        placed_states.append((lead(bare, player), place, placed))
-    placed_states.sort(key=lambda item: -item[0])
-    moves: list[tuple[float, Move]] = []
-    for value, place, placed in placed_states:
-        moves.append((value, (place, placed.legal_actions()[-1])))
-    for _, place, placed in placed_states[:FOLLOWER_SHORTLIST]:
         for figure in placed.legal_actions()[:-1]:
             child = placed.copy()
             apply_move(child, (figure,), rng)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from zamek.actions import PlayerAction
+from zamek.actions import PlayerAction, UseToken
 from zamek.bots.base import Budget
-from zamek.bots.evaluate import lead
+from zamek.bots.evaluate import DEFAULT, Weights, lead
 from zamek.engine import GameState, Phase
 from zamek.runner import sample_chance
 
@@ -20,7 +20,7 @@ class RandomBot:
         return rng.choice(state.legal_actions())
 
 
-def settle(state: GameState, rng: random.Random) -> None:
+def settle(state: GameState, rng: random.Random, weights: Weights = DEFAULT) -> None:
     """Play out the rest of the current turn: chance by sampling, decisions greedily."""
     player = state.current
     while not state.is_over() and state.phase is not Phase.DRAW:
@@ -29,20 +29,25 @@ def settle(state: GameState, rng: random.Random) -> None:
         elif state.phase is Phase.PLACE:
             return  # a new turn began (extra turn): stop here
         else:
-            state.apply(best_immediate(state, rng, player))
+            state.apply(best_immediate(state, rng, player, weights))
 
 
-def best_immediate(state: GameState, rng: random.Random, player: int) -> PlayerAction:
-    """Return the scoring-time decision (order, token use, extra turn) that looks best right after it."""
+def best_immediate(state: GameState, rng: random.Random, player: int, weights: Weights = DEFAULT) -> PlayerAction:
+    """Return the scoring-time decision (order, token use, extra turn) that looks best right after it.
+
+    An extra turn is always taken: a turn is worth more than the token, which scores nothing if kept.
+    """
     actions = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
+    if state.phase is Phase.EXTRA_TURN:
+        return next(a for a in actions if isinstance(a, UseToken))
     best, best_value = actions[0], -1e9
     for action in actions:
         child = state.copy()
         child.apply(action)
-        settle(child, rng)
-        value = lead(child, player)
+        settle(child, rng, weights)
+        value = lead(child, player, weights)
         if value > best_value:
             best, best_value = action, value
     return best
@@ -58,8 +63,9 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, placements: int | None = None) -> None:
+    def __init__(self, placements: int | None = None, weights: Weights = DEFAULT) -> None:
         self.placements = placements
+        self.weights = weights
 
     def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
         player = state.current
@@ -74,7 +80,7 @@ class GreedyBot:
             return actions[max(scored)[1]]
         if state.phase is Phase.FOLLOWER:
             return self._best_follower(state, actions, rng, player)[0]
-        return best_immediate(state, rng, player)
+        return best_immediate(state, rng, player, self.weights)
 
     def _best_follow_up(self, state: GameState, place: PlayerAction, rng: random.Random, player: int) -> float:
         placed = state.copy()
@@ -88,8 +94,8 @@ class GreedyBot:
         for action in actions:
             child = state.copy()
             child.apply(action)
-            settle(child, rng)
-            value = lead(child, player)
+            settle(child, rng, self.weights)
+            value = lead(child, player, self.weights)
             if value > best_value:
                 best, best_value = action, value
         return best, best_value
