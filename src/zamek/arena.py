@@ -154,3 +154,35 @@ def run_arena(a: str, b: str, games: int, seed: int, setup: Setup, workers: int 
     else:
         report.games = [_play(job) for job in jobs]
     return report
+
+
+def ladder(players: list[str], games: int, seed: int, setup: Setup, workers: int = 1) -> list[ArenaReport]:
+    """Play every pair of ``players`` against each other."""
+    reports = []
+    for i, a in enumerate(players):
+        for b in players[i + 1:]:
+            reports.append(run_arena(a, b, games, seed, setup, workers))
+    return reports
+
+
+def ladder_table(players: list[str], reports: list[ArenaReport]) -> str:
+    """Return a Markdown table: the row player's win rate (draws half) against each column player."""
+    rate: dict[tuple[str, str], str] = {}
+    seconds: dict[str, list[float]] = {p: [] for p in players}
+    for report in reports:
+        a, b, draws = report.summaries()
+        n = len(report.games)
+        share = (a.wins + draws / 2) / n if n else 0.0
+        low, high = wilson_interval(a.wins + draws / 2, n)
+        rate[(a.name, b.name)] = f"{100 * share:.0f}% ({100 * low:.0f}–{100 * high:.0f})"
+        low_b, high_b = wilson_interval(b.wins + draws / 2, n)
+        rate[(b.name, a.name)] = f"{100 * (1 - share):.0f}% ({100 * low_b:.0f}–{100 * high_b:.0f})"
+        seconds[a.name].append(a.mean_seconds)
+        seconds[b.name].append(b.mean_seconds)
+    lines = ["| row beats column | " + " | ".join(players) + " | mean s/decision |",
+             "|---" * (len(players) + 2) + "|"]
+    for row in players:
+        cells = [rate.get((row, col), "—") for col in players]
+        mean = sum(seconds[row]) / len(seconds[row]) if seconds[row] else 0.0
+        lines.append(f"| {row} | " + " | ".join(cells) + f" | {mean:.3f} |")
+    return "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from zamek.bots.base import Bot
+from zamek.bots.evaluate import Weights
 from zamek.bots.mcts import MCTSBot
 from zamek.bots.simple import GreedyBot, RandomBot
 
@@ -14,6 +15,8 @@ LEVELS: Final = {
     "medium": "greedy",
     "hard": "mcts:128",
 }
+TUNED: Final = Weights(free_follower=0.6, follower_cap=2)
+"""Weights found by greedy-vs-greedy matches (60 games each; README, "Computer players"); used by MCTS."""
 HARD_CAP_SECONDS: Final = 4.5
 """The hard level never thinks longer than this (its budget normally ends far sooner)."""
 """Each level is a bot and its budget: greedy:N looks at N placements, mcts:N runs N iterations."""
@@ -42,5 +45,5 @@ def make_bot(spec: str) -> Bot:
         bot.name = spec
         return bot
     if name == "mcts":
-        return MCTSBot(name=spec, iterations=number or MCTSBot.iterations)
+        return MCTSBot(name=spec, iterations=number or MCTSBot.iterations, weights=TUNED)
     raise ValueError(f"unknown player {spec!r}; choose from {', '.join(BOT_NAMES)} (greedy and mcts take :N)")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from zamek.actions import Action, Draw, PlayerAction, Reveal
 from zamek.bots.base import Budget
-from zamek.bots.evaluate import lead, win_chance
+from zamek.bots.evaluate import DEFAULT, Weights, lead, win_chance
 from zamek.bots.simple import settle
 from zamek.engine import GameState, Phase
 from zamek.runner import sample_chance
@@ -35,22 +35,24 @@ FOLLOWER_SHORTLIST = 8
 """Placements whose figure choices are all examined when ranking moves."""
 
 
-def apply_move(state: GameState, move: Move, rng: random.Random) -> None:
+def apply_move(state: GameState, move: Move, rng: random.Random, weights: Weights = DEFAULT) -> None:
     """Apply a move, then settle the rest of the turn greedily."""
     for action in move:
         state.apply(action)
-    settle(state, rng)
+    settle(state, rng, weights)
 
 
-def ranked_moves(state: GameState, rng: random.Random, width: int) -> list[tuple[float, Move]]:
+def ranked_moves(
+    state: GameState, rng: random.Random, width: int, weights: Weights = DEFAULT
+) -> list[tuple[float, Move]]:
     """Return the ``width`` best moves for the player to move, by the greedy estimate, best first."""
     player = state.current
     if state.phase is not Phase.PLACE:
         scored: list[tuple[float, Move]] = []
         for action in state.legal_actions():
             child = state.copy()
-            apply_move(child, (action,), rng)
-            scored.append((lead(child, player), (action,)))
+            apply_move(child, (action,), rng, weights)
+            scored.append((lead(child, player, weights), (action,)))
         scored.sort(key=lambda item: -item[0])
         return scored[:width]
     # First rank placements with no figure (cheap), then try every figure on the best of them.
@@ -59,8 +61,8 @@ def ranked_moves(state: GameState, rng: random.Random, width: int) -> list[tuple
         bare = state.copy()
         bare.apply(place)
         no_figure = bare.legal_actions()[-1]
-        apply_move(bare, (no_figure,), rng)
-        bare_moves.append((lead(bare, player), place, no_figure))
+        apply_move(bare, (no_figure,), rng, weights)
+        bare_moves.append((lead(bare, player, weights), place, no_figure))
     bare_moves.sort(key=lambda item: -item[0])
     moves: list[tuple[float, Move]] = [(value, (place, none)) for value, place, none in bare_moves]
     shortlist = FOLLOWER_SHORTLIST if width > 1 else FOLLOWER_SHORTLIST // 2
@@ -69,8 +71,8 @@ def ranked_moves(state: GameState, rng: random.Random, width: int) -> list[tuple
         placed.apply(place)
         for figure in placed.legal_actions()[:-1]:
             child = placed.copy()
-            apply_move(child, (figure,), rng)
-            moves.append((lead(child, player), (place, figure)))
+            apply_move(child, (figure,), rng, weights)
+            moves.append((lead(child, player, weights), (place, figure)))
     moves.sort(key=lambda item: -item[0])
     return moves[:width]
 
@@ -101,6 +103,8 @@ class MCTSBot:
     playout_turns: int = 1
     """Turns of greedy play after a leaf before it is estimated."""
     expand_after: int = 3
+    weights: Weights = DEFAULT
+    """The position estimate's weights, for ranking moves, playouts and leaves."""
     max_seconds: float | None = None
     """A safety cap on thinking time; the iteration budget normally ends the search well before it."""
     _plan: tuple[object, PlayerAction] | None = field(default=None, repr=False)
@@ -116,7 +120,7 @@ class MCTSBot:
             if planned in actions:
                 return planned
         root = Node(1 - state.current)
-        root.candidates = [m for _, m in ranked_moves(state, rng, self.width)]
+        root.candidates = [m for _, m in ranked_moves(state, rng, self.width, self.weights)]
         if len(root.candidates) == 1:
             return self._decide(state, root.candidates[0])
         iterations = budget.iterations if budget and budget.iterations else self.iterations
@@ -169,10 +173,10 @@ class MCTSBot:
             if node is not root and node.visits < self.expand_after:
                 break
             if node.candidates is None:
-                node.candidates = [m for _, m in ranked_moves(state, rng, self.width)]
+                node.candidates = [m for _, m in ranked_moves(state, rng, self.width, self.weights)]
             move, first = (first, None) if first is not None else (self._select(node), None)
             mover = state.current
-            apply_move(state, move, rng)
+            apply_move(state, move, rng, self.weights)
             child = node.children.get(move)
             if child is None:
                 child = node.children[move] = Node(mover)
@@ -181,7 +185,7 @@ class MCTSBot:
             if child.visits == 0:
                 break
         self._playout(state, rng)
-        chance0 = win_chance(state, 0)
+        chance0 = win_chance(state, 0, self.weights)
         for visited in path:
             visited.visits += 1
             visited.value += chance0 if visited.mover == 0 else 1.0 - chance0
@@ -213,8 +217,8 @@ class MCTSBot:
                     turns += 1
                 state.apply(sample_chance(state, rng))
                 continue
-            (_, move), = ranked_moves(state, rng, 1)
-            apply_move(state, move, rng)
+            (_, move), = ranked_moves(state, rng, 1, self.weights)
+            apply_move(state, move, rng, self.weights)
 
 
 def _plan_key(state: GameState) -> object:
