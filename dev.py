@@ -2,12 +2,15 @@
 """Set everything up in .venv and run the project: ``python3 dev.py start`` or ``python3 dev.py test``.
 
 Needs only Python 3.11+. The virtual environment is (re)installed when pyproject.toml changes.
+``start`` runs the web app (``zamek play``; extra arguments go to it). ``test`` also installs Debian's
+Chromium for the browser tests when it is missing and we are root (apt-get).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -34,6 +37,16 @@ def ensure_env() -> None:
     STAMP.write_text(digest)
 
 
+def ensure_chromium() -> None:
+    """Install Debian's Chromium for the browser tests, when missing and we may (root with apt-get)."""
+    if Path("/usr/bin/chromium").exists() or not shutil.which("apt-get") or os.geteuid() != 0:
+        return
+    print("Installing Chromium for the browser tests: apt-get update && apt-get install -y chromium", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
+
+
 def run(*cmd: str) -> int:
     print("+", " ".join(cmd), flush=True)
     return subprocess.run(cmd, cwd=ROOT).returncode
@@ -46,7 +59,9 @@ def main(argv: list[str]) -> int:
     ensure_env()
     python = str(BIN / "python")
     if argv[0] == "start":
-        return run(str(BIN / "zamek"), "watch", *argv[1:])
+        return run(str(BIN / "zamek"), "play", *argv[1:])
+    if os.name == "posix":
+        ensure_chromium()
     for step in (
         (python, "-m", "ruff", "check", "src", "tests", "dev.py"),
         (python, "-m", "mypy"),

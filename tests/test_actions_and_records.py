@@ -337,7 +337,7 @@ def test_record_with_a_bad_format_name(game: PlayedGame) -> None:
     _bad(record, "^format")
 
 
-@pytest.mark.parametrize("version", [0, 2, "1", None, 1.5])
+@pytest.mark.parametrize("version", [0, 2, "1", None, 1.5, True])
 def test_record_with_a_bad_version(game: PlayedGame, version: object) -> None:
     record = _round_trip(game)
     record["version"] = version

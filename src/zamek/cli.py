@@ -11,11 +11,12 @@ import click
 
 from zamek import record as records
 from zamek.actions import Action, Draw
-from zamek.arena import run_arena
+from zamek.arena import ladder, ladder_table, run_arena
 from zamek.bench import mcts_search, random_playouts
 from zamek.bots.levels import LEVELS, make_bot
 from zamek.engine import GameState, Setup
 from zamek.errors import RecordError
+from zamek.knights.cli import knights
 from zamek.render import render_castle, render_tile
 from zamek.report import breakdown, describe_move, item_line, player_name
 from zamek.runner import play_game
@@ -215,6 +216,42 @@ def arena(players: str, games: int, seed: int, workers: int, json_path: Path | N
 
 
 @main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--db", "db_url", default=None,
+              help="SQLAlchemy database URL (default: a SQLite file in your user data directory).")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+def play(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
+    """Play in the browser: start the local web app and open it."""
+    from zamek.web.server import serve  # the web stack loads only for this command
+
+    serve(host, port, db_url, open_browser=not no_browser)
+
+
+@main.command(name="ladder")
+@click.option("--players", default="random,beginner,easy,medium,hard", show_default=True)
+@click.option("--games", type=int, default=200, show_default=True, help="Games per pair; seats alternate.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--workers", type=int, default=1, show_default=True)
+@rule_options
+def ladder_command(players: str, games: int, seed: int, workers: int, edition: str, sokol: bool,
+                   gate_guard: bool) -> None:
+    """Play every pair of levels and print the ladder table (row's win rate against column, 95% CI)."""
+    names = [p.strip() for p in players.split(",")]
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+    setup = make_setup(edition, sokol, gate_guard)
+    reports = ladder(names, games, seed, setup, workers)
+    for report in reports:
+        click.echo(report.text())
+    click.echo()
+    click.echo(ladder_table(names, reports))
+
+
+@main.command()
 def bots() -> None:
     """List the computer players and the named levels."""
     click.echo("bots: random, greedy[:N placements examined], mcts[:N iterations]")
@@ -239,6 +276,9 @@ def bench(seconds: float, seed: int, mcts_iterations: int, edition: str, sokol: 
     search = mcts_search(mcts_iterations, positions=10, seed=seed, setup=setup)
     click.echo(f"MCTS ({mcts_iterations} iterations per decision), {search.decisions} placement decisions:")
     click.echo(f"  {search.iterations_per_second:,.0f} iterations/s, {search.seconds_per_decision:.2f} s per decision")
+
+
+main.add_command(knights)
 
 
 if __name__ == "__main__":

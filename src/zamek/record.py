@@ -83,7 +83,7 @@ def read_record(raw: Any) -> tuple[Setup, list[Action]]:
     if raw.get("format") != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, found {raw.get('format')!r}")
     version = raw.get("version")
-    if not isinstance(version, int) or not 1 <= version <= VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
         raise RecordError(f"version: {version!r} is not a version this program reads (1 to {VERSION})")
     setup = setup_from_json(raw.get("setup"))
     moves = raw.get("moves")

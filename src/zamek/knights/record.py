@@ -1,0 +1,111 @@
+"""Saved games of Rycerze i zamki: a JSON record of setup, seed and every action and tile drawn.
+
+The record is plain data (a dict); reading and writing files is the caller's job. ``replay``
+re-applies every entry with full checks, so a corrupt or inconsistent record raises
+:class:`RecordError` naming the first bad entry. A record holds every secret choice: it is
+the whole game, for after the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from zamek.errors import RecordError, ZamekError
+from zamek.knights.actions import Action, parse_action
+from zamek.knights.engine import KnightsSetup, KnightsState
+
+FORMAT: Final = "zamek-knights-game"
+VERSION: Final = 1
+_SETUP_FIELDS: Final = {"players", "youngest", "sword", "tile_order"}
+
+
+def setup_to_json(setup: KnightsSetup) -> dict[str, Any]:
+    return {
+        "players": setup.players,
+        "youngest": setup.youngest_seat,
+        "sword": setup.first_sword,
+        "tile_order": list(setup.tile_order) if setup.tile_order is not None else None,
+    }
+
+
+def setup_from_json(raw: Any) -> KnightsSetup:
+    """Read a setup; missing fields take their defaults."""
+    if raw is None:
+        return KnightsSetup()
+    if not isinstance(raw, dict):
+        raise RecordError("setup: must be an object")
+    unknown = set(raw) - _SETUP_FIELDS
+    if unknown:
+        raise RecordError(f"setup: unknown field(s) {sorted(unknown)}")
+    players, youngest, sword = raw.get("players", 3), raw.get("youngest"), raw.get("sword")
+    for name, value in (("players", players), ("youngest", youngest), ("sword", sword)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise RecordError(f"setup.{name}: must be a whole number")
+    order = raw.get("tile_order")
+    if order is not None and not (isinstance(order, list) and all(isinstance(t, str) for t in order)):
+        raise RecordError("setup.tile_order: must be a list of tile ids or null")
+    try:
+        return KnightsSetup(players, youngest, sword, tuple(order) if order is not None else None)
+    except ValueError as exc:
+        raise RecordError(f"setup: {exc}") from None
+
+
+def make_record(
+    setup: KnightsSetup, seed: int | None, actions: Sequence[Action], state: KnightsState | None = None
+) -> dict[str, Any]:
+    """Return the JSON-ready record of a game (with its result when ``state`` is finished)."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "setup": setup_to_json(setup),
+        "seed": seed,
+        "moves": [str(a) for a in actions],
+    }
+    if state is not None and (result := state.result()) is not None:
+        record["result"] = {"points": list(result.points), "ranking": list(result.ranking)}
+    return record
+
+
+def read_record(raw: Any) -> tuple[KnightsSetup, list[Action]]:
+    """Check a record's header and parse its moves; raise RecordError naming the first bad entry."""
+    if not isinstance(raw, dict):
+        raise RecordError("a saved game must be a JSON object")
+    if raw.get("format") != FORMAT:
+        raise RecordError(f"format: expected {FORMAT!r}, found {raw.get('format')!r}")
+    version = raw.get("version")
+    if not isinstance(version, int) or not 1 <= version <= VERSION:
+        raise RecordError(f"version: {version!r} is not a version this program reads (1 to {VERSION})")
+    setup = setup_from_json(raw.get("setup"))
+    moves = raw.get("moves")
+    if not isinstance(moves, list):
+        raise RecordError("moves: must be a list")
+    actions = []
+    for number, text in enumerate(moves, start=1):
+        try:
+            actions.append(parse_action(text))
+        except ZamekError as exc:
+            raise RecordError(f"move {number}: {exc}") from None
+    return setup, actions
+
+
+def replay(raw: Any, upto: int | None = None) -> KnightsState:
+    """Replay a record with full checks, up to move ``upto`` (all by default); verify a stated result."""
+    setup, actions = read_record(raw)
+    state = KnightsState.new(setup)
+    limit = len(actions) if upto is None else upto
+    if not 0 <= limit <= len(actions):
+        raise RecordError(f"the record has {len(actions)} moves; there is no move {upto}")
+    for number, action in enumerate(actions[:limit], start=1):
+        try:
+            state.play(action)
+        except ZamekError as exc:
+            raise RecordError(f"move {number} ({action}): {exc}") from None
+    if upto is None and (claimed := raw.get("result")) is not None:
+        result = state.result()
+        if result is None:
+            raise RecordError("result: the record claims a result but its moves do not finish the game")
+        found = {"points": list(result.points), "ranking": list(result.ranking)}
+        if not isinstance(claimed, dict) or any(claimed.get(k) != v for k, v in found.items()):
+            raise RecordError(f"result: the record says {claimed}, the moves give {found}")
+    return state

@@ -1,0 +1,513 @@
+"""The web app's API, through FastAPI's test client: games, moves, refusals, the computer, undo, storage."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from zamek.actions import Action
+from zamek.engine import GameState, Phase, Setup
+from zamek.record import make_record
+from zamek.runner import random_policy, sample_chance
+from zamek.web.app import create_app, preferred_language
+from zamek.web.db import Repository
+from zamek.web.service import WebConfig
+
+Json = dict[str, Any]
+
+
+@contextmanager
+def client_for(db: Path, bot_delay: float = 0.0) -> Iterator[TestClient]:
+    """A test client of a fresh app on the SQLite file ``db`` (the lifespan runs: resume and shutdown)."""
+    app = create_app(WebConfig(db_url=f"sqlite:///{db}", bot_delay=bot_delay))
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with client_for(tmp_path / "games.sqlite3") as c:
+        yield c
+
+
+def new_game(client: TestClient, **options: Any) -> Json:
+    body = {"mode": "computer", "level": "beginner", "seat": "first", "seed": 5} | options
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    view: Json = response.json()
+    return view
+
+
+def space(x: int, y: int) -> str:
+    return f"{chr(97 + x)}{y + 1}"
+
+
+def first_placement(view: Json) -> str:
+    x, y, rotation = view["drawn"]["options"][0]
+    return f"{space(x, y)}/{90 * rotation}"
+
+
+def act(client: TestClient, view: Json, action: str, status: int = 200) -> Json:
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": action, "revision": view["revision"]})
+    assert response.status_code == status, response.text
+    result: Json = response.json()
+    return result
+
+
+def wait_for_person(client: TestClient, game_id: str, timeout: float = 30.0) -> Json:
+    """Poll like the page does until the computer has replied."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        view: Json = client.get(f"/api/games/{game_id}").json()
+        assert view["bot_error"] is None, view["bot_error"]
+        if not view["thinking"]:
+            return view
+        time.sleep(0.01)
+    raise AssertionError("the computer did not reply in time")
+
+
+def play_turn(client: TestClient, view: Json) -> Json:
+    """Place the drawn tile on its first legal space, pass, and answer any question with its first option."""
+    view = act(client, view, first_placement(view))
+    while view["human_to_act"] and view["phase"] != "place":
+        choice = view["choices"][-1] if view["phase"] == "follower" else view["choices"][0]
+        view = act(client, view, choice["action"])
+    return view
+
+
+# ------------------------------------------------------------------ games
+
+
+def test_new_game_against_the_computer_starts_with_the_persons_tile(client: TestClient) -> None:
+    view = new_game(client)
+    assert view["api"] == 1
+    assert view["mode"] == "computer" and view["human"] == 0 and view["current"] == 0
+    assert view["phase"] == "place" and view["human_to_act"]
+    assert view["drawn"]["options"], "the drawn tile fits somewhere"
+    assert view["rules"] == "zamek"
+    assert len(view["players"]) == 2 and view["players"][0]["supply"] == 6
+
+
+def test_new_game_options_are_validated(client: TestClient) -> None:
+    bad: list[tuple[Json, str]] = [
+        ({"level": "grandmaster"}, "level"),
+        ({"gate_guard": True}, "Sokół"),
+        ({"edition": "castle1999"}, "edition"),
+        ({"seat": 3}, "seat"),
+        ({"colour": "red"}, "colour"),
+    ]
+    for options, word in bad:
+        response = client.post("/api/games", json={"mode": "computer"} | options)
+        assert response.status_code == 422, options
+        assert word in response.json()["message"]
+
+
+def test_sokol_game_with_gate_guard(client: TestClient) -> None:
+    view = new_game(client, sokol=True, gate_guard=True, edition="castle2003")
+    assert view["rules"] == "castle2003+sokol+gate-guard"
+    assert view["players"][0]["princes"] == 1 and view["players"][0]["falconers"] == 1
+    assert view["terms"]["road"] == "path" and view["terms"]["prince"] == "prince"
+
+
+def test_list_and_delete_games(client: TestClient) -> None:
+    one = new_game(client)
+    two = new_game(client, mode="hotseat")
+    listed = {g["id"]: g for g in client.get("/api/games").json()}
+    assert set(listed) == {one["id"], two["id"]}
+    assert listed[two["id"]]["mode"] == "hotseat" and listed[one["id"]]["status"] == "playing"
+    assert client.delete(f"/api/games/{one['id']}").status_code == 204
+    assert client.get(f"/api/games/{one['id']}").status_code == 404
+    assert [g["id"] for g in client.get("/api/games").json()] == [two["id"]]
+
+
+def test_unknown_game_is_404_with_a_message(client: TestClient) -> None:
+    response = client.post("/api/games/nope/actions", json={"action": "pass"})
+    assert response.status_code == 404
+    assert "nope" in response.json()["message"]
+
+
+# ------------------------------------------------------------------ moves
+
+
+def test_a_move_and_the_computers_reply(client: TestClient) -> None:
+    view = new_game(client)
+    view = act(client, view, first_placement(view))
+    assert view["phase"] == "follower"
+    assert any(c["type"] == "figure" for c in view["choices"]) and view["choices"][-1]["type"] == "pass"
+    assert all(c["label"] for c in view["choices"] if c["type"] == "figure")
+    view = act(client, view, "pass")
+    view = wait_for_person(client, view["id"])
+    assert view["phase"] == "place" and view["current"] == 0 and view["human_to_act"]
+    assert len(view["placements"]) == 2
+    assert [p["player"] for p in view["placements"]] == [0, 1]
+    assert any(m["player"] == 1 for m in view["recent"])
+
+
+def test_follower_choices_are_named_by_role(client: TestClient) -> None:
+    view = new_game(client)
+    view = act(client, view, first_placement(view))
+    roles = {"road": "herald", "house": "squire", "pigsty": "farmer", "meadow": "monk"}
+    for choice in view["choices"]:
+        if choice["type"] == "figure":
+            assert choice["role"] == roles[choice["kind"]]
+            assert choice["label"].startswith(choice["role"])
+    polish = client.get(f"/api/games/{view['id']}?lang=pl").json()
+    words = {"herald": "herold", "squire": "giermek", "farmer": "rolnik", "monk": "mnich"}
+    for choice in polish["choices"]:
+        if choice["type"] == "figure":
+            assert choice["label"].startswith(words[choice["role"]])
+
+
+def test_illegal_move_is_refused_with_the_engines_message(client: TestClient) -> None:
+    view = new_game(client)
+    legal = {(x, y) for x, y, _ in view["drawn"]["options"]}
+    x, y = next((x, y) for x in range(10) for y in range(10) if (x, y) not in legal and (x, y) != (5, 0))
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": f"{space(x, y)}/0"})
+    assert response.status_code == 409
+    body = response.json()
+    assert body["error"] == "illegal" and space(x, y) in body["message"]
+    after = client.get(f"/api/games/{view['id']}").json()
+    assert after["revision"] == view["revision"] and after["phase"] == "place"
+
+
+def test_malformed_move_is_400(client: TestClient) -> None:
+    view = new_game(client)
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": "fly:me"})
+    assert response.status_code == 400
+    assert "is not an action" in response.json()["message"]
+
+
+@pytest.mark.parametrize("body", [{}, {"action": 5}, {"action": ""}, {"action": "pass", "extra": 1}, [1, 2]])
+def test_invalid_request_body_is_422(client: TestClient, body: Any) -> None:
+    view = new_game(client)
+    response = client.post(f"/api/games/{view['id']}/actions", json=body)
+    assert response.status_code == 422
+    assert response.json()["message"]
+
+
+def test_broken_json_is_a_4xx_not_a_500(client: TestClient) -> None:
+    view = new_game(client)
+    response = client.post(f"/api/games/{view['id']}/actions", content=b"{not json",
+                           headers={"Content-Type": "application/json"})
+    assert 400 <= response.status_code < 500
+
+
+def test_chance_is_not_the_persons_to_choose(client: TestClient) -> None:
+    view = new_game(client)
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": "draw:Z01"})
+    assert response.status_code == 409
+    assert "drawn by the game" in response.json()["message"]
+
+
+def test_moving_in_the_computers_turn_is_refused(tmp_path: Path) -> None:
+    with client_for(tmp_path / "g.sqlite3", bot_delay=60) as client:
+        view = new_game(client, seat="second")
+        assert view["human"] == 1 and view["thinking"]
+        response = client.post(f"/api/games/{view['id']}/actions", json={"action": "pass"})
+        assert response.status_code == 409 and response.json()["error"] == "not-your-turn"
+
+
+def test_a_stale_revision_is_refused(client: TestClient) -> None:
+    view = new_game(client)
+    act(client, view, first_placement(view))
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": "pass", "revision": view["revision"]})
+    assert response.status_code == 409 and response.json()["error"] == "stale"
+
+
+def test_every_move_is_stored_before_the_answer(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with client_for(db, bot_delay=60) as client:
+        view = new_game(client)
+        move = first_placement(view)
+        view = act(client, view, move)
+        # Read the database through a connection of its own, as a restarted server would.
+        stored = Repository(f"sqlite:///{db}").get(view["id"])
+        assert stored is not None
+        assert stored.moves[-1] == move
+        assert len(stored.moves) == view["moves_count"] and stored.revision == view["revision"]
+
+
+def test_a_whole_game_against_the_beginner(client: TestClient) -> None:
+    view = new_game(client, seed=11)
+    turns = 0
+    while not view["over"]:
+        if view["thinking"]:
+            view = wait_for_person(client, view["id"])
+            continue
+        view = play_turn(client, view)
+        turns += 1
+    assert turns >= 25
+    assert view["result"]["scores"] == [p["score"] for p in view["players"]]
+    assert any(item["final"] for item in view["log"])
+    assert view["choices"] == [] and view["drawn"] is None
+    record = client.get(f"/api/games/{view['id']}/record").json()
+    assert record["result"]["scores"] == view["result"]["scores"]
+    listed = client.get("/api/games").json()
+    assert listed[0]["status"] == "over"
+
+
+def test_the_server_answers_while_the_computer_thinks(tmp_path: Path) -> None:
+    with client_for(tmp_path / "g.sqlite3", bot_delay=0) as client:
+        view = new_game(client, seat="second", level="hard", seed=3)
+        assert view["thinking"]
+        slowest = 0.0
+        for _ in range(5):
+            start = time.monotonic()
+            status = client.get(f"/api/games/{view['id']}/status").json()
+            slowest = max(slowest, time.monotonic() - start)
+        assert status["thinking"], "the hard level thinks for a while"
+        assert slowest < 1.0
+        client.delete(f"/api/games/{view['id']}")
+
+
+# ------------------------------------------------------------------- undo
+
+
+def test_undo_a_placement_before_choosing_a_figure(client: TestClient) -> None:
+    view = new_game(client)
+    placed = act(client, view, first_placement(view))
+    response = client.post(f"/api/games/{view['id']}/undo", json={})
+    assert response.status_code == 200
+    back = response.json()
+    assert back["phase"] == "place" and back["drawn"]["id"] == view["drawn"]["id"]
+    assert back["moves_count"] == placed["moves_count"] - 1 and back["revision"] > placed["revision"]
+
+
+def test_undo_the_last_move_before_the_computer_replies(tmp_path: Path) -> None:
+    with client_for(tmp_path / "g.sqlite3", bot_delay=60) as client:
+        view = play_turn(client, new_game(client))
+        assert view["thinking"] and view["can_undo"]
+        back = client.post(f"/api/games/{view['id']}/undo").json()
+        assert back["phase"] == "follower" and back["current"] == 0 and back["human_to_act"]
+        assert not back["thinking"]
+
+
+def test_no_undo_after_the_computer_replied(client: TestClient) -> None:
+    view = play_turn(client, new_game(client))
+    view = wait_for_person(client, view["id"])
+    assert not view["can_undo"] and view["undo_refusal"]
+    response = client.post(f"/api/games/{view['id']}/undo")
+    assert response.status_code == 409 and response.json()["error"] == "cannot-undo"
+
+
+def test_two_people_undo_until_the_next_tile_is_drawn(client: TestClient) -> None:
+    view = new_game(client, mode="hotseat")
+    assert view["phase"] == "place" and view["human_to_act"]
+    view = play_turn(client, view)
+    assert view["phase"] == "draw" and view["current"] == 1 and view["can_undo"]
+    back = client.post(f"/api/games/{view['id']}/undo").json()
+    assert back["phase"] == "follower" and back["current"] == 0
+    view = act(client, back, "pass")
+    drawn = client.post(f"/api/games/{view['id']}/draw", json={"revision": view["revision"]})
+    assert drawn.status_code == 200 and drawn.json()["phase"] == "place" and drawn.json()["current"] == 1
+    refused = client.post(f"/api/games/{view['id']}/undo")
+    assert refused.status_code == 409 and "drawn" in refused.json()["message"]
+
+
+def test_drawing_is_only_for_two_people_and_only_when_due(client: TestClient) -> None:
+    computer = new_game(client)
+    assert client.post(f"/api/games/{computer['id']}/draw").status_code == 409
+    hotseat = new_game(client, mode="hotseat")
+    response = client.post(f"/api/games/{hotseat['id']}/draw")
+    assert response.status_code == 409 and "no tile" in response.json()["message"]
+
+
+# ------------------------------------------------------------ persistence
+
+
+def test_games_survive_a_restart_exactly(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with client_for(db) as client:
+        view = new_game(client, sokol=True)
+        for _ in range(4):
+            view = wait_for_person(client, play_turn(client, view)["id"])
+        view = act(client, view, first_placement(view))
+        before = client.get(f"/api/games/{view['id']}").json()
+        record = client.get(f"/api/games/{view['id']}/record").json()
+    with client_for(db) as client:
+        after = client.get(f"/api/games/{view['id']}").json()
+        assert client.get(f"/api/games/{view['id']}/record").json() == record
+        for key in ("phase", "current", "turn", "placements", "followers", "players", "log", "remaining", "choices",
+                    "revision", "towers"):
+            assert after[key] == before[key], key
+        after = act(client, after, "pass")
+        while after["human_to_act"] and after["phase"] != "place":  # a question about scoring (Z15, Z19)
+            after = act(client, after, after["choices"][0]["action"])
+        assert wait_for_person(client, view["id"])["moves_count"] > after["moves_count"]
+
+
+def test_the_computer_goes_on_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with client_for(db, bot_delay=60) as client:
+        view = play_turn(client, new_game(client))
+        assert view["thinking"]
+    with client_for(db, bot_delay=0) as client:
+        view = wait_for_person(client, view["id"])
+        assert view["human_to_act"] and len(view["placements"]) == 2
+
+
+def test_the_same_seed_draws_the_same_tiles_after_an_undo(client: TestClient) -> None:
+    view = play_turn(client, new_game(client, mode="hotseat", seed=9))
+    first = client.post(f"/api/games/{view['id']}/draw").json()["drawn"]["id"]
+    game = client.get(f"/api/games/{view['id']}").json()
+    assert game["drawn"]["id"] == first
+
+
+# --------------------------------------------------------- export, import
+
+
+def test_export_and_import_a_game(client: TestClient) -> None:
+    view = new_game(client)
+    for _ in range(3):
+        view = wait_for_person(client, play_turn(client, view)["id"])
+    response = client.get(f"/api/games/{view['id']}/record")
+    assert "attachment" in response.headers["content-disposition"]
+    record = response.json()
+    assert record["format"] == "zamek-game" and record["seed"] == 5 and len(record["moves"]) == view["moves_count"]
+    imported = client.post("/api/import", json=record)
+    assert imported.status_code == 201, imported.text
+    copy = imported.json()
+    assert copy["id"] != view["id"] and copy["mode"] == "hotseat"
+    assert copy["placements"] == [p | {"player": p["player"]} for p in view["placements"]]
+    assert copy["phase"] == "place" and copy["human_to_act"]
+
+
+def _finished_record(seed: int) -> Json:
+    rng = random.Random(seed)
+    setup = Setup()
+    state = GameState.new(setup)
+    actions: list[Action] = []
+    while not state.is_over():
+        action: Action = sample_chance(state, rng) if state.is_chance() else random_policy(state, rng)
+        state.apply(action)
+        actions.append(action)
+    return make_record(setup, seed, actions, state)
+
+
+def test_import_verifies_the_result(client: TestClient) -> None:
+    record = _finished_record(4)
+    ok = client.post("/api/import", json=record)
+    assert ok.status_code == 201 and ok.json()["over"]
+    record["result"]["scores"] = [999, 0]
+    refused = client.post("/api/import", json=record)
+    assert refused.status_code == 400
+    assert "result" in refused.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b'{"format": "chess", "version": 1}', "format: expected 'zamek-game'"),
+        (b'{"format": "zamek-game", "version": 7, "moves": []}', "version"),
+        (b'{"format": "zamek-game", "version": 1, "moves": ["draw:Z01", "j10/0"]}', "move 2 (j10/0)"),
+        (b'{"format": "zamek-game", "version": 1, "moves": ["hello"]}', "move 1"),
+        (b"[1, 2, 3]", "JSON object"),
+        (b"not json at all", "not valid JSON"),
+    ],
+)
+def test_an_invalid_saved_game_is_refused_with_the_reason(client: TestClient, content: bytes, words: str) -> None:
+    response = client.post("/api/import", content=content, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert words in response.json()["message"]
+
+
+# ----------------------------------------------------------------- replay
+
+
+def test_replay_steps_through_a_game(client: TestClient) -> None:
+    view = wait_for_person(client, play_turn(client, new_game(client))["id"])
+    total = view["moves_count"]
+    start = client.get(f"/api/games/{view['id']}/replay?move=0").json()
+    assert start["placements"] == [] and start["replay"]["move"] == 0 and start["replay"]["total"] == total
+    assert len(start["replay"]["moves"]) == total
+    after_two = client.get(f"/api/games/{view['id']}/replay?move=2&lang=pl").json()
+    assert len(after_two["placements"]) == 1 and after_two["choices"] == []
+    assert after_two["replay"]["moves"][0]["words"].startswith("Tura 1")
+    end = client.get(f"/api/games/{view['id']}/replay").json()
+    assert end["placements"] == view["placements"]
+    assert client.get(f"/api/games/{view['id']}/replay?move={total + 1}").status_code == 400
+    assert client.get(f"/api/games/{view['id']}/replay?move=x").status_code == 422
+
+
+# ----------------------------------------------------- questions (Z15, Z19)
+
+
+def _prefix_reaching(phases: set[Phase], setup: Setup, seeds: range) -> tuple[Json, Phase] | None:
+    """A record of random play up to a position where the player is asked one of ``phases``."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = GameState.new(setup)
+        actions: list[Action] = []
+        while not state.is_over():
+            if state.phase in phases:
+                return make_record(setup, seed, actions), state.phase
+            action: Action = sample_chance(state, rng) if state.is_chance() else random_policy(state, rng)
+            state.apply(action)
+            actions.append(action)
+    return None
+
+
+@pytest.mark.parametrize("phase", [Phase.ORDER, Phase.DOUBLE, Phase.EXTRA_TURN])
+def test_scoring_questions_are_offered_and_answered(client: TestClient, phase: Phase) -> None:
+    found = _prefix_reaching({phase}, Setup(edition="castle2003", sokol=True), range(1, 400))
+    assert found is not None
+    record, _ = found
+    view = client.post("/api/import", json=record).json()
+    assert view["phase"] == phase.name.lower() and view["human_to_act"]
+    if phase is Phase.ORDER:
+        assert len(view["choices"]) >= 2
+        assert all(c["type"] == "order" and c["label"] and c["cells"] for c in view["choices"])
+        answer = view["choices"][-1]["action"]
+    else:
+        kinds = [c["type"] for c in view["choices"]]
+        assert "use" in kinds and "decline" in kinds
+        use = next(c for c in view["choices"] if c["type"] == "use")
+        assert "wall tile" in use["label"]
+        answer = "decline"
+    after = act(client, view, answer)
+    assert after["moves_count"] > view["moves_count"]
+
+
+def test_preferred_language_from_the_browser() -> None:
+    assert preferred_language("pl-PL,pl;q=0.9,en;q=0.8") == "pl"
+    assert preferred_language("en-GB,en;q=0.9,pl;q=0.5") == "en"
+    assert preferred_language("de-DE,pl;q=0.7") == "pl"
+    assert preferred_language(None) == "en"
+
+
+def test_meta_and_geometry(client: TestClient) -> None:
+    meta = client.get("/api/meta", headers={"Accept-Language": "pl"}).json()
+    assert meta["lang"] == "pl" and meta["levels"] == ["beginner", "easy", "medium", "hard"]
+    base = client.get("/api/geometry").json()
+    assert sorted(s["n"] for s in base["wall"]["track"]) == list(range(100))
+    assert len(base["spaces"]) == 76 and len(base["starts"]) == 7 and len(base["tiles"]) == 60
+    assert base["wall"]["gates"] == []
+    sokol = client.get("/api/geometry?sokol=true").json()
+    assert len(sokol["spaces"]) == 95 and len(sokol["wall"]["gates"]) == 4 and len(sokol["tiles"]) == 78
+
+
+def test_the_page_and_its_files_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "app.js" in page.text
+    for name in ("app.js", "board.js", "tiles.js", "i18n.js", "chart.js", "styles.css"):
+        assert client.get(f"/static/{name}").status_code == 200, name
+
+
+def test_zamek_play_starts_the_server_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    import zamek.web.server
+    from zamek.cli import main
+
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(zamek.web.server, "serve", lambda *args, **kw: calls.append((*args, kw)))
+    result = CliRunner().invoke(main, ["play", "--port", "8123", "--db", "sqlite://", "--no-browser"])
+    assert result.exit_code == 0, result.output
+    assert calls == [("127.0.0.1", 8123, "sqlite://", {"open_browser": False})]

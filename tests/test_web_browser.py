@@ -1,0 +1,304 @@
+"""The web app in a real browser: Playwright drives Debian's headless Chromium and clicks like a person.
+
+Skipped when /usr/bin/chromium is missing, except under CI (the environment variable CI set), where a
+missing browser is a failure. Screenshots go to test-screenshots/ (ignored by git).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from zamek.web.app import create_app
+from zamek.web.service import WebConfig
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SHOTS = Path(__file__).resolve().parent.parent / "test-screenshots"
+
+if not os.path.exists(CHROMIUM):
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium); CI is set, so this fails",
+                    pytrace=False)
+    pytest.skip(f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+# Ready for the next click: nobody is thinking and the page offers something to do (or the game is over).
+READY = """() => !document.querySelector('#thinking') && !!(document.querySelector('#game-over')
+  || document.querySelector('.legal.now') || document.querySelector('.choice-button')
+  || document.querySelector('#draw'))"""
+
+
+@dataclass
+class Server:
+    url: str
+    server: uvicorn.Server
+    thread: threading.Thread
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db: Path, bot_delay: float = 0.05) -> Server:
+    app = create_app(WebConfig(db_url=f"sqlite:///{db}", bot_delay=bot_delay))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > end or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    return Server(f"http://127.0.0.1:{port}/", server, thread)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = start_server(tmp_path / "games.sqlite3")
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def start_game(page: Page, url: str, *, hotseat: bool = False, sokol: bool = False) -> str:
+    page.goto(url)
+    page.wait_for_selector("#new-game")
+    if hotseat:
+        page.check("input[name=mode][value=hotseat]")
+    page.check("input[name=level][value=beginner]") if not hotseat else None
+    if sokol:
+        page.check("input[name=sokol]")
+    page.click("#start-game")
+    page.wait_for_selector(".legal.now")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def revision(page: Page) -> str:
+    return str(page.evaluate("document.body.dataset.revision"))
+
+
+def click_and_wait(page: Page, selector: str) -> None:
+    before = revision(page)
+    page.click(selector)
+    page.wait_for_function(f"document.body.dataset.revision !== '{before}'", timeout=20_000)
+
+
+def play_step(page: Page) -> bool:
+    """Make the quickest legal click: the first highlighted space, then 'pass' or the first answer."""
+    page.wait_for_function(READY, timeout=30_000)
+    if page.query_selector("#game-over"):
+        return False
+    if page.query_selector(".legal.now"):
+        click_and_wait(page, ".legal.now")
+    elif page.query_selector("#draw"):
+        click_and_wait(page, "#draw")
+    elif page.query_selector(".choice-button.pass"):
+        click_and_wait(page, ".choice-button.pass")
+    else:
+        click_and_wait(page, ".choice-button")
+    return True
+
+
+def test_play_a_whole_game_against_the_beginner(page: Page, server: Server) -> None:
+    start_game(page, server.url)
+    shot(page, "game-start")
+    clicks = 0
+    while play_step(page):
+        clicks += 1
+        if clicks == 12:
+            page.hover(".legal.now") if page.query_selector(".legal.now") else None
+            shot(page, "game-middle")
+        assert clicks < 400
+    expect(page.locator("#game-over")).to_contain_text("Game over")
+    expect(page.locator("#chart svg")).to_be_visible()
+    assert page.locator(".breakdown tr").count() >= 1
+    shot(page, "game-over")
+    page.goto(server.url)
+    expect(page.locator(".game-list[data-status=over] .game-item")).to_have_count(1)
+
+
+def test_switch_language_at_any_time(page: Page, server: Server) -> None:
+    page.goto(server.url)
+    expect(page.locator("#new-game h2")).to_have_text("New game")
+    page.click("#lang-switch")
+    expect(page.locator("#new-game h2")).to_have_text("Nowa gra")
+    page.click("#start-game")
+    page.wait_for_selector(".legal.now")
+    expect(page.locator("#turn")).to_contain_text("Połóż kafelek")
+    click_and_wait(page, ".legal.now")
+    # Feature and role names come from the server, in Polish.
+    expect(page.locator(".choice-button.pass")).to_have_text("Bez figury (pas)")
+    labels = page.locator(".choice-button:not(.pass)").all_inner_texts()
+    assert labels and all(any(w in label for w in ("herold", "giermek", "rolnik", "mnich")) for label in labels)
+    shot(page, "polish")
+    page.click("#lang-switch")
+    expect(page.locator("#turn")).to_contain_text("Put a figure")
+    page.reload()
+    expect(page.locator("#turn")).to_contain_text("Put a figure")
+
+
+def test_undo_a_placement_and_turn_the_tile(page: Page, server: Server) -> None:
+    start_game(page, server.url)
+    drawn = page.locator("#drawn-tile").get_attribute("aria-label")
+    before = page.locator("#rotate-right").count()
+    assert before == 1
+    page.keyboard.press("r")
+    expect(page.locator("#turn")).to_contain_text("90°")
+    page.click("#rotate-left")
+    expect(page.locator("#turn")).to_contain_text("0°")
+    click_and_wait(page, ".legal.now")
+    assert page.evaluate("document.body.dataset.phase") == "follower"
+    click_and_wait(page, "#undo")
+    assert page.evaluate("document.body.dataset.phase") == "place"
+    assert page.locator("#drawn-tile").get_attribute("aria-label") == drawn
+    # Keyboard: focus a highlighted space and press Enter to place.
+    page.locator(".legal.now").first.focus()
+    before_rev = revision(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.revision !== '{before_rev}'")
+    assert page.evaluate("document.body.dataset.phase") == "follower"
+    page.keyboard.press("u")
+    page.wait_for_function("document.body.dataset.phase === 'place'")
+
+
+def test_resume_after_a_server_restart(page: Page, tmp_path: Path) -> None:
+    db = tmp_path / "restart.sqlite3"
+    first = start_server(db)
+    try:
+        game = start_game(page, first.url, sokol=True)
+        for _ in range(4):
+            play_step(page)
+        while True:  # on to the person's next placement
+            page.wait_for_function(READY, timeout=30_000)
+            if page.query_selector(".legal.now"):
+                break
+            play_step(page)
+        click_and_wait(page, ".legal.now")
+        placed = page.locator(".layer-tiles .placed").count()
+        scores = page.locator(".player .score").all_inner_texts()
+    finally:
+        first.stop()
+    second = start_server(db)
+    try:
+        page.goto(f"{second.url}#/game/{game}")
+        page.wait_for_selector(".choice-button")
+        assert page.locator(".layer-tiles .placed").count() == placed
+        assert page.locator(".player .score").all_inner_texts() == scores
+        assert page.evaluate("document.body.dataset.phase") == "follower"
+        click_and_wait(page, ".choice-button.pass")
+        page.wait_for_function(READY, timeout=20_000)
+        shot(page, "resumed")
+    finally:
+        second.stop()
+
+
+def test_step_through_a_replay(page: Page, server: Server) -> None:
+    start_game(page, server.url)
+    for _ in range(6):
+        play_step(page)
+    page.wait_for_function(READY)
+    page.click("#to-replay")
+    page.wait_for_selector("#replay-slider")
+    total = int(page.locator("#replay-slider").get_attribute("max") or 0)
+    assert total > 6
+    expect(page.locator("#replay-position")).to_contain_text(f"{total} of {total}")
+    page.click("#replay-first")
+    expect(page.locator("#replay-position")).to_contain_text(f"0 of {total}")
+    assert page.locator(".layer-tiles .placed").count() == 0
+    page.click("#replay-next")
+    page.click("#replay-next")
+    expect(page.locator("#replay-position")).to_contain_text(f"2 of {total}")
+    assert page.locator(".layer-tiles .placed").count() == 1
+    page.click("#replay-prev")
+    expect(page.locator("#replay-position")).to_contain_text(f"1 of {total}")
+    page.locator("#move-list li[data-n='5']").click()
+    expect(page.locator("#replay-position")).to_contain_text(f"5 of {total}")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-position")).to_contain_text(f"{total} of {total}")
+    shot(page, "replay")
+    page.click("#back-to-game")
+    page.wait_for_selector(".legal.now")
+
+
+def test_two_people_at_one_screen(page: Page, server: Server) -> None:
+    start_game(page, server.url, hotseat=True)
+    click_and_wait(page, ".legal.now")
+    click_and_wait(page, ".choice-button.pass")
+    expect(page.locator("#draw")).to_be_visible()
+    expect(page.locator("#turn")).to_contain_text("Player 2")
+    click_and_wait(page, "#undo")
+    assert page.evaluate("document.body.dataset.phase") == "follower"
+    click_and_wait(page, ".choice-button.pass")
+    click_and_wait(page, "#draw")
+    page.wait_for_selector(".legal.now")
+    expect(page.locator(".player.current")).to_have_attribute("data-player", "1")
+
+
+def test_an_invalid_saved_game_is_refused_in_the_page(page: Page, server: Server, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "zamek-game", "version": 1, "moves": ["draw:Z01", "j10/0"]}))
+    page.goto(server.url)
+    page.set_input_files("#import-file", str(bad))
+    page.click(".import button[type=submit]")
+    expect(page.locator("#import-error")).to_contain_text("move 2 (j10/0)")
+
+
+def test_readable_in_a_phone_sized_window(browser: Browser, server: Server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        start_game(page, server.url)
+        box = page.locator("#board").bounding_box()
+        assert box is not None and box["width"] <= 390 and box["width"] > 330
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, "nothing sticks out sideways"
+        page.locator(".legal.now").first.tap()
+        page.wait_for_selector(".choice-button.pass")
+        shot(page, "phone")
+    finally:
+        context.close()
