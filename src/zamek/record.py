@@ -7,12 +7,14 @@ record raises :class:`RecordError` naming the first bad entry.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
 
 from zamek.actions import Action, parse_action
 from zamek.engine import GameState, Setup
 from zamek.errors import RecordError, ZamekError
+
+T = TypeVar("T")
 
 FORMAT: Final = "zamek-game"
 VERSION: Final = 1
@@ -76,26 +78,37 @@ def make_record(
     return record
 
 
-def read_record(raw: Any) -> tuple[Setup, list[Action]]:
-    """Check a record's header and parse its moves; raise RecordError naming the first bad entry."""
+def check_header(raw: Any, format_name: str, version: int) -> dict[str, Any]:
+    """Return ``raw`` if it is a record object of ``format_name`` in a version 1..``version``; else raise."""
     if not isinstance(raw, dict):
         raise RecordError("a saved game must be a JSON object")
-    if raw.get("format") != FORMAT:
-        raise RecordError(f"format: expected {FORMAT!r}, found {raw.get('format')!r}")
-    version = raw.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
-        raise RecordError(f"version: {version!r} is not a version this program reads (1 to {VERSION})")
-    setup = setup_from_json(raw.get("setup"))
+    if raw.get("format") != format_name:
+        raise RecordError(f"format: expected {format_name!r}, found {raw.get('format')!r}")
+    found = raw.get("version")
+    if not isinstance(found, int) or isinstance(found, bool) or not 1 <= found <= version:
+        raise RecordError(f"version: {found!r} is not a version this program reads (1 to {version})")
+    return raw
+
+
+def parse_moves(raw: dict[str, Any], parse: Callable[[str], T]) -> list[T]:
+    """Parse a record's ``moves`` with ``parse``; raise RecordError naming the first bad move."""
     moves = raw.get("moves")
     if not isinstance(moves, list):
         raise RecordError("moves: must be a list")
     actions = []
     for number, text in enumerate(moves, start=1):
         try:
-            actions.append(parse_action(text))
+            actions.append(parse(text))
         except ZamekError as exc:
             raise RecordError(f"move {number}: {exc}") from None
-    return setup, actions
+    return actions
+
+
+def read_record(raw: Any) -> tuple[Setup, list[Action]]:
+    """Check a record's header and parse its moves; raise RecordError naming the first bad entry."""
+    record = check_header(raw, FORMAT, VERSION)
+    setup = setup_from_json(record.get("setup"))
+    return setup, parse_moves(record, parse_action)
 
 
 def replay(raw: Any, upto: int | None = None) -> GameState:

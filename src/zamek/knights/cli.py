@@ -14,7 +14,7 @@ import click
 
 from zamek.errors import RecordError
 from zamek.knights import record as records
-from zamek.knights.actions import Choose, PlayerAction, Recruit
+from zamek.knights.actions import Action, Choose, PlayerAction, Recruit
 from zamek.knights.arena import run_arena
 from zamek.knights.bots import BOT_NAMES, KnightsBot, make_bot
 from zamek.knights.cards import ARMY, TILES, Card, CastleKind, load_cards
@@ -291,8 +291,9 @@ def play_terminal_game(
     click.echo(term("seat-line", lang, n=seat + 1, youngest=player_name(setup.youngest_seat, lang, seat),
                     sword=player_name(setup.first_sword, lang, seat)))
     while not state.is_over():
+        action: Action
         if state.is_chance():
-            action: Any = sample_chance(state, tiles)
+            action = sample_chance(state, tiles)
         elif state.current == seat:
             action = ask(state.view(seat), lang)
         else:
@@ -332,7 +333,7 @@ def play(players: int, lang: str, seat: int, bot_spec: str, seed: int | None, as
     bots: list[KnightsBot] = []
     it = iter(names)
     for s in range(players):
-        bots.append(make_bot("random") if s == human else make_bot(next(it)))
+        bots.append(make_bot("random") if s == human else make_bot(next(it)))  # the person's seat never asks it
     click.echo(term("title", lang))
     click.echo(f"Seed {seed}")
     setups = match_setups(players) if as_match else [KnightsSetup(players=players)]

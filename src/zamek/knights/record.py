@@ -14,6 +14,7 @@ from typing import Any, Final
 from zamek.errors import RecordError, ZamekError
 from zamek.knights.actions import Action, parse_action
 from zamek.knights.engine import KnightsSetup, KnightsState
+from zamek.record import check_header, parse_moves
 
 FORMAT: Final = "zamek-knights-game"
 VERSION: Final = 1
@@ -69,24 +70,9 @@ def make_record(
 
 def read_record(raw: Any) -> tuple[KnightsSetup, list[Action]]:
     """Check a record's header and parse its moves; raise RecordError naming the first bad entry."""
-    if not isinstance(raw, dict):
-        raise RecordError("a saved game must be a JSON object")
-    if raw.get("format") != FORMAT:
-        raise RecordError(f"format: expected {FORMAT!r}, found {raw.get('format')!r}")
-    version = raw.get("version")
-    if not isinstance(version, int) or not 1 <= version <= VERSION:
-        raise RecordError(f"version: {version!r} is not a version this program reads (1 to {VERSION})")
-    setup = setup_from_json(raw.get("setup"))
-    moves = raw.get("moves")
-    if not isinstance(moves, list):
-        raise RecordError("moves: must be a list")
-    actions = []
-    for number, text in enumerate(moves, start=1):
-        try:
-            actions.append(parse_action(text))
-        except ZamekError as exc:
-            raise RecordError(f"move {number}: {exc}") from None
-    return setup, actions
+    record = check_header(raw, FORMAT, VERSION)
+    setup = setup_from_json(record.get("setup"))
+    return setup, parse_moves(record, parse_action)
 
 
 def replay(raw: Any, upto: int | None = None) -> KnightsState:

@@ -56,6 +56,50 @@ class GameRow(Base):
     """Counts the changes, so that a stale request or a computer move computed on an old position is refused."""
 
 
+class KnightsRow(Base):
+    """A stored game of Rycerze i zamki (its own table: castle games are untouched).
+
+    ``seats`` names each seat's player: 'person' or a computer player ('random', 'heuristic', 'mc').
+    ``moves`` holds every secret choice: the server never sends it while the game is on.
+    """
+
+    __tablename__ = "knights_games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(Integer)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    moves: Mapped[list[str]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    points: Mapped[list[int]] = mapped_column(JSON)
+    round: Mapped[int] = mapped_column(Integer)
+
+
+@dataclass
+class StoredKnights:
+    """A Rycerze i zamki row as a plain value."""
+
+    id: str
+    created_at: datetime
+    updated_at: datetime
+    seats: list[str]
+    seed: int
+    setup: dict[str, Any]
+    moves: list[str]
+    status: str
+    points: list[int]
+    round: int
+
+    @classmethod
+    def of(cls, row: KnightsRow) -> StoredKnights:
+        return cls(
+            row.id, row.created_at, row.updated_at, list(row.seats), row.seed, dict(row.setup), list(row.moves),
+            row.status, list(row.points), row.round,
+        )
+
+
 @dataclass
 class StoredGame:
     """A game row as a plain value (safe to use outside a database session)."""
@@ -133,6 +177,40 @@ class Repository:
     def delete(self, game_id: str) -> bool:
         with Session(self.engine) as session, session.begin():
             result = session.execute(delete(GameRow).where(GameRow.id == game_id))
+            return bool(getattr(result, "rowcount", 0))
+
+    # ------------------------------------------------------- Rycerze i zamki
+
+    def add_knights(self, game: StoredKnights) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.add(KnightsRow(**game.__dict__))
+
+    def get_knights(self, game_id: str) -> StoredKnights | None:
+        with Session(self.engine) as session:
+            row = session.get(KnightsRow, game_id)
+            return StoredKnights.of(row) if row is not None else None
+
+    def all_knights(self) -> list[StoredKnights]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(KnightsRow).order_by(KnightsRow.updated_at.desc()))
+            return [StoredKnights.of(r) for r in rows]
+
+    def save_knights(self, game_id: str, moves: list[str], status: str, points: list[int], round: int) -> bool:
+        """Store a game's new move list; return False when the game is gone."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get(KnightsRow, game_id)
+            if row is None:
+                return False
+            row.moves = list(moves)
+            row.status = status
+            row.points = list(points)
+            row.round = round
+            row.updated_at = now()
+            return True
+
+    def delete_knights(self, game_id: str) -> bool:
+        with Session(self.engine) as session, session.begin():
+            result = session.execute(delete(KnightsRow).where(KnightsRow.id == game_id))
             return bool(getattr(result, "rowcount", 0))
 
 
