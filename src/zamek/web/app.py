@@ -24,6 +24,7 @@ from zamek.bots.levels import LEVELS
 from zamek.engine import Setup, rules_for
 from zamek.terms import LANGUAGES
 from zamek.tokens import EDITIONS
+from zamek.web.knights import KnightsService, add_routes
 from zamek.web.layout import geometry
 from zamek.web.schemas import Move, NewGame, Revision
 from zamek.web.service import API_VERSION, GameService, ServiceError, WebConfig, stored_summary
@@ -170,6 +171,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/replay")
     def replay(game_id: str, move: int | None = None, lang: str = "en") -> dict[str, Any]:
         return service.replay_view(game_id, move, _lang(lang))
+
+    add_routes(app, KnightsService(service.repo, ServiceError), _lang)
 
     @app.post("/api/import", status_code=201)
     async def import_game(request: Request, lang: str = "en") -> dict[str, Any]:

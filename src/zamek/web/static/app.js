@@ -3,6 +3,7 @@
 import { Board } from "./board.js";
 import { drawChart } from "./chart.js";
 import { guessLanguage, tr } from "./i18n.js";
+import { initKnights, knightsLanguageChanged, knightsLobby, leaveKnights, openKnights } from "./knights.js";
 import { COLORS, drawFigure, drawTile, el as svgEl } from "./tiles.js";
 
 const state = {
@@ -71,6 +72,8 @@ async function api(method, path, body) {
   return data;
 }
 
+initKnights({ h, api: (...args) => api(...args), t: (key, values) => t(key, values), main, lang: () => state.lang });
+
 const withLang = (path) => `${path}${path.includes("?") ? "&" : "?"}lang=${state.lang}`;
 
 async function geometryFor(sokol) {
@@ -107,7 +110,12 @@ function route() {
   if (!location.hash.startsWith("#/replay/") || state.screen !== "replay") window.scrollTo(0, 0);
   const hash = location.hash.replace(/^#\/?/, "");
   const parts = hash.split("/");
-  if (parts[0] === "game" && parts[1]) openGame(parts[1]);
+  if (parts[0] !== "knights") leaveKnights();
+  if (parts[0] === "knights" && parts[1]) {
+    state.screen = "knights";
+    header();
+    openKnights(parts[1]);
+  } else if (parts[0] === "game" && parts[1]) openGame(parts[1]);
   else if (parts[0] === "replay" && parts[1]) openReplay(parts[1], parts[2] === undefined || parts[2] === "" ? null : Number(parts[2]));
   else openLobby();
 }
@@ -127,7 +135,8 @@ function switchLanguage() {
   state.lang = state.lang === "pl" ? "en" : "pl";
   localStorage.setItem("zamek-lang", state.lang);
   header();
-  if (state.screen === "game" && state.gameId) refreshGame();
+  if (state.screen === "knights") knightsLanguageChanged();
+  else if (state.screen === "game" && state.gameId) refreshGame();
   else if (state.screen === "replay" && state.view) openReplay(state.gameId, state.view.replay.move);
   else openLobby();
 }
@@ -144,6 +153,7 @@ async function openLobby() {
   const list = h("section", { class: "panel games", id: "games" });
   const importBox = importForm();
   main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, list, importBox)));
+  main.append(h("div", { class: "lobby knights-lobby" }, ...knightsLobby(openLobby)));
   try {
     const games = await api("GET", "/api/games");
     renderGameList(list, games);

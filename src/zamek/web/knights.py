@@ -1,0 +1,366 @@
+"""Rycerze i zamki in the web app: games of 2-4 seats (people or computer players) under ``/api/knights``.
+
+A game is its record (setup, seed, moves) in the ``knights_games`` table; it is replayed with every
+check when loaded. The server turns up the tiles (from a generator seeded by the game's seed and
+the number of moves, so a restart decides the same way) and plays the computer seats at once, in the
+request (a decision takes well under a second; the Monte Carlo player is capped at ``MC_SECONDS``).
+
+Hidden information (K8) never leaves the server: a seat's view is built from the engine's
+``view(seat)``; without a seat the page gets the public view (no hand, no recruited card). The
+record, which holds every secret choice, is given out only once the game is over.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from fastapi import FastAPI
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from zamek.bots.base import Budget
+from zamek.errors import MalformedActionError, ZamekError
+from zamek.knights import record as records
+from zamek.knights.actions import Action, Draw, parse_action
+from zamek.knights.bots import BOT_NAMES, make_bot
+from zamek.knights.cards import ARMY, ROUNDS, TILES, Card, CastleKind
+from zamek.knights.engine import (
+    CardsRevealed,
+    CardsToCamp,
+    CastleTaken,
+    DuplicatesCancelled,
+    EmptyCamp,
+    Event,
+    GameEnded,
+    KnightsSetup,
+    KnightsState,
+    Recruited,
+    ShepherdsReturn,
+    SwordPassed,
+    TileRevealed,
+)
+from zamek.knights.terms import card_name, event_lines, term, tile_name
+from zamek.web.db import Repository, StoredKnights, new_id, now
+
+PERSON: Final = "person"
+SEAT_KINDS: Final = (PERSON, *BOT_NAMES)
+MC_SECONDS: Final = 0.4
+"""The most the Monte Carlo player thinks per decision in the web app."""
+
+
+class NewKnightsGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seats: list[Literal["person", "random", "heuristic", "mc"]] = Field(min_length=2, max_length=4)
+    """Each seat's player, in seat order: 'person' or a computer player."""
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+
+
+class KnightsMove(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(ge=0, le=3)
+    action: str = Field(min_length=1, max_length=40)
+    """'play:dragon+shepherd' or 'recruit:knight'."""
+    revision: int | None = None
+
+
+@dataclass
+class LiveKnights:
+    id: str
+    seats: list[str]
+    seed: int
+    setup: KnightsSetup
+    actions: list[Action]
+    state: KnightsState
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def revision(self) -> int:
+        return len(self.actions)
+
+
+def _status(state: KnightsState) -> str:
+    return "over" if state.is_over() else "playing"
+
+
+class KnightsService:
+    """The Rycerze i zamki games of the app."""
+
+    def __init__(self, repo: Repository, error: type[Exception]) -> None:
+        self.repo = repo
+        self._error = error
+        self._games: dict[str, LiveKnights] = {}
+        self._lock = threading.Lock()
+
+    def fail(self, status: int, code: str, message: str) -> Exception:
+        return self._error(status, code, message)
+
+    # ---------------------------------------------------------------- games
+
+    def create(self, seats: list[str], seed: int | None) -> LiveKnights:
+        seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
+        setup = KnightsSetup(players=len(seats))
+        live = LiveKnights(new_id(), list(seats), seed, setup, [], KnightsState.new(setup))
+        self._advance(live)
+        stamp = now()
+        self.repo.add_knights(StoredKnights(
+            live.id, stamp, stamp, live.seats, seed, records.setup_to_json(setup), [str(a) for a in live.actions],
+            _status(live.state), list(live.state.points), live.state.round,
+        ))
+        with self._lock:
+            self._games[live.id] = live
+        return live
+
+    def get(self, game_id: str) -> LiveKnights:
+        with self._lock:
+            live = self._games.get(game_id)
+            if live is None:
+                stored = self.repo.get_knights(game_id)
+                if stored is None:
+                    raise self.fail(404, "not-found", f"there is no game {game_id!r}")
+                live = self._load(stored)
+                self._games[game_id] = live
+        return live
+
+    def _load(self, stored: StoredKnights) -> LiveKnights:
+        raw = {"format": records.FORMAT, "version": records.VERSION, "setup": stored.setup, "moves": stored.moves}
+        try:
+            setup, actions = records.read_record(raw)
+            state = records.replay(raw)
+        except ZamekError as exc:
+            raise self.fail(409, "corrupt-game", f"the stored game cannot be replayed: {exc}") from None
+        return LiveKnights(stored.id, stored.seats, stored.seed, setup, actions, state)
+
+    def all_games(self) -> list[dict[str, Any]]:
+        return [
+            {"id": g.id, "kind": "knights", "seats": g.seats, "status": g.status, "points": g.points,
+             "round": g.round, "updated_at": g.updated_at.isoformat()}
+            for g in self.repo.all_knights()
+        ]
+
+    def delete(self, game_id: str) -> None:
+        with self._lock:
+            self._games.pop(game_id, None)
+        if not self.repo.delete_knights(game_id):
+            raise self.fail(404, "not-found", f"there is no game {game_id!r}")
+
+    def act(self, game_id: str, seat: int, text: str, revision: int | None) -> LiveKnights:
+        live = self.get(game_id)
+        with live.lock:
+            state = live.state
+            if revision is not None and revision != live.revision:
+                raise self.fail(409, "stale", "the game has changed meanwhile; reload it")
+            if not 0 <= seat < state.players:
+                raise self.fail(400, "bad-seat", f"no seat {seat} in a {state.players}-player game")
+            if live.seats[seat] != PERSON:
+                raise self.fail(409, "not-a-person", f"seat {seat + 1} is a computer player")
+            try:
+                action = parse_action(text)
+            except MalformedActionError as exc:
+                raise self.fail(400, "malformed", str(exc)) from None
+            if isinstance(action, Draw):
+                raise self.fail(400, "malformed", "the server turns up the tiles; play or recruit")
+            if state.is_over():
+                raise self.fail(409, "over", "the game is over")
+            if state.current != seat:
+                who = state.current + 1
+                raise self.fail(409, "not-your-turn", f"seat {seat + 1} is not to choose now (seat {who} is)")
+            trial = state.copy()
+            try:
+                trial.play(action)
+            except ZamekError as exc:
+                raise self.fail(409, "illegal", str(exc)) from None
+            actions = [*live.actions, action]
+            trial_live = LiveKnights(live.id, live.seats, live.seed, live.setup, actions, trial)
+            self._advance(trial_live)
+            self._commit(live, trial_live)
+        return live
+
+    def _commit(self, live: LiveKnights, new: LiveKnights) -> None:
+        """Store the new move list first, then change the game in memory."""
+        state = new.state
+        if not self.repo.save_knights(live.id, [str(a) for a in new.actions], _status(state), list(state.points),
+                                      state.round):
+            with self._lock:
+                self._games.pop(live.id, None)
+            raise self.fail(404, "not-found", f"there is no game {live.id!r}")
+        live.actions = new.actions
+        live.state = new.state
+
+    def _advance(self, live: LiveKnights) -> None:
+        """Turn up tiles and play computer seats until a person is to choose or the game ends."""
+        state = live.state
+        while not state.is_over():
+            n = len(live.actions)
+            rng = random.Random(f"knights:{live.seed}:{n}")
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                tiles = [o for o, _ in outcomes]
+                action: Action = rng.choices(tiles, weights=[w for _, w in outcomes])[0]
+            elif live.seats[state.current] == PERSON:
+                return
+            else:
+                kind = live.seats[state.current]
+                budget = Budget(seconds=MC_SECONDS) if kind == "mc" else None
+                action = make_bot(kind).choose(state, rng, budget)
+            state.play(action)
+            live.actions.append(action)
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        live = self.get(game_id)
+        with live.lock:
+            if not live.state.is_over():
+                raise self.fail(409, "in-progress", "the record holds every secret choice: it is given after the game")
+            return records.make_record(live.setup, live.seed, live.actions, live.state)
+
+
+# ------------------------------------------------------------------- views
+
+def _event_json(event: Event, lang: str, you: int | None) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": type(event).__name__, "lines": event_lines(event, lang, you)}
+    if not isinstance(event, GameEnded):
+        data["round"] = event.round
+    if isinstance(event, TileRevealed):
+        data["tile"] = event.tile
+    elif isinstance(event, CardsRevealed):
+        data["choices"] = [[c.key for c in pair] for pair in event.choices]
+    elif isinstance(event, ShepherdsReturn):
+        data["shepherds"] = list(event.shepherds)
+    elif isinstance(event, DuplicatesCancelled):
+        data["cards"] = [{"card": c.key, "seats": list(s)} for c, s in event.cards]
+    elif isinstance(event, CastleTaken):
+        data.update(player=event.player, tile=event.tile, card=event.card.key if event.card else None,
+                    strength=event.strength)
+    elif isinstance(event, CardsToCamp):
+        data["cards"] = [{"seat": p, "card": c.key} for p, c in event.cards]
+    elif isinstance(event, SwordPassed):
+        data.update(player=event.player, previous=event.previous, tied=list(event.tied))
+    elif isinstance(event, Recruited | EmptyCamp):
+        data["player"] = event.player
+        if isinstance(event, Recruited):
+            data["card"] = event.card.key if event.card else None
+    return data
+
+
+def _public_events(state: KnightsState) -> list[Event]:
+    return [Recruited(e.round, e.player, None) if isinstance(e, Recruited) else e for e in state.events]
+
+
+def _cards(counts: tuple[int, ...], kind: CastleKind | None, strength: tuple[tuple[int, ...], ...],
+           lang: str) -> list[dict[str, Any]]:
+    cards = []
+    for card in Card:
+        if not counts[card]:
+            continue
+        cards.append({
+            "card": card.key, "name": card_name(card, lang), "count": counts[card],
+            "strength": {k.key: strength[k][card] for k in CastleKind} if card.is_army else None,
+            "now": strength[kind][card] if kind is not None and card.is_army else None,
+        })
+    return cards
+
+
+def knights_view(live: LiveKnights, seat: int | None, lang: str) -> dict[str, Any]:
+    """What the page shows to ``seat`` (None: the public view, for the whole table at one screen)."""
+    state = live.state
+    if seat is not None and not 0 <= seat < state.players:
+        raise ValueError(f"no seat {seat} in a {state.players}-player game")
+    kind = state.castle_kind
+    strength = state.table.strength
+    tile = None
+    if state.tile is not None:
+        tile = {"id": state.tile, "name": tile_name(state.tile, lang), "kind": kind.key if kind is not None else None,
+                "points": TILES[state.tile].points}
+    result = state.result()
+    view: dict[str, Any] = {
+        "id": live.id,
+        "kind": "knights",
+        "revision": live.revision,
+        "seats": live.seats,
+        "players": state.players,
+        "seat": seat,
+        "phase": state.phase.name.lower(),
+        "round": state.round,
+        "rounds": ROUNDS,
+        "current": state.current,
+        "person_to_act": state.current if state.current >= 0 and live.seats[state.current] == PERSON else None,
+        "tile": tile,
+        "unseen": [tile_name(t, lang) for t in sorted(state.undrawn)],
+        "points": list(state.points),
+        "castles": [[tile_name(t, lang) for t in c] for c in state.castles],
+        "sword": state.sword,
+        "youngest": state.setup.youngest_seat,
+        "hand_sizes": [state.hand_size(p) for p in range(state.players)],
+        "camp_sizes": [state.camp_size(p) for p in range(state.players)],
+        "chosen": [c is not None for c in state.pending],
+        "names": [term("player", lang, n=p + 1) for p in range(state.players)],
+        "card_names": {c.key: card_name(c, lang) for c in Card},
+        "kind_names": {k.key: term(f"kind:{k.key}", lang) for k in CastleKind},
+        "over": state.is_over(),
+        "result": None if result is None else {
+            "ranking": list(result.ranking), "points": list(result.points), "hand_sizes": list(result.hand_sizes),
+            "lines": event_lines(GameEnded(result.points, result.hand_sizes, result.ranking), lang),
+        },
+    }
+    if seat is None:
+        view["events"] = [_event_json(e, lang, None) for e in _public_events(state)]
+        view.update(hand=None, camp=None, my_choice=None, legal=[])
+    else:
+        mine = state.view(seat)
+        view["events"] = [_event_json(e, lang, seat) for e in mine.events]
+        view.update(
+            hand=_cards(mine.hand, kind, strength, lang),
+            camp=_cards(mine.camp, None, strength, lang),
+            my_choice=str(mine.my_choice) if mine.my_choice is not None else None,
+            legal=[str(a) for a in mine.legal_actions()] if live.seats[seat] == PERSON else [],
+        )
+    return view
+
+
+# ------------------------------------------------------------------ routes
+
+def add_routes(app: FastAPI, service: KnightsService, lang_of: Any) -> None:
+    """Add ``/api/knights/...`` to the app."""
+
+    @app.get("/api/knights/meta")
+    def knights_meta() -> dict[str, Any]:
+        return {"seat_kinds": list(SEAT_KINDS), "min_players": 2, "max_players": 4,
+                "cards": [c.key for c in ARMY] + [Card.SHEPHERD.key]}
+
+    @app.get("/api/knights")
+    def list_knights() -> list[dict[str, Any]]:
+        return service.all_games()
+
+    @app.post("/api/knights", status_code=201)
+    def new_knights(body: NewKnightsGame, seat: int | None = None, lang: str = "en") -> dict[str, Any]:
+        live = service.create(list(body.seats), body.seed)
+        return _view(live, seat, lang)
+
+    def _view(live: LiveKnights, seat: int | None, lang: str) -> dict[str, Any]:
+        with live.lock:
+            try:
+                return knights_view(live, seat, lang_of(lang))
+            except ValueError as exc:
+                raise service.fail(400, "bad-seat", str(exc)) from None
+
+    @app.get("/api/knights/{game_id}")
+    def get_knights(game_id: str, seat: int | None = None, lang: str = "en") -> dict[str, Any]:
+        return _view(service.get(game_id), seat, lang)
+
+    @app.post("/api/knights/{game_id}/actions")
+    def knights_act(game_id: str, body: KnightsMove, lang: str = "en") -> dict[str, Any]:
+        live = service.act(game_id, body.seat, body.action, body.revision)
+        return _view(live, body.seat, lang)
+
+    @app.get("/api/knights/{game_id}/record")
+    def knights_record(game_id: str) -> dict[str, Any]:
+        return service.record(game_id)
+
+    @app.delete("/api/knights/{game_id}", status_code=204)
+    def delete_knights(game_id: str) -> Response:
+        service.delete(game_id)
+        return Response(status_code=204)

@@ -1,0 +1,265 @@
+// Rycerze i zamki: the lobby's panel (new game, list) and the game screen.
+// The server sends each seat only what that seat may see; the page asks for a person's hand only after
+// the hand-over screen, and shows every reveal step by step.
+
+let ctx = null; // { h, api, t, main, lang: () => string }
+const game = { id: null, view: null, shown: 0, seat: null, selected: [], busy: false };
+
+export function initKnights(context) {
+  ctx = context;
+}
+
+const seenKey = (id) => `zamek-knights-seen-${id}`;
+const withLang = (path) => `${path}${path.includes("?") ? "&" : "?"}lang=${ctx.lang()}`;
+
+function seatLabel(view, p) {
+  const kind = view.seats[p];
+  const name = view.names[p];
+  return kind === "person" ? name : `${name} · ${ctx.t("k-bot-" + kind)}`;
+}
+
+// --------------------------------------------------------------------- lobby
+
+export function knightsLobby(onChange) {
+  const { h, t, api } = ctx;
+  const kinds = ["person", "random", "heuristic", "mc"];
+  const count = h("select", { name: "k-players", id: "k-players" }, [2, 3, 4].map((n) => h("option", { value: n, selected: n === 2 }, n)));
+  const seatsBox = h("div", { class: "k-seats" });
+  const seatSelects = [];
+  for (let i = 0; i < 4; i++) {
+    const sel = h("select", { name: `k-seat-${i}`, id: `k-seat-${i}` },
+      kinds.map((k) => h("option", { value: k, selected: (i === 0 ? "person" : "heuristic") === k }, t("k-seat-" + k))));
+    seatSelects.push(sel);
+    seatsBox.append(h("label", { class: "choice k-seat-line", "data-seat": i }, `${t("k-player", { n: i + 1 })}: `, sel));
+  }
+  const sync = () => {
+    seatsBox.querySelectorAll(".k-seat-line").forEach((line, i) => (line.hidden = i >= Number(count.value)));
+  };
+  count.addEventListener("change", sync);
+  sync();
+  const error = h("p", { class: "error", hidden: true, role: "alert" });
+  const form = h("form", { class: "panel new-game knights-new", id: "knights-new" },
+    h("h2", {}, t("k-title")),
+    h("p", { class: "muted" }, t("k-intro")),
+    h("label", { class: "choice" }, `${t("k-players")}: `, count),
+    seatsBox, error,
+    h("button", { type: "submit", class: "primary", id: "k-start" }, t("start")));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const seats = seatSelects.slice(0, Number(count.value)).map((s) => s.value);
+    try {
+      const view = await api("POST", withLang("/api/knights"), { seats });
+      location.hash = `#/knights/${view.id}`;
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  const list = h("section", { class: "panel games knights-games", id: "knights-games" }, h("h2", {}, t("k-games")));
+  api("GET", "/api/knights").then((games) => {
+    if (!games.length) list.append(h("p", { class: "muted" }, t("noGames")));
+    const ul = h("ul", { class: "game-list" });
+    for (const g of games) {
+      const who = g.seats.map((s, i) => (s === "person" ? t("k-player", { n: i + 1 }) : t("k-bot-" + s))).join(", ");
+      ul.append(h("li", { class: "game-item", "data-id": g.id },
+        h("div", { class: "game-info" },
+          h("span", {}, g.points.join(" : ")),
+          h("span", {}, who),
+          h("span", { class: "muted" }, g.status === "over" ? t("finished") : t("k-round", { n: g.round, of: 7 }))),
+        h("div", { class: "game-actions" },
+          h("a", { class: "button primary", href: `#/knights/${g.id}` }, g.status === "over" ? t("k-show-end") : t("resume")),
+          g.status === "over" ? h("a", { class: "button", href: `/api/knights/${g.id}/record`, download: `rycerze-${g.id}.json` }, t("export")) : null,
+          h("button", { type: "button", class: "danger", onclick: async () => {
+            if (!confirm(t("confirmDelete"))) return;
+            await api("DELETE", `/api/knights/${g.id}`);
+            onChange();
+          } }, t("delete")))));
+    }
+    list.append(ul);
+  }).catch((err) => list.append(h("p", { class: "error" }, err.message)));
+  return [form, list];
+}
+
+// ---------------------------------------------------------------------- game
+
+export async function openKnights(id) {
+  game.id = id;
+  game.seat = null;
+  game.selected = [];
+  game.shown = Number(localStorage.getItem(seenKey(id)) || 0);
+  await refresh();
+}
+
+export function knightsLanguageChanged() {
+  if (game.id) refresh();
+}
+
+export function leaveKnights() {
+  game.id = null;
+}
+
+async function refresh() {
+  const { api } = ctx;
+  try {
+    game.view = await api("GET", withLang(`/api/knights/${game.id}`));
+  } catch (err) {
+    ctx.main.innerHTML = "";
+    ctx.main.append(ctx.h("p", { class: "error" }, err.message));
+    return;
+  }
+  if (game.shown > game.view.events.length) game.shown = 0;
+  render();
+}
+
+function markSeen() {
+  localStorage.setItem(seenKey(game.id), String(game.shown));
+}
+
+function render() {
+  const { h, t, main } = ctx;
+  const view = game.view;
+  main.innerHTML = "";
+  document.body.dataset.revision = `${view.revision}:${game.shown}:${game.seat}`;
+  const stage = h("section", { class: "panel k-stage", id: "k-stage", "aria-live": "polite" });
+  main.append(h("div", { class: "knights" }, h("h2", {}, t("k-title")), tableView(view), stage));
+  if (game.shown < view.events.length) return renderStep(stage);
+  if (view.over) return renderOver(stage);
+  const who = view.person_to_act;
+  if (who === null) {
+    stage.append(h("p", { class: "muted" }, t("k-waiting")));
+    return;
+  }
+  const persons = view.seats.filter((s) => s === "person").length;
+  if (game.seat !== who) {
+    if (persons > 1) {
+      stage.append(h("div", { class: "k-handover", id: "k-handover" },
+        h("p", { class: "k-big" }, t("k-pass", { player: view.names[who] })),
+        h("p", { class: "muted" }, t("k-pass-hint")),
+        h("button", { type: "button", class: "primary", id: "k-show", onclick: () => showHand(who) }, t("k-show", { player: view.names[who] }))));
+      return;
+    }
+    showHand(who);
+    return;
+  }
+}
+
+async function showHand(seat) {
+  try {
+    const mine = await ctx.api("GET", withLang(`/api/knights/${game.id}?seat=${seat}`));
+    game.seat = seat;
+    game.selected = [];
+    renderHand(mine);
+  } catch (err) {
+    alert(err.message);
+  }
+}
+
+function tableView(view) {
+  const { h, t } = ctx;
+  const tile = view.tile
+    ? h("div", { class: `k-tile k-kind-${view.tile.kind || "drum"}`, id: "k-tile" }, h("strong", {}, view.tile.name))
+    : h("div", { class: "k-tile" }, "—");
+  const rows = view.names.map((_, p) =>
+    h("tr", { class: p === view.current ? "k-now" : "", "data-seat": p },
+      h("td", {}, seatLabel(view, p), p === view.sword ? h("span", { class: "k-sword" }, ` [${t("k-sword")}]`) : null,
+        p === view.youngest ? h("span", { class: "muted", title: t("k-youngest") }, " ★") : null),
+      h("td", { class: "num k-points" }, view.points[p]),
+      h("td", { class: "k-castles" }, view.castles[p].join(", ") || "—"),
+      h("td", { class: "num" }, view.hand_sizes[p]),
+      h("td", { class: "num" }, view.camp_sizes[p]),
+      h("td", {}, view.chosen[p] ? "✓" : "")));
+  return h("section", { class: "panel k-table" },
+    h("p", {}, view.round ? t("k-round", { n: view.round, of: view.rounds }) : "", " ", tile),
+    h("table", { class: "k-players" },
+      h("thead", {}, h("tr", {}, [t("k-col-player"), t("k-col-points"), t("k-col-castles"), t("k-col-hand"), t("k-col-camp"), t("k-col-chosen")].map((c) => h("th", {}, c)))),
+      h("tbody", {}, rows)),
+    h("p", { class: "muted" }, `${t("k-sword")}: ${view.names[view.sword]} · ${t("k-unseen")}: ${view.unseen.join(", ") || "—"}`));
+}
+
+function renderStep(stage) {
+  const { h, t } = ctx;
+  const event = game.view.events[game.shown];
+  stage.append(h("h3", {}, t("k-reveal")),
+    h("div", { class: `k-event k-ev-${event.type}`, id: "k-event" }, event.lines.map((l) => h("p", {}, l))),
+    h("div", { class: "k-step-buttons" },
+      h("button", { type: "button", class: "primary", id: "k-next", onclick: () => { game.shown += 1; markSeen(); render(); } }, t("k-next")),
+      h("button", { type: "button", id: "k-skip", onclick: () => { game.shown = game.view.events.length; markSeen(); render(); } }, t("k-skip"))));
+}
+
+function renderOver(stage) {
+  const { h, t } = ctx;
+  const r = game.view.result;
+  const rows = r.ranking.map((p, i) => h("tr", { "data-seat": p },
+    h("td", {}, i + 1), h("td", {}, seatLabel(game.view, p)), h("td", { class: "num" }, r.points[p]),
+    h("td", { class: "num" }, r.hand_sizes[p]), h("td", { class: "num" }, p === game.view.youngest ? "★" : "")));
+  stage.append(h("div", { id: "k-over", class: "k-over" },
+    h("h3", {}, t("k-winner", { player: seatLabel(game.view, r.ranking[0]) })),
+    h("p", { class: "muted" }, t("k-tiebreaks")),
+    h("table", { class: "k-ranking" },
+      h("thead", {}, h("tr", {}, ["#", t("k-col-player"), t("k-col-points"), t("k-col-hand"), t("k-youngest")].map((c) => h("th", {}, c)))),
+      h("tbody", {}, rows)),
+    h("a", { class: "button", href: "#/" }, t("lobby"))));
+}
+
+function renderHand(mine) {
+  const { h, t } = ctx;
+  render();
+  const stage = document.getElementById("k-stage");
+  stage.innerHTML = "";
+  const kinds = Object.keys(mine.kind_names);
+  const now = mine.tile && mine.tile.kind;
+  const seatName = mine.names[mine.seat];
+  document.body.dataset.revision = `${mine.revision}:${game.shown}:${game.seat}`;
+  if (mine.phase === "choose") {
+    const play = h("button", { type: "button", class: "primary", id: "k-play", disabled: true, onclick: () => send(mine.seat, `play:${game.selected.join("+")}`) }, t("k-play"));
+    const cards = [];
+    for (const c of mine.hand) {
+      for (let i = 0; i < c.count; i++) {
+        const button = h("button", { type: "button", class: "k-card", "data-card": c.card, "aria-pressed": "false" },
+          h("span", { class: "k-card-name" }, c.name),
+          c.strength ? h("span", { class: "k-strengths" }, kinds.map((k) => h("span", { class: k === now ? "k-str now" : "k-str" }, `${mine.kind_names[k]} ${c.strength[k]}`))) : h("span", { class: "k-strengths muted" }, t("k-blank")));
+        button.addEventListener("click", () => {
+          const on = button.getAttribute("aria-pressed") === "true";
+          if (!on && game.selected.length >= 2) return;
+          button.setAttribute("aria-pressed", on ? "false" : "true");
+          button.classList.toggle("selected", !on);
+          if (on) game.selected.splice(game.selected.indexOf(c.card), 1);
+          else game.selected.push(c.card);
+          play.disabled = game.selected.length !== 2;
+        });
+        cards.push(button);
+      }
+    }
+    stage.append(h("h3", {}, t("k-your-hand", { player: seatName })),
+      h("p", { class: "muted" }, t("k-choose-two", { kind: mine.tile ? mine.tile.name : "" })),
+      h("div", { class: "k-hand", id: "k-hand" }, cards), play,
+      mine.camp.length ? h("p", { class: "muted" }, `${t("k-camp")}: ${mine.camp.map((c) => c.name).join(", ")}`) : "");
+  } else {
+    stage.append(h("h3", {}, t("k-recruit-title", { player: seatName })),
+      h("p", { class: "muted" }, t("k-recruit-hint")),
+      h("div", { class: "k-hand" }, mine.camp.map((c) => h("button", { type: "button", class: "k-recruit", "data-card": c.card, onclick: () => send(mine.seat, `recruit:${c.card}`) },
+        h("span", { class: "k-card-name" }, c.name),
+        h("span", { class: "k-strengths" }, kinds.map((k) => h("span", { class: "k-str" }, `${mine.kind_names[k]} ${c.strength[k]}`)))))),
+      h("p", { class: "muted" }, `${t("k-hand")}: ${mine.hand.map((c) => (c.count > 1 ? `${c.name} ×${c.count}` : c.name)).join(", ")}`));
+  }
+  stage.append(h("p", { class: "error", id: "k-error", hidden: true, role: "alert" }));
+}
+
+async function send(seat, action) {
+  if (game.busy) return;
+  game.busy = true;
+  try {
+    await ctx.api("POST", withLang(`/api/knights/${game.id}/actions`), { seat, action, revision: game.view.revision });
+    game.seat = null;
+    game.selected = [];
+    await refresh();
+  } catch (err) {
+    const box = document.getElementById("k-error");
+    if (box) {
+      box.textContent = err.message;
+      box.hidden = false;
+    }
+  } finally {
+    game.busy = false;
+  }
+}

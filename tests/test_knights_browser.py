@@ -1,0 +1,51 @@
+"""Rycerze i zamki in a real browser: a whole 2-seat game, a person against the computer, by clicking.
+
+Same browser, flags and skip/CI rules as tests/test_web_browser.py (whose fixtures it reuses).
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from tests.test_web_browser import CHROMIUM, Server, browser, page, server, shot  # noqa: F401
+
+READY = """() => !!(document.querySelector('#k-next') || document.querySelector('#k-show')
+  || document.querySelector('.k-card') || document.querySelector('.k-recruit') || document.querySelector('#k-over'))"""
+
+
+def test_play_a_whole_game_of_knights_against_the_computer(page: Page, server: Server) -> None:  # noqa: F811
+    page.goto(server.url)
+    page.wait_for_selector("#knights-new")
+    page.select_option("#k-players", "2")
+    page.select_option("#k-seat-0", "person")
+    page.select_option("#k-seat-1", "heuristic")
+    page.click("#k-start")
+    page.wait_for_url("**/#/knights/*")
+    chose = recruited = steps = 0
+    for _ in range(400):
+        page.wait_for_function(READY, timeout=20_000)
+        if page.query_selector("#k-over"):
+            break
+        if page.query_selector("#k-next"):
+            page.click("#k-next")
+            steps += 1
+        elif page.query_selector(".k-card"):
+            if chose == 1:
+                shot(page, "knights-hand")
+            cards = page.query_selector_all(".k-card")
+            cards[0].click()
+            cards[-1].click()
+            page.click("#k-play")
+            page.wait_for_selector("#k-play", state="detached", timeout=20_000)
+            chose += 1
+        elif page.query_selector(".k-recruit"):
+            page.click(".k-recruit")
+            page.wait_for_selector(".k-recruit", state="detached", timeout=20_000)
+            recruited += 1
+        else:
+            page.click("#k-show")
+    assert page.query_selector("#k-over")
+    shot(page, "knights-over")
+    assert chose >= 5 and chose + recruited <= 7 and steps >= 7
+    assert len(page.query_selector_all(".k-ranking tbody tr")) == 2
+    assert "Winner" in page.inner_text("#k-over")

@@ -1,0 +1,138 @@
+"""Rycerze i zamki in the web app: create, play through the API, hidden information, refusals, storage."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.test_web_api import client_for
+
+Json = dict[str, Any]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    with client_for(tmp_path / "games.sqlite3") as c:
+        yield c
+
+
+def create(client: TestClient, seats: list[str], seed: int = 7, seat: int | None = None) -> Json:
+    query = f"?seat={seat}" if seat is not None else ""
+    r = client.post(f"/api/knights{query}", json={"seats": seats, "seed": seed})
+    assert r.status_code == 201, r.text
+    body: Json = r.json()
+    return body
+
+
+def play_out(client: TestClient, game: Json, seat: int, rng: random.Random) -> Json:
+    view = client.get(f"/api/knights/{game['id']}?seat={seat}").json()
+    while not view["over"]:
+        assert view["person_to_act"] == seat and view["legal"]
+        r = client.post(f"/api/knights/{game['id']}/actions",
+                        json={"seat": seat, "action": rng.choice(view["legal"]), "revision": view["revision"]})
+        assert r.status_code == 200, r.text
+        view = r.json()
+    result: Json = view
+    return result
+
+
+def test_a_whole_game_against_three_computers(client: TestClient) -> None:
+    game = create(client, ["heuristic", "person", "random", "mc"], seat=1)
+    assert game["players"] == 4 and game["phase"] == "choose" and game["person_to_act"] == 1
+    assert {c["card"] for c in game["hand"]} >= {"dragon", "shepherd"}
+    assert all(c["now"] is not None for c in game["hand"] if c["card"] != "shepherd")
+    end = play_out(client, game, 1, random.Random(3))
+    assert end["phase"] == "over" and end["round"] == 7
+    result = end["result"]
+    assert sorted(result["ranking"]) == [0, 1, 2, 3] and sum(result["points"]) == sum(end["points"])
+    assert any(e["type"] == "CastleTaken" for e in end["events"]) and end["events"][-1]["type"] == "GameEnded"
+    listed = client.get("/api/knights").json()
+    assert listed[0]["id"] == game["id"] and listed[0]["status"] == "over"
+    record = client.get(f"/api/knights/{game['id']}/record").json()
+    assert record["format"] == "zamek-knights-game" and record["result"]["ranking"] == result["ranking"]
+
+
+def test_hidden_information_stays_on_the_server(client: TestClient) -> None:
+    game = create(client, ["person", "person", "heuristic"], seed=11)
+    gid = game["id"]
+    rng = random.Random(5)
+    while True:
+        public = client.get(f"/api/knights/{gid}").json()
+        assert public["hand"] is None and public["camp"] is None and public["my_choice"] is None
+        assert "moves" not in public
+        assert all(e.get("card") is None for e in public["events"] if e["type"] == "Recruited")
+        if public["over"]:
+            break
+        seat = public["person_to_act"]
+        other = 1 - seat
+        r = client.post(f"/api/knights/{gid}/actions", json={"seat": seat, "action": rng.choice(
+            client.get(f"/api/knights/{gid}?seat={seat}").json()["legal"])})
+        assert r.status_code == 200, r.text
+        theirs = client.get(f"/api/knights/{gid}?seat={other}").json()
+        assert theirs["my_choice"] is None or theirs["seat"] == other
+        assert theirs["legal"] == [] or theirs["person_to_act"] == other
+        for e in theirs["events"]:
+            if e["type"] == "Recruited" and e["player"] != other:
+                assert e["card"] is None
+        assert client.get(f"/api/knights/{gid}/record").status_code in (200, 409)
+
+
+def test_a_pending_choice_is_in_no_other_view(client: TestClient) -> None:
+    game = create(client, ["person", "person"], seed=2)
+    gid = game["id"]
+    r = client.post(f"/api/knights/{gid}/actions", json={"seat": 0, "action": "play:dragon+shepherd"})
+    assert r.status_code == 200 and r.json()["my_choice"] == "play:dragon+shepherd"
+    other = client.get(f"/api/knights/{gid}?seat=1").json()
+    public = client.get(f"/api/knights/{gid}").json()
+    assert other["chosen"] == [True, False] and other["my_choice"] is None
+    for view in (other, public):
+        assert "dragon+shepherd" not in str({k: v for k, v in view.items() if k != "legal"})
+    assert client.get(f"/api/knights/{gid}/record").status_code == 409
+
+
+def test_refusals_are_json(client: TestClient) -> None:
+    game = create(client, ["person", "random"], seed=4)
+    gid = game["id"]
+    cases = [
+        ("post", "/api/knights", {"seats": ["person"]}, 422),
+        ("post", "/api/knights", {"seats": ["person", "robot"]}, 422),
+        ("post", "/api/knights", {"seats": ["person"] * 5}, 422),
+        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "dance"}, 400),
+        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "draw:drum"}, 400),
+        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "play:dragon+dragon"}, 400),
+        ("post", f"/api/knights/{gid}/actions", {"seat": 1, "action": "play:dragon+hog"}, 409),
+        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "recruit:dragon"}, 409),
+        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "play:dragon+hog", "revision": 99}, 409),
+        ("post", f"/api/knights/{gid}/actions", {"seat": 0}, 422),
+        ("post", "/api/knights/nothing/actions", {"seat": 0, "action": "play:dragon+hog"}, 404),
+        ("get", f"/api/knights/{gid}?seat=5", None, 400),
+        ("get", "/api/knights/nothing", None, 404),
+    ]
+    for method, url, body, status in cases:
+        r = client.post(url, json=body) if method == "post" else client.get(url)
+        assert r.status_code == status, (url, body, r.text)
+        assert set(r.json()) == {"error", "message"} and r.json()["message"]
+
+
+def test_stored_and_replayed_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with client_for(db) as c:
+        game = create(c, ["person", "mc", "heuristic"], seed=9)
+        view = c.post(f"/api/knights/{game['id']}/actions",
+                      json={"seat": 0, "action": game["legal"][0] if game["legal"] else "play:dragon+hog"})
+        if game["seat"] is None:
+            view = c.get(f"/api/knights/{game['id']}?seat=0")
+        before = c.get(f"/api/knights/{game['id']}?seat=0").json()
+        castle = c.post("/api/games", json={"mode": "hotseat"}).json()
+    with client_for(db) as c:
+        after = c.get(f"/api/knights/{game['id']}?seat=0").json()
+        assert after == before
+        assert c.get(f"/api/games/{castle['id']}").status_code == 200
+        assert [g["id"] for g in c.get("/api/games").json()] == [castle["id"]]
+        assert c.delete(f"/api/knights/{game['id']}").status_code == 204
+        assert c.get("/api/knights").json() == []
+    assert view is not None
