@@ -184,7 +184,9 @@ class MCTSBot:
             path.append(node)
             if child.visits == 0:
                 break
-        self._playout(state, rng)
+        # A walk that stopped at a decision node stopped inside a turn: that turn counts as begun, so
+        # every leaf is estimated at the same depth (after the reply to the move being judged).
+        self._playout(state, rng, turns=0 if state.is_chance() or state.is_over() else 1)
         chance0 = win_chance(state, 0, self.weights)
         for visited in path:
             visited.visits += 1
@@ -206,9 +208,8 @@ class MCTSBot:
                 best_move, best_score = move, score
         return best_move
 
-    def _playout(self, state: GameState, rng: random.Random) -> None:
-        """Play ``playout_turns`` turns with the greedy policy (its best-ranked move)."""
-        turns = 0
+    def _playout(self, state: GameState, rng: random.Random, turns: int = 0) -> None:
+        """Play on with the greedy policy (its best-ranked move) until ``playout_turns`` turns have begun."""
         while not state.is_over():
             if state.is_chance():
                 if state.phase is Phase.DRAW:
