@@ -31,9 +31,6 @@ from zamek.runner import sample_chance
 Move = tuple[PlayerAction, ...]
 """One action, or a placement followed by a figure choice."""
 
-FOLLOWER_SHORTLIST = 8
-"""Placements whose figure choices are all examined when ranking moves."""
-
 
 def apply_move(state: GameState, move: Move, rng: random.Random, weights: Weights = DEFAULT) -> None:
     """Apply a move, then settle the rest of the turn greedily."""
@@ -55,21 +52,13 @@ def ranked_moves(
             scored.append((lead(child, player, weights), (action,)))
         scored.sort(key=lambda item: -item[0])
         return scored[:width]
-    # First rank placements with no figure (cheap), then try every figure on the best of them.
-    bare_moves: list[tuple[float, PlayerAction, PlayerAction]] = []
+    # Every placement with every figure choice, as the greedy bot judges them: a move's worth often
+    # lies in its figure, so ranking placements without figures first would drop the best moves.
+    moves: list[tuple[float, Move]] = []
     for place in state.legal_actions():
-        bare = state.copy()
-        bare.apply(place)
-        no_figure = bare.legal_actions()[-1]
-        apply_move(bare, (no_figure,), rng, weights)
-        bare_moves.append((lead(bare, player, weights), place, no_figure))
-    bare_moves.sort(key=lambda item: -item[0])
-    moves: list[tuple[float, Move]] = [(value, (place, none)) for value, place, none in bare_moves]
-    shortlist = FOLLOWER_SHORTLIST if width > 1 else FOLLOWER_SHORTLIST // 2
-    for _, place, _ in bare_moves[:shortlist]:
         placed = state.copy()
         placed.apply(place)
-        for figure in placed.legal_actions()[:-1]:
+        for figure in placed.legal_actions():
             child = placed.copy()
             apply_move(child, (figure,), rng, weights)
             moves.append((lead(child, player, weights), (place, figure)))
