@@ -27,9 +27,11 @@ from zamek import engine
 from zamek.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
 from zamek.arena import ArenaReport, GameResult, play_match_game, run_arena, wilson_interval
 from zamek.bots.base import Bot, Budget
+from zamek.bots.evaluate import DEFAULT
 from zamek.bots.levels import BOT_NAMES, LEVELS, make_bot
 from zamek.bots.mcts import MCTSBot, ranked_moves
 from zamek.bots.simple import GreedyBot, RandomBot
+from zamek.bots.value import ValueModel
 from zamek.cli import main
 from zamek.engine import GameState, HeldToken, Phase, Rules, Setup, make_rules
 from zamek.runner import sample_chance
@@ -328,6 +330,7 @@ def test_pigsty_position_is_as_described() -> None:
 
 OBVIOUS_BOTS: list[tuple[str, Callable[[], Bot], Budget | None]] = [
     ("greedy", GreedyBot, None),
+    ("learned", lambda: make_bot("learned"), None),
     ("mcts", lambda: MCTSBot(iterations=24), None),
     ("hard", lambda: make_bot("hard"), Budget(iterations=16)),
 ]
@@ -491,6 +494,8 @@ def test_a_whole_game_between_mcts_and_greedy_is_reproducible() -> None:
         ("greedy", GreedyBot, None),
         ("greedy:5", GreedyBot, 5),
         ("mcts:10", MCTSBot, 10),
+        ("learned", GreedyBot, None),
+        ("learned:4", GreedyBot, 4),
         ("mcts", MCTSBot, MCTSBot.iterations),
         (" Greedy:7 ", GreedyBot, 7),
         ("beginner", GreedyBot, 3),
@@ -506,6 +511,9 @@ def test_make_bot_builds_each_named_player(spec: str, kind: type, budget: int | 
         assert bot.placements == budget
     if isinstance(bot, MCTSBot):
         assert bot.iterations == budget
+        assert isinstance(bot.evaluator, ValueModel) and bot.opponent is DEFAULT  # learned value, greedy opponent
+    if spec.strip().startswith("learned"):
+        assert isinstance(bot.evaluator, ValueModel)  # type: ignore[attr-defined]
     if spec in LEVELS:
         assert bot.name == spec
 

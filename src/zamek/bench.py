@@ -6,6 +6,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from zamek.bots.levels import make_bot
 from zamek.bots.mcts import MCTSBot
 from zamek.engine import GameState, Phase, Setup
 from zamek.runner import play_game, sample_chance
@@ -61,7 +62,8 @@ class SearchBench:
 
 
 def mcts_search(iterations: int, positions: int = 10, seed: int = 0, setup: Setup | None = None) -> SearchBench:
-    """Time MCTS placement decisions of ``iterations`` iterations in positions from a random game."""
+    """Time placement decisions of the ``mcts:iterations`` bot (the hard level's search) in positions
+    from a random game."""
     game = play_game(seed, setup=setup)
     state = GameState.new(game.setup)
     chosen: list[GameState] = []
@@ -70,7 +72,8 @@ def mcts_search(iterations: int, positions: int = 10, seed: int = 0, setup: Setu
         if state.phase is Phase.PLACE and i >= step * (len(chosen) + 1) and len(chosen) < positions:
             chosen.append(state.copy())
         state.apply(action)
-    bot = MCTSBot(iterations=iterations)
+    bot = make_bot(f"mcts:{iterations}")
+    assert isinstance(bot, MCTSBot)
     rng = random.Random(seed)
     total = 0
     start = time.perf_counter()

@@ -251,10 +251,43 @@ def ladder_command(players: str, games: int, seed: int, workers: int, edition: s
     click.echo(ladder_table(names, reports))
 
 
+@main.command(name="train-value")
+@click.option("--bot", default="greedy", show_default=True, help="The bot whose self-play games the first round fits.")
+@click.option("--games", default="1000,500,600", show_default=True,
+              help="Games per round, comma separated; each later round plays greedy over the value fitted so far.")
+@click.option("--seed", type=int, default=100000, show_default=True)
+@click.option("--workers", type=int, default=1, show_default=True)
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=Path("value_model.json"),
+              show_default=True, help="Where to write the model (the bots use src/zamek/data/value_model.json).")
+@rule_options
+def train_value(bot: str, games: str, seed: int, workers: int, out: Path, edition: str, sokol: bool,
+                gate_guard: bool) -> None:
+    """Fit the learned position value (used by mcts and learned) to self-play games, round by round."""
+    from zamek.bots.train import Fit, train
+
+    try:
+        make_bot(bot)
+        rounds = [int(n) for n in games.split(",")]
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not rounds or min(rounds) < 10:
+        raise click.UsageError("--games needs at least 10 games in every round, e.g. 1000,500,600")
+    setup = make_setup(edition, sokol, gate_guard)
+
+    def report(number: int, result: Fit) -> None:
+        click.echo(f"round {number + 1}: {result.samples} positions; error of the predicted final lead "
+                   f"{result.residual_sd:.1f} points (score difference alone: {result.baseline_sd:.1f}); "
+                   f"win scale {result.model.win_scale:.0f}")
+
+    _, text = train(bot, rounds, seed, setup, workers, report)
+    out.write_text(text, encoding="utf-8")
+    click.echo(f"written to {out}")
+
+
 @main.command()
 def bots() -> None:
     """List the computer players and the named levels."""
-    click.echo("bots: random, greedy[:N placements examined], mcts[:N iterations]")
+    click.echo("bots: random, greedy[:N placements examined], learned[:N placements examined], mcts[:N iterations]")
     for level, spec in LEVELS.items():
         click.echo(f"  {level:<9} = {spec}")
 

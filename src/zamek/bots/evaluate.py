@@ -11,13 +11,25 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from zamek.engine import GameState
 from zamek.scoring import SHRINE_RATE, chapel_points, majority
 from zamek.tiles import FeatureKind
 
 RATES: Final = {FeatureKind.ROAD: 1, FeatureKind.HOUSE: 1, FeatureKind.PIGSTY: 2}
+
+
+class Evaluator(Protocol):
+    """A position estimate the bots can use: the hand-set ``Weights`` or the learned value."""
+
+    def lead(self, state: GameState, player: int) -> float:
+        """Return ``player``'s estimated final lead in points."""
+        ...
+
+    def win_chance(self, state: GameState, player: int) -> float:
+        """Return ``player``'s estimated chance to win, exact when the game is over."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -44,6 +56,12 @@ class Weights:
     """Rough worth of a held token by kind (index = Zamek number)."""
     win_scale: float = 12.0
     """Points of lead that make a win about 73% likely, for turning estimates into win chances."""
+
+    def lead(self, state: GameState, player: int) -> float:
+        return lead(state, player, self)
+
+    def win_chance(self, state: GameState, player: int) -> float:
+        return win_chance(state, player, self)
 
 
 DEFAULT: Final = Weights()

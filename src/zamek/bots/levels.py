@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Final
 
 from zamek.bots.base import Bot
-from zamek.bots.evaluate import Weights
+from zamek.bots.evaluate import DEFAULT, Weights
 from zamek.bots.mcts import MCTSBot
 from zamek.bots.simple import GreedyBot, RandomBot
+from zamek.bots.value import default_model
 
 LEVELS: Final = {
     "beginner": "greedy:3",
@@ -22,7 +23,7 @@ HARD_CAP_SECONDS: Final = 4.5
 """The hard level never thinks longer than this (its budget normally ends far sooner)."""
 """Each level is a bot and its budget: greedy:N looks at N placements, mcts:N runs N iterations."""
 
-BOT_NAMES: Final = ("random", "greedy", "mcts", *LEVELS)
+BOT_NAMES: Final = ("random", "greedy", "learned", "mcts", *LEVELS)
 
 
 def make_bot(spec: str) -> Bot:
@@ -45,6 +46,14 @@ def make_bot(spec: str) -> Bot:
         bot = GreedyBot(placements=number)
         bot.name = spec
         return bot
+    if name == "learned":
+        bot = GreedyBot(placements=number, evaluator=default_model())
+        bot.name = spec
+        return bot
     if name == "mcts":
-        return MCTSBot(name=spec, iterations=number or MCTSBot.iterations)
-    raise ValueError(f"unknown player {spec!r}; choose from {', '.join(BOT_NAMES)} (greedy and mcts take :N)")
+        # Its own moves and its leaves by the learned value; the opponent assumed to play like greedy
+        # (cheaper to simulate, and the way most opponents judge a move: by what it gains now).
+        return MCTSBot(name=spec, iterations=number or MCTSBot.iterations, evaluator=default_model(),
+                       opponent=DEFAULT)
+    raise ValueError(f"unknown player {spec!r}; choose from {', '.join(BOT_NAMES)} "
+                     "(greedy, learned and mcts take :N)")

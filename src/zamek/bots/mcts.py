@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from zamek.actions import Action, Draw, PlayerAction, Reveal
 from zamek.bots.base import Budget
-from zamek.bots.evaluate import DEFAULT, Weights, lead, win_chance
+from zamek.bots.evaluate import DEFAULT, Evaluator
 from zamek.bots.simple import settle
 from zamek.engine import GameState, Phase
 from zamek.runner import sample_chance
@@ -32,15 +32,15 @@ Move = tuple[PlayerAction, ...]
 """One action, or a placement followed by a figure choice."""
 
 
-def apply_move(state: GameState, move: Move, rng: random.Random, weights: Weights = DEFAULT) -> None:
+def apply_move(state: GameState, move: Move, rng: random.Random, evaluator: Evaluator = DEFAULT) -> None:
     """Apply a move, then settle the rest of the turn greedily."""
     for action in move:
         state.apply(action)
-    settle(state, rng, weights)
+    settle(state, rng, evaluator)
 
 
 def ranked_moves(
-    state: GameState, rng: random.Random, width: int, weights: Weights = DEFAULT
+    state: GameState, rng: random.Random, width: int, evaluator: Evaluator = DEFAULT
 ) -> list[tuple[float, Move]]:
     """Return the ``width`` best moves for the player to move, by the greedy estimate, best first."""
     player = state.current
@@ -48,8 +48,8 @@ def ranked_moves(
         scored: list[tuple[float, Move]] = []
         for action in state.legal_actions():
             child = state.copy()
-            apply_move(child, (action,), rng, weights)
-            scored.append((lead(child, player, weights), (action,)))
+            apply_move(child, (action,), rng, evaluator)
+            scored.append((evaluator.lead(child, player), (action,)))
         scored.sort(key=lambda item: -item[0])
         return scored[:width]
     # Every placement with every figure choice, as the greedy bot judges them: a move's worth often
@@ -60,8 +60,8 @@ def ranked_moves(
         placed.apply(place)
         for figure in placed.legal_actions():
             child = placed.copy()
-            apply_move(child, (figure,), rng, weights)
-            moves.append((lead(child, player, weights), (place, figure)))
+            apply_move(child, (figure,), rng, evaluator)
+            moves.append((evaluator.lead(child, player), (place, figure)))
     moves.sort(key=lambda item: -item[0])
     return moves[:width]
 
@@ -92,15 +92,19 @@ class MCTSBot:
     playout_turns: int = 1
     """Turns of greedy play after a leaf before it is estimated."""
     expand_after: int = 3
-    weights: Weights = DEFAULT
-    """The position estimate's weights, for ranking moves, playouts and leaves."""
+    evaluator: Evaluator = DEFAULT
+    """The position estimate, for ranking its own moves, its own playout moves and leaves."""
+    opponent: Evaluator | None = None
+    """How the opponent is assumed to judge moves (in the tree and in playouts); None: like ``evaluator``."""
     max_seconds: float | None = None
     """A safety cap on thinking time; the iteration budget normally ends the search well before it."""
     _plan: tuple[object, PlayerAction] | None = field(default=None, repr=False)
+    _me: int = field(default=0, repr=False)
     last_iterations: int = field(default=0, repr=False)
     """Iterations the last search ran (for benchmarks)."""
 
     def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
+        started = time.perf_counter()  # the time cap counts ranking the candidates too
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -108,13 +112,14 @@ class MCTSBot:
             planned = self._plan[1]
             if planned in actions:
                 return planned
+        self._me = state.current
         root = Node(1 - state.current)
-        root.candidates = [m for _, m in ranked_moves(state, rng, self.width, self.weights)]
+        root.candidates = [m for _, m in ranked_moves(state, rng, self.width, self.evaluator)]
         if len(root.candidates) == 1:
             return self._decide(state, root.candidates[0])
         iterations = budget.iterations if budget and budget.iterations else self.iterations
         seconds = budget.seconds if budget and budget.seconds else self.max_seconds
-        deadline = time.perf_counter() + seconds if seconds else None
+        deadline = started + seconds if seconds else None
         futures = rng.getrandbits(64)
         # Sequential halving at the root: every surviving move gets the same number of visits
         # (on the same sampled futures), then the worse half is dropped, until one is left.
@@ -162,10 +167,10 @@ class MCTSBot:
             if node is not root and node.visits < self.expand_after:
                 break
             if node.candidates is None:
-                node.candidates = [m for _, m in ranked_moves(state, rng, self.width, self.weights)]
+                node.candidates = [m for _, m in ranked_moves(state, rng, self.width, self._judge(state))]
             move, first = (first, None) if first is not None else (self._select(node), None)
             mover = state.current
-            apply_move(state, move, rng, self.weights)
+            apply_move(state, move, rng, self._judge(state))
             child = node.children.get(move)
             if child is None:
                 child = node.children[move] = Node(mover)
@@ -176,7 +181,7 @@ class MCTSBot:
         # A walk that stopped at a decision node stopped inside a turn: that turn counts as begun, so
         # every leaf is estimated at the same depth (after the reply to the move being judged).
         self._playout(state, rng, turns=0 if state.is_chance() or state.is_over() else 1)
-        chance0 = win_chance(state, 0, self.weights)
+        chance0 = self.evaluator.win_chance(state, 0)
         for visited in path:
             visited.visits += 1
             visited.value += chance0 if visited.mover == 0 else 1.0 - chance0
@@ -207,8 +212,15 @@ class MCTSBot:
                     turns += 1
                 state.apply(sample_chance(state, rng))
                 continue
-            (_, move), = ranked_moves(state, rng, 1, self.weights)
-            apply_move(state, move, rng, self.weights)
+            judge = self._judge(state)
+            (_, move), = ranked_moves(state, rng, 1, judge)
+            apply_move(state, move, rng, judge)
+
+    def _judge(self, state: GameState) -> Evaluator:
+        """Return the estimate the player to move is assumed to choose by."""
+        if state.current == self._me or self.opponent is None:
+            return self.evaluator
+        return self.opponent
 
 
 def _plan_key(state: GameState) -> object:

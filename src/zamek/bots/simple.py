@@ -6,7 +6,7 @@ import random
 
 from zamek.actions import PlayerAction, UseToken
 from zamek.bots.base import Budget
-from zamek.bots.evaluate import DEFAULT, Weights, lead
+from zamek.bots.evaluate import DEFAULT, Evaluator
 from zamek.engine import GameState, Phase
 from zamek.runner import sample_chance
 
@@ -20,7 +20,7 @@ class RandomBot:
         return rng.choice(state.legal_actions())
 
 
-def settle(state: GameState, rng: random.Random, weights: Weights = DEFAULT) -> None:
+def settle(state: GameState, rng: random.Random, evaluator: Evaluator = DEFAULT) -> None:
     """Play out the rest of the current turn: chance by sampling, decisions greedily."""
     player = state.current
     while not state.is_over() and state.phase is not Phase.DRAW:
@@ -29,10 +29,10 @@ def settle(state: GameState, rng: random.Random, weights: Weights = DEFAULT) -> 
         elif state.phase is Phase.PLACE:
             return  # a new turn began (extra turn): stop here
         else:
-            state.apply(best_immediate(state, rng, player, weights))
+            state.apply(best_immediate(state, rng, player, evaluator))
 
 
-def best_immediate(state: GameState, rng: random.Random, player: int, weights: Weights = DEFAULT) -> PlayerAction:
+def best_immediate(state: GameState, rng: random.Random, player: int, evaluator: Evaluator = DEFAULT) -> PlayerAction:
     """Return the scoring-time decision (order, token use, extra turn) that looks best right after it.
 
     An extra turn is always taken: a turn is worth more than the token, which scores nothing if kept.
@@ -46,8 +46,8 @@ def best_immediate(state: GameState, rng: random.Random, player: int, weights: W
     for action in actions:
         child = state.copy()
         child.apply(action)
-        settle(child, rng, weights)
-        value = lead(child, player, weights)
+        settle(child, rng, evaluator)
+        value = evaluator.lead(child, player)
         if value > best_value:
             best, best_value = action, value
     return best
@@ -63,9 +63,9 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, placements: int | None = None, weights: Weights = DEFAULT) -> None:
+    def __init__(self, placements: int | None = None, evaluator: Evaluator = DEFAULT) -> None:
         self.placements = placements
-        self.weights = weights
+        self.evaluator = evaluator
 
     def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
         player = state.current
@@ -80,7 +80,7 @@ class GreedyBot:
             return actions[max(scored)[1]]
         if state.phase is Phase.FOLLOWER:
             return self._best_follower(state, actions, rng, player)[0]
-        return best_immediate(state, rng, player, self.weights)
+        return best_immediate(state, rng, player, self.evaluator)
 
     def _best_follow_up(self, state: GameState, place: PlayerAction, rng: random.Random, player: int) -> float:
         placed = state.copy()
@@ -94,8 +94,8 @@ class GreedyBot:
         for action in actions:
             child = state.copy()
             child.apply(action)
-            settle(child, rng, self.weights)
-            value = lead(child, player, self.weights)
+            settle(child, rng, self.evaluator)
+            value = self.evaluator.lead(child, player)
             if value > best_value:
                 best, best_value = action, value
         return best, best_value

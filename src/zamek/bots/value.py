@@ -1,0 +1,241 @@
+"""A position value learned from games: what each player's position is worth in points still to come.
+
+The hand-set estimate of :mod:`zamek.bots.evaluate` guesses how likely an open feature is to be
+completed from its number of open edges. This value looks at the board instead: for every open
+feature a player controls it finds the empty spaces its open edges face and whether any tile
+still to be drawn fits there (a feature facing a space nothing can fill is dead: its followers are
+stuck), and it describes the position by a few dozen such numbers (points waiting in open features
+by kind and by how many spaces they still need, followers and tokens held, the family-house race,
+towers within reach). The points each feature is worth were fitted by least squares to the points
+actually scored in the rest of games between greedy players (``zamek bots train-value``); they are
+stored in ``data/value_model.json``.
+
+Features are computed per player; the value is the score difference plus the weighted difference
+of the two players' features, so it is symmetric by construction.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Final
+
+from zamek.engine import EMPTY, GameState, Rules
+from zamek.geometry import side_segments
+from zamek.scoring import SHRINE_RATE, chapel_points, majority
+from zamek.tiles import FeatureKind
+
+KINDS: Final = ("road", "house", "pigsty")
+REACH: Final = ("dead", "one", "two", "more")
+"""Open features by the empty spaces their open edges face: one with no tile left to fill is dead."""
+
+
+def _feature_names() -> tuple[str, ...]:
+    names = []
+    for kind in KINDS:
+        for reach in REACH:
+            names += [f"{kind}_{reach}", f"{kind}_{reach}_early"]
+    names += [f"held_{reach}" for reach in REACH]
+    names += ["blocked", "meadow", "meadow_early", "meadow_monks", "meadow_blocked"]
+    names += ["supply", "supply_early", "supply_empty", "supply_empty_early"]
+    names += [f"token_{kind}" for kind in range(1, 10)] + ["token_1_early"]
+    names += ["family_lead", "family_lead_area", "family_size", "tower_near", "nest_lead", "to_move"]
+    return tuple(names)
+
+
+FEATURES: Final = _feature_names()
+INDEX: Final = {name: i for i, name in enumerate(FEATURES)}
+_RATES: Final = {FeatureKind.ROAD: 1, FeatureKind.HOUSE: 1, FeatureKind.PIGSTY: 2}
+_KIND_NAME: Final = {FeatureKind.ROAD: "road", FeatureKind.HOUSE: "house", FeatureKind.PIGSTY: "pigsty",
+                     FeatureKind.CHAPEL: "house"}
+TOWER_REACH: Final = 6
+_BUCKETS: Final = {
+    (kind, r): (INDEX[f"{kind}_{reach}"], INDEX[f"{kind}_{reach}_early"], INDEX[f"held_{reach}"])
+    for kind in KINDS for r, reach in enumerate(REACH)
+}
+"""Feature indices (value, value early, followers held) per kind and reach (0 dead, else spaces needed)."""
+_TOKEN_AT: Final = (-1, *(INDEX[f"token_{kind}"] for kind in range(1, 10)))
+
+
+_TABLES: dict[int, tuple[Rules, tuple[int, ...], dict[int, tuple[int]]]] = {}
+"""Per rules (by identity: hashing the rules deeply on every call is slow): fit table and start sides."""
+
+
+def _tables(rules: Rules) -> tuple[tuple[int, ...], dict[int, tuple[int]]]:
+    entry = _TABLES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _TABLES[id(rules)] = (rules, _fit_table(rules), _start_sides(rules))
+    return entry[1], entry[2]
+
+
+def _fit_table(rules: Rules) -> tuple[int, ...]:
+    """For each (sides that must match, which of them are roads): the tiles (as bits) that fit some way."""
+    table = [0] * 256
+    for mask in range(16):
+        for want in range(16):
+            if want & ~mask:
+                continue
+            bits = 0
+            for tile in rules.tiles.tiles:
+                if any((o.road_sides ^ want) & mask == 0 for o in tile.orientations):
+                    bits |= 1 << tile.index
+            table[mask * 16 + want] = bits
+    return tuple(table)
+
+
+def frontier(state: GameState, root: int) -> set[int]:
+    """Return the empty spaces that the open edges of region ``root`` face."""
+    result: set[int] = set()
+    status = state.status
+    offsets = state.castle.offsets
+    starts = _tables(state.rules)[1]
+    find = state.find
+    bits = state.cells[root]
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        cell = low.bit_length() - 1
+        base = state.cell_node[cell]
+        table = state.cell_table[cell]
+        for side in starts.get(cell, range(4)):
+            neighbour = cell + offsets[side]
+            if status[neighbour] != EMPTY:
+                continue
+            for s in side_segments(side):
+                if table[s] >= 0 and find(base + table[s]) == root:
+                    result.add(neighbour)
+                    break
+    return result
+
+
+def _start_sides(rules: Rules) -> dict[int, tuple[int]]:
+    """The one side of each start space that faces the interior."""
+    return {start.cell: ((start.side + 2) % 4,) for start in rules.castle.starts}
+
+
+def position_features(state: GameState) -> tuple[list[float], list[float]]:
+    """Return the feature vector of each player (see ``FEATURES``)."""
+    x = [[0.0] * len(FEATURES), [0.0] * len(FEATURES)]
+    total = len(state.rules.tiles)
+    left = len(state.remaining)
+    early = left / total
+    remaining_bits = 0
+    for tile in state.remaining:
+        remaining_bits |= 1 << tile
+    if state.drawn >= 0:  # drawn but not yet placed: it can still fill a space
+        remaining_bits |= 1 << state.drawn
+    fit = _tables(state.rules)[0]
+    need_mask, need_road = state.need_mask, state.need_road
+    seen: set[int] = set()
+    for follower in state.followers:
+        root = state.find(follower.node)
+        if root in seen:
+            continue
+        seen.add(root)
+        counts = (state.fol0[root], state.fol1[root])
+        owner = majority(counts)
+        kind = FeatureKind(state.kind[root])
+        double = 2 if owner is not None and state.prince[root] >> owner & 1 else 1
+        if kind is FeatureKind.MEADOW:
+            if owner is None:
+                for p in (0, 1):
+                    x[p][INDEX["meadow_blocked"]] += counts[p]
+                continue
+            points = state.shrines[root] * SHRINE_RATE * double
+            x[owner][INDEX["meadow"]] += points
+            x[owner][INDEX["meadow_early"]] += points * early
+            x[owner][INDEX["meadow_monks"]] += counts[owner]
+            x[1 - owner][INDEX["meadow_blocked"]] += counts[1 - owner]
+            continue
+        if owner is None:
+            for p in (0, 1):
+                x[p][INDEX["blocked"]] += counts[p]
+            continue
+        x[1 - owner][INDEX["blocked"]] += counts[1 - owner]
+        tiles = state.cells[root].bit_count()
+        if kind is FeatureKind.CHAPEL:
+            worth = float(chapel_points(tiles))
+        else:
+            worth = float(tiles * _RATES[kind] * (2 if kind is FeatureKind.ROAD and state.stocks[root] else 1))
+        worth *= double
+        spaces = frontier(state, root)
+        dead = any(fit[need_mask[c] * 16 + need_road[c]] & remaining_bits == 0 for c in spaces) or left == 0
+        reach = 0 if dead else min(len(spaces), 3)
+        at, at_early, at_held = _BUCKETS[_KIND_NAME[kind], reach]
+        xo = x[owner]
+        xo[at] += worth
+        xo[at_early] += worth * early
+        xo[at_held] += counts[owner]
+    family = majority((state.family_size[0], state.family_size[1]))
+    nests = majority((state.nests[0], state.nests[1])) if state.rules.sokol else None
+    tower_at = state.rules.tower_at
+    for p in (0, 1):
+        xp = x[p]
+        supply = state.supply[p]
+        xp[INDEX["supply"]] = supply
+        xp[INDEX["supply_early"]] = supply * early
+        xp[INDEX["supply_empty"]] = 1.0 if supply == 0 else 0.0
+        xp[INDEX["supply_empty_early"]] = early if supply == 0 else 0.0
+        for token in state.tokens[p]:
+            xp[_TOKEN_AT[token.kind]] += 1
+            if token.kind == 1:
+                xp[INDEX["token_1_early"]] += early
+        if family == p:
+            xp[INDEX["family_lead"]] = 1.0
+            xp[INDEX["family_lead_area"]] = min(state.largest_empty_area(), 20) * (1 - early)
+        xp[INDEX["family_size"]] = state.family_size[p]
+        position = state.scores[p]
+        for step in range(1, TOWER_REACH + 1):
+            tower = tower_at[(position + step) % 100]
+            if tower >= 0 and state.tower_token[tower]:
+                xp[INDEX["tower_near"]] = 1.0
+                break
+        if nests == p:
+            xp[INDEX["nest_lead"]] = 1.0
+    x[state.current][INDEX["to_move"]] = 1.0
+    return x[0], x[1]
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """Coefficients of the learned value: points still to come per unit of each feature."""
+
+    coefficients: tuple[float, ...]
+    win_scale: float = 16.0
+    """Points of lead that make a win about 73% likely (fitted to the same games)."""
+
+    def lead(self, state: GameState, player: int) -> float:
+        """Return ``player``'s expected final lead in points."""
+        s = state.scores
+        if state.is_over():
+            return float(s[player] - s[1 - player])
+        x0, x1 = position_features(state)
+        value = float(s[0] - s[1]) + sum(w * (a - b) for w, a, b in zip(self.coefficients, x0, x1, strict=True))
+        return value if player == 0 else -value
+
+    def win_chance(self, state: GameState, player: int) -> float:
+        """Return a win chance in [0, 1] for ``player``: exact at the end, estimated before."""
+        if state.is_over():
+            s = state.scores
+            mine, theirs = s[player], s[1 - player]
+            return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+        return 1.0 / (1.0 + math.exp(-self.lead(state, player) / self.win_scale))
+
+
+def model_from_json(text: str) -> ValueModel:
+    """Return a model from its JSON form (feature names must match ``FEATURES``)."""
+    data = json.loads(text)
+    names = tuple(data["features"])
+    if names != FEATURES:
+        raise ValueError("the value model was fitted for other features; run `zamek bots train-value` again")
+    return ValueModel(tuple(float(c) for c in data["coefficients"]), float(data["win_scale"]))
+
+
+@cache
+def default_model() -> ValueModel:
+    """Return the model shipped in ``data/value_model.json``."""
+    text = resources.files("zamek").joinpath("data/value_model.json").read_text(encoding="utf-8")
+    return model_from_json(text)

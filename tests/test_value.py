@@ -1,0 +1,142 @@
+"""The learned position value (zamek.bots.value) and its fitting (zamek.bots.train).
+
+The board features are checked on the hand-made positions of ``test_bots`` (a pigsty open to one
+space, a road with stocks open to the same space), the fit on samples whose answer is known, and
+the shipped model on symmetry and on real games.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from zamek.actions import parse_action
+from zamek.bots import value as value_module
+from zamek.bots.levels import make_bot
+from zamek.bots.train import collect, fit, model_json, solve
+from zamek.bots.value import FEATURES, INDEX, ValueModel, default_model, frontier, model_from_json, position_features
+from zamek.cli import main
+from zamek.engine import GameState, Phase, Setup
+from zamek.runner import sample_chance
+
+from .test_bots import region, trap_position
+
+
+def test_frontier_is_the_empty_space_an_open_feature_faces() -> None:
+    g = trap_position()
+    b5 = g.castle.cell_of("b5")
+    assert frontier(g, region(g, "b6", 0)) == {b5}  # Black's pigsty (Z12: open only to b5)
+    assert frontier(g, region(g, "a5", 0)) == {b5}  # White's road with stocks
+
+
+def test_features_put_open_features_in_the_bucket_of_the_spaces_they_need() -> None:
+    g = trap_position()
+    white, black = position_features(g)
+    assert black[INDEX["pigsty_one"]] == 8  # 4 tiles x 2 (Z14)
+    assert white[INDEX["road_one"]] == 6  # 3 tiles x 2 with stocks (Z14)
+    assert white[INDEX["held_one"]] == 1 and black[INDEX["held_one"]] == 1
+    assert white[INDEX["to_move"]] == 1 and black[INDEX["to_move"]] == 0
+    assert white[INDEX["supply"]] == 5 and black[INDEX["supply"]] == 5
+
+
+def test_a_feature_no_tile_left_can_close_is_dead() -> None:
+    g = trap_position()
+    # White places PW away from b5; only the meadow tile M0 is left, and it has no road, so nothing
+    # can fill b5 (a road must meet the road on its west, Z7): both features there are dead.
+    g.play(next(a for a in g.legal_actions() if str(a)[:3] not in ("b5/", "e10")))
+    g.play(parse_action("pass"))
+    assert [g.tiles.tiles[t].id for t in g.remaining] == ["M0"]
+    white, black = position_features(g)
+    assert black[INDEX["pigsty_dead"]] == 8 and black[INDEX["pigsty_one"]] == 0
+    assert white[INDEX["road_dead"]] == 6 and white[INDEX["held_dead"]] == 1
+
+
+def test_the_value_is_symmetric_and_exact_at_the_end() -> None:
+    model = default_model()
+    rng = random.Random(4)
+    state = GameState.new(Setup(first_player=0))
+    bot = make_bot("greedy")
+    while not state.is_over():
+        if state.is_chance():
+            state.apply(sample_chance(state, rng))
+            continue
+        assert model.lead(state, 0) == pytest.approx(-model.lead(state, 1))
+        assert 0.0 < model.win_chance(state, 0) < 1.0
+        state.apply(bot.choose(state, rng))
+    assert model.lead(state, 0) == state.scores[0] - state.scores[1]
+    assert model.win_chance(state, 0) in (0.0, 0.5, 1.0)
+
+
+def test_features_are_computed_in_every_rule_set() -> None:
+    for setup in (Setup(sokol=True), Setup(edition="castle2003", sokol=True, gate_guard=True)):
+        rng = random.Random(2)
+        state = GameState.new(setup)
+        while not state.is_over():
+            if state.is_chance():
+                state.apply(sample_chance(state, rng))
+            else:
+                x0, x1 = position_features(state)
+                assert len(x0) == len(x1) == len(FEATURES)
+                state.apply(rng.choice(state.legal_actions()))
+
+
+def test_solve_and_fit_recover_known_coefficients() -> None:
+    assert solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]) == pytest.approx([0.8, 1.4])
+    rng = random.Random(1)
+    truth = {INDEX["pigsty_one"]: 1.5, INDEX["supply"]: 2.0, INDEX["token_1"]: 4.0}
+    samples = []
+    for _ in range(400):
+        diff = [0.0] * len(FEATURES)
+        for i in truth:
+            diff[i] = float(rng.randint(-6, 6))
+        now = float(rng.randint(-20, 20))
+        final = now + sum(truth[i] * diff[i] for i in truth)
+        samples.append((diff, now, final))
+    result = fit(samples, ridge=1e-6)
+    for i, c in enumerate(result.model.coefficients):
+        assert c == pytest.approx(truth.get(i, 0.0), abs=1e-6)
+    assert result.residual_sd == pytest.approx(0.0, abs=1e-6)
+
+
+def test_collected_samples_pair_each_turn_with_the_final_score() -> None:
+    samples = collect("greedy:3", 2, 7, Setup())
+    assert len(samples) >= 2 * 60  # a sample per drawn tile, discards included
+    finals = {final for _, _, final in samples}
+    assert len(finals) == 2  # one final score difference per game
+    assert samples[0][1] == 0.0  # nobody has scored before the first draw
+
+
+def test_model_json_round_trips_and_refuses_other_features() -> None:
+    model = ValueModel(tuple(float(i) for i in range(len(FEATURES))), 9.0)
+    text = model_json(fit([([0.0] * len(FEATURES), 0.0, 0.0)]), "greedy", [10], 1, Setup())
+    assert model_from_json(text).coefficients == (0.0,) * len(FEATURES)
+    data = json.loads(text)
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ValueError, match="train-value"):
+        model_from_json(json.dumps(data))
+    assert model.win_scale == 9.0
+
+
+def test_cli_train_value_writes_a_model_the_bots_can_load(tmp_path: Path) -> None:
+    out = tmp_path / "model.json"
+    result = CliRunner().invoke(main, ["train-value", "--bot", "greedy:3", "--games", "10,10", "--seed", "3",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "round 2:" in result.output and "written to" in result.output
+    model = model_from_json(out.read_text(encoding="utf-8"))
+    assert len(model.coefficients) == len(FEATURES)
+    bad = CliRunner().invoke(main, ["train-value", "--bot", "nobody", "--out", str(out)])
+    assert bad.exit_code == 2 and "unknown player" in bad.output
+
+
+def test_the_shipped_model_matches_the_features() -> None:
+    model = value_module.default_model()
+    assert len(model.coefficients) == len(FEATURES)
+    assert model.win_scale > 0
+    state = GameState.new(Setup(first_player=0))
+    assert state.phase is Phase.DRAW
+    assert model.lead(state, 0) > 0  # moving first is worth something (to_move)
