@@ -569,6 +569,32 @@ def test_greedy_with_a_budget_examines_only_that_many_placements(seed: int) -> N
     assert len(roomy.examined) == len(legal)
 
 
+@dataclasses.dataclass
+class CountingEvaluator:
+    """The plain estimate, counting the positions it is asked to judge and whose turn they were."""
+
+    movers: list[int] = dataclasses.field(default_factory=list)
+
+    def lead(self, state: GameState, player: int) -> float:
+        self.movers.append(player)
+        return DEFAULT.lead(state, player)
+
+    def win_chance(self, state: GameState, player: int) -> float:
+        return DEFAULT.win_chance(state, player)
+
+
+def test_mcts_judges_the_opponents_moves_by_its_opponent_model() -> None:
+    g = mid_game(5)
+    mine, theirs = CountingEvaluator(), CountingEvaluator()
+    action = MCTSBot(iterations=24, evaluator=mine, opponent=theirs).choose(g, random.Random(1))
+    assert action in g.legal_actions()
+    assert set(theirs.movers) == {1 - g.current}  # the opponent model judged only the opponent's moves
+    assert set(mine.movers) == {g.current}
+    alone = CountingEvaluator()
+    MCTSBot(iterations=24, evaluator=alone).choose(g, random.Random(1))
+    assert set(alone.movers) == {0, 1}  # without one, its own estimate judges both sides
+
+
 def test_mcts_respects_a_time_budget() -> None:
     g = mid_game(7)
     bot = MCTSBot(iterations=10**6)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from zamek.bots.base import Bot
-from zamek.bots.evaluate import DEFAULT, Weights
+from zamek.bots.evaluate import DEFAULT
 from zamek.bots.mcts import MCTSBot
 from zamek.bots.simple import GreedyBot, RandomBot
 from zamek.bots.value import default_model
@@ -16,18 +16,16 @@ LEVELS: Final = {
     "medium": "greedy",
     "hard": "mcts:128",
 }
-TUNED: Final = Weights(free_follower=0.6, follower_cap=2)
-"""Weights that beat the plain ones in greedy-vs-greedy matches (README, "Computer players"). Not used by
-default: MCTS with them lost more often to greedy (17 of 40) than with the plain weights."""
+"""Each level is a bot and its budget: greedy:N looks at N placements, mcts:N runs N iterations."""
 HARD_CAP_SECONDS: Final = 4.5
 """The hard level never thinks longer than this (its budget normally ends far sooner)."""
-"""Each level is a bot and its budget: greedy:N looks at N placements, mcts:N runs N iterations."""
 
 BOT_NAMES: Final = ("random", "greedy", "learned", "mcts", *LEVELS)
 
 
 def make_bot(spec: str) -> Bot:
-    """Return a bot from a name: random, greedy[:N], mcts[:N], or a level (beginner, easy, medium, hard)."""
+    """Return a bot from a name: random, greedy[:N], learned[:N], mcts[:N], or a level (beginner, easy,
+    medium, hard)."""
     name, _, budget = spec.strip().lower().partition(":")
     if name in LEVELS and not budget:
         bot = make_bot(LEVELS[name])

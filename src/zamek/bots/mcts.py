@@ -8,10 +8,12 @@ Each iteration copies the root position and walks down. At a chance node (a tile
 token reveal) it samples an outcome with the engine's probabilities and follows (or
 creates) that outcome's child, so every iteration sees a fresh future draw: the draw order
 is never fixed in advance. At a decision node it tries each candidate once, then picks by
-UCT. From the new leaf a short playout (``playout_turns`` turns of the greedy policy)
-looks a little further, and the position estimate of :mod:`zamek.bots.evaluate`, turned
-into a win chance, is backed up; each node keeps it from the point of view of the player
-who chose the move into it. A node is expanded only after ``expand_after`` visits.
+UCT. From the new leaf a short playout (``playout_turns`` turns of one-turn-look play) looks a
+little further, and the position estimate (``evaluator``: the hand-set one of
+:mod:`zamek.bots.evaluate` or the learned value of :mod:`zamek.bots.value`), turned into a win
+chance, is backed up; each node keeps it from the point of view of the player who chose the move
+into it. A node is expanded only after ``expand_after`` visits. The opponent's candidate moves
+and playout moves may be judged by another estimate (``opponent``): a model of how they choose.
 """
 
 from __future__ import annotations
