@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from zamek import arena as arena_module
 from zamek import engine
 from zamek.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
-from zamek.arena import ArenaReport, GameResult, play_match_game, run_arena, wilson_interval
+from zamek.arena import ArenaReport, GameResult, play_match_game, progress_line, run_arena, wilson_interval
 from zamek.bots.base import Bot, Budget
 from zamek.bots.evaluate import DEFAULT
 from zamek.bots.levels import BOT_NAMES, LEVELS, make_bot
@@ -698,6 +698,27 @@ def test_run_arena_alternates_seats_on_paired_seeds(monkeypatch: pytest.MonkeyPa
     assert (a.wins, b.wins, draws) == (5, 0, 0)
 
 
+def fake_game(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
+    scores = (20, 10) if players[0] == "greedy" else (10, 20)  # greedy always wins
+    return GameResult(seed, players, a_seat, scores, (1, 1), (0.1, 0.2), (0.05, 0.1))
+
+
+def test_run_arena_tells_of_each_game_as_it_finishes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(arena_module, "play_match_game", fake_game)
+    heard: list[tuple[int, int, str]] = []
+
+    def listen(so_far: ArenaReport, result: GameResult) -> None:
+        heard.append((len(so_far.games), so_far.planned, progress_line(so_far, result)))
+
+    report = run_arena("greedy", "random", 3, 7, BASE, on_game=listen)
+    assert [(n, planned) for n, planned, _ in heard] == [(1, 3), (2, 3), (3, 3)]
+    assert heard[0][2] == ("[1/3] seed 7, greedy first: greedy 20, random 10; "
+                           "longest decision greedy 0.05 s / random 0.10 s; so far greedy 1, random 0, draws 0")
+    assert heard[1][2].startswith("[2/3] seed 7, random first: random 10, greedy 20;")
+    assert heard[2][2].endswith("so far greedy 3, random 0, draws 0")
+    assert report.to_json()["games_planned"] == 3
+
+
 @pytest.mark.usefixtures("short_games")
 def test_run_arena_plays_real_games_in_both_seat_orders() -> None:
     report = run_arena("greedy", "random", 4, 11, Setup())
@@ -717,9 +738,12 @@ def test_run_arena_plays_real_games_in_both_seat_orders() -> None:
 def test_run_arena_in_parallel_plays_the_same_games() -> None:
     # Worker processes build their own bots and generators: the games are those of a serial run.
     serial = run_arena("random", "greedy:1", 2, 5, BASE)
-    parallel = run_arena("random", "greedy:1", 2, 5, BASE, workers=2)
+    finished: list[int] = []
+    parallel = run_arena("random", "greedy:1", 2, 5, BASE, workers=2,
+                         on_game=lambda so_far, _: finished.append(len(so_far.games)))
     key = [(g.seats, g.seed, g.a_seat, g.scores, g.decisions) for g in serial.games]
     assert [(g.seats, g.seed, g.a_seat, g.scores, g.decisions) for g in parallel.games] == key
+    assert finished == [1, 2]  # heard of each game once, whatever order they finished in
 
 
 @pytest.mark.usefixtures("short_games")
@@ -737,6 +761,28 @@ def test_cli_arena_reports_and_writes_json(tmp_path: Path) -> None:
     assert [g["a_seat"] for g in data["results"]] == [0, 1]
     assert sum(data["wins"]) + data["draws"] == 2
     assert all(t > 0 for t in data["mean_seconds_per_decision"])
+    assert data["games_planned"] == 2
+    assert "[1/2] seed 1, greedy first:" in run.stderr and "[2/2] seed 1, random first:" in run.stderr
+    assert "[1/2]" not in run.stdout
+    quiet = CliRunner().invoke(main, ["arena", "--players", "greedy,random", "--games", "2", "--quiet"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+def test_cli_arena_stopped_midway_keeps_the_games_it_finished(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    def stopped_after_two(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
+        if seed > 1:
+            raise KeyboardInterrupt  # as if someone pressed Ctrl-C in the third game
+        return fake_game(players, seed, setup, a_seat)
+
+    monkeypatch.setattr(arena_module, "play_match_game", stopped_after_two)
+    out = tmp_path / "arena.json"
+    run = CliRunner().invoke(main, ["arena", "--players", "greedy,random", "--games", "6", "--json", str(out)])
+    assert run.exit_code != 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert (data["games"], data["games_planned"], data["wins"]) == (2, 6, [2, 0])
+    assert [g["seed"] for g in data["results"]] == [1, 1]
+    assert not (tmp_path / "arena.json.partial").exists()
 
 
 @pytest.mark.parametrize("players", ["greedy", "greedy,random,mcts", "greedy,foo", "greedy:0,random", "greedy,"])

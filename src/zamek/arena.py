@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 
 from zamek.bots.levels import make_bot
@@ -85,6 +86,8 @@ class ArenaReport:
     players: tuple[str, str]
     rules: str
     games: list[GameResult] = field(default_factory=list)
+    planned: int = 0
+    """The games the match is to play; more than ``len(games)`` while it is still under way."""
 
     def summaries(self) -> tuple[BotSummary, BotSummary, int]:
         a, b = BotSummary(self.players[0]), BotSummary(self.players[1])
@@ -111,6 +114,7 @@ class ArenaReport:
             "players": list(self.players),
             "rules": self.rules,
             "games": n,
+            "games_planned": max(self.planned, n),
             "wins": [a.wins, b.wins],
             "draws": draws,
             "win_rate_a": (a.wins + draws / 2) / n if n else 0.0,
@@ -141,27 +145,58 @@ def _play(job: tuple[tuple[str, str], int, Setup, int]) -> GameResult:
     return play_match_game(*job)
 
 
-def run_arena(a: str, b: str, games: int, seed: int, setup: Setup, workers: int = 1) -> ArenaReport:
-    """Play ``games`` games, alternating seats: game 2k has A first, game 2k+1 B first, both on seed S + k."""
+GameCallback = Callable[["ArenaReport", GameResult], None]
+"""Called after each finished game with the report so far (its games in seat-and-seed order)."""
+
+
+def run_arena(a: str, b: str, games: int, seed: int, setup: Setup, workers: int = 1,
+              on_game: GameCallback | None = None) -> ArenaReport:
+    """Play ``games`` games, alternating seats: game 2k has A first, game 2k+1 B first, both on seed S + k.
+
+    ``on_game`` hears of every game as it finishes, so that a long match can show progress and save
+    what it has; with several workers games finish out of order, but the report keeps them in order."""
     jobs = []
     for i in range(games):
         players = (a, b) if i % 2 == 0 else (b, a)
         jobs.append((players, seed + i // 2, setup, i % 2))
-    report = ArenaReport((a, b), setup.name)
+    report = ArenaReport((a, b), setup.name, planned=games)
+    finished: list[GameResult | None] = [None] * games
+
+    def record(index: int, result: GameResult) -> None:
+        finished[index] = result
+        report.games = [g for g in finished if g is not None]
+        if on_game is not None:
+            on_game(report, result)
+
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            report.games = list(pool.map(_play, jobs))
+            futures = {pool.submit(_play, job): index for index, job in enumerate(jobs)}
+            for future in as_completed(futures):
+                record(futures[future], future.result())
     else:
-        report.games = [_play(job) for job in jobs]
+        for index, job in enumerate(jobs):
+            record(index, _play(job))
     return report
 
 
-def ladder(players: list[str], games: int, seed: int, setup: Setup, workers: int = 1) -> list[ArenaReport]:
+def progress_line(report: ArenaReport, result: GameResult) -> str:
+    """One line about a finished game and the match so far, for a long run's log."""
+    a, b, draws = report.summaries()
+    first, second = result.seats
+    longest = " / ".join(f"{name} {seconds:.2f} s"
+                         for name, seconds in zip(result.seats, result.max_seconds, strict=True))
+    return (f"[{len(report.games)}/{report.planned}] seed {result.seed}, {first} first: "
+            f"{first} {result.scores[0]}, {second} {result.scores[1]}; longest decision {longest}; "
+            f"so far {a.name} {a.wins}, {b.name} {b.wins}, draws {draws}")
+
+
+def ladder(players: list[str], games: int, seed: int, setup: Setup, workers: int = 1,
+           on_game: GameCallback | None = None) -> list[ArenaReport]:
     """Play every pair of ``players`` against each other."""
     reports = []
     for i, a in enumerate(players):
         for b in players[i + 1:]:
-            reports.append(run_arena(a, b, games, seed, setup, workers))
+            reports.append(run_arena(a, b, games, seed, setup, workers, on_game))
     return reports
 
 

@@ -11,7 +11,7 @@ import click
 
 from zamek import record as records
 from zamek.actions import Action, Draw
-from zamek.arena import ladder, ladder_table, run_arena
+from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, run_arena
 from zamek.bench import mcts_search, random_playouts
 from zamek.bots.levels import LEVELS, make_bot
 from zamek.engine import GameState, Setup
@@ -195,10 +195,11 @@ def selfplay(
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--workers", type=int, default=1, show_default=True, help="Processes to play games in parallel.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Also write the results, game by game, to this JSON file.")
+              help="Also write the results, game by game, to this JSON file (kept up to date as games finish).")
+@click.option("--quiet", is_flag=True, help="Do not print a line on standard error as each game finishes.")
 @rule_options
-def arena(players: str, games: int, seed: int, workers: int, json_path: Path | None, edition: str, sokol: bool,
-          gate_guard: bool) -> None:
+def arena(players: str, games: int, seed: int, workers: int, json_path: Path | None, quiet: bool, edition: str,
+          sokol: bool, gate_guard: bool) -> None:
     """Play two computer players against each other in both seat orders and report their strength."""
     names = [p.strip() for p in players.split(",")]
     if len(names) != 2:
@@ -209,10 +210,25 @@ def arena(players: str, games: int, seed: int, workers: int, json_path: Path | N
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     setup = make_setup(edition, sokol, gate_guard)
-    report = run_arena(names[0], names[1], games, seed, setup, workers)
+
+    def after_each_game(so_far: ArenaReport, result: GameResult) -> None:
+        # A match can take hours: show it moving, and keep what it has if it is stopped.
+        if not quiet:
+            click.echo(progress_line(so_far, result), err=True)
+        if json_path is not None:
+            write_json_replacing(json_path, so_far.to_json())
+
+    report = run_arena(names[0], names[1], games, seed, setup, workers, after_each_game)
     click.echo(report.text())
     if json_path is not None:
-        json_path.write_text(json.dumps(report.to_json(), indent=1), encoding="utf-8")
+        write_json_replacing(json_path, report.to_json())
+
+
+def write_json_replacing(path: Path, data: object) -> None:
+    """Write ``data`` to ``path`` through a temporary file, so a reader never sees half a file."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    partial.replace(path)
 
 
 @main.command()
@@ -233,8 +249,9 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
 @click.option("--games", type=int, default=200, show_default=True, help="Games per pair; seats alternate.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--workers", type=int, default=1, show_default=True)
+@click.option("--quiet", is_flag=True, help="Do not print a line on standard error as each game finishes.")
 @rule_options
-def ladder_command(players: str, games: int, seed: int, workers: int, edition: str, sokol: bool,
+def ladder_command(players: str, games: int, seed: int, workers: int, quiet: bool, edition: str, sokol: bool,
                    gate_guard: bool) -> None:
     """Play every pair of levels and print the ladder table (row's win rate against column, 95% CI)."""
     names = [p.strip() for p in players.split(",")]
@@ -244,7 +261,12 @@ def ladder_command(players: str, games: int, seed: int, workers: int, edition: s
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     setup = make_setup(edition, sokol, gate_guard)
-    reports = ladder(names, games, seed, setup, workers)
+
+    def after_each_game(so_far: ArenaReport, result: GameResult) -> None:
+        if not quiet:
+            click.echo(progress_line(so_far, result), err=True)
+
+    reports = ladder(names, games, seed, setup, workers, after_each_game)
     for report in reports:
         click.echo(report.text())
     click.echo()
