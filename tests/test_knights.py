@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -357,7 +358,6 @@ def test_k6_the_game_ends_after_round_seven() -> None:
 def test_k7_a_match_has_as_many_games_as_players_and_adds_points() -> None:
     setups = match_setups(3)
     assert len(setups) == 3
-    assert [s.first_sword for s in setups] == [2, 0, 1]
     results = []
     for g, setup in enumerate(setups):
         result = play_game(100 + g, ["random"] * 3, setup).state.result()
@@ -366,6 +366,38 @@ def test_k7_a_match_has_as_many_games_as_players_and_adds_points() -> None:
     outcome = match_result(setups[0], results)
     assert outcome.points == tuple(sum(r.points[p] for r in results) for p in range(3))
     assert outcome.ranking == ranking(setups[0], outcome.points, outcome.hand_sizes)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_k7_every_game_of_a_match_starts_with_the_sword_at_the_youngest(players: int) -> None:
+    for youngest in (None, 0, 1):
+        single = KnightsSetup(players=players, youngest=youngest)
+        setups = match_setups(players, youngest)
+        assert setups == [single] * players  # each game is set up as a single game is
+        for g, setup in enumerate(setups):
+            assert setup.first_sword == single.youngest_seat
+            assert KnightsState.new(setup).sword == single.youngest_seat
+            events = play_game(40 + g, ["random"] * players, setup).state.events
+            first_pass = next(e for e in events if isinstance(e, SwordPassed))
+            assert first_pass.previous == single.youngest_seat  # who held it through the first castle
+
+
+def test_k7_the_match_commands_start_every_game_with_the_youngest(tmp_path: Path) -> None:
+    result = run("knights", "selfplay", "--players", "3", "--games", "1", "--seed", "2", "--json", "--match",
+                 "--save", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    saved = sorted(tmp_path.glob("*.json"))
+    assert len(saved) == 3
+    for file in saved:
+        assert json.loads(file.read_text("utf-8"))["setup"]["sword"] == 2  # the last seat is the youngest
+    for lang in ("en", "pl"):
+        played = run("knights", "play", "--players", "2", "--seed", "5", "--match", "--lang", lang,
+                     input=SCRIPT * 2)
+        assert played.exit_code == 0, played.output
+        youngest = TERMS[lang]["player"].format(n=2)
+        lines = [TERMS[lang]["match-game"].format(game=g, games=2, player=youngest) for g in (1, 2)]
+        assert all(line in played.stdout for line in lines)
+        assert TERMS[lang]["match-winner"].split("{")[0] in played.stdout
 
 
 def test_k7_a_match_tie_goes_to_cards_in_hand_then_the_youngest() -> None:
@@ -714,6 +746,28 @@ def test_cli_play_a_terminal_game(tmp_path: Path, lang: str) -> None:
     for event in state.events:
         if isinstance(event, Recruited) and event.player != 0:
             assert event_lines(Recruited(event.round, event.player, event.card), lang)[0] not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_k8_the_terminal_game_shows_its_seed_only_when_it_is_over(lang: str) -> None:
+    """The seed fixes the tile order (K8: hidden) and the computers' choices: shown at the end, for a replay."""
+    words = TERMS[lang]
+    seed_words = re.escape(words["seed-end"]).replace(re.escape("{seed}"), r"(\d+)")
+    given = run("knights", "play", "--players", "3", "--seed", "2718281828", "--lang", lang, input=SCRIPT)
+    assert given.exit_code == 0, given.output
+    before, _, after = given.stdout.partition(words["game-over"])
+    assert after and "2718281828" not in before and "Seed" not in before
+    assert after.rstrip().splitlines()[-1] == words["seed-end"].format(seed=2718281828)
+    # A random seed: not shown before the end either, and the one shown at the end replays the game.
+    drawn = run("knights", "play", "--players", "3", "--lang", lang, input=SCRIPT)
+    assert drawn.exit_code == 0, drawn.output
+    found = re.fullmatch(seed_words, drawn.stdout.rstrip().splitlines()[-1])
+    assert found is not None and found.group(1) == found.group(2)
+    seed = found.group(1)
+    before, _, after = drawn.stdout.partition(words["game-over"])
+    assert after and seed not in before
+    again = run("knights", "play", "--players", "3", "--seed", seed, "--lang", lang, input=SCRIPT)
+    assert again.stdout == drawn.stdout
 
 
 def test_cli_play_refuses_what_is_not_in_the_hand() -> None:

@@ -136,3 +136,70 @@ def test_stored_and_replayed_after_a_restart(tmp_path: Path) -> None:
         assert c.delete(f"/api/knights/{game['id']}").status_code == 204
         assert c.get("/api/knights").json() == []
     assert view is not None
+
+
+def test_k4_k5_a_castle_taken_by_the_dragon_and_a_recruited_dragon_name_the_dragon(client: TestClient) -> None:
+    """The dragon is card 0: it must still be named (K4 step 3, K5), not reported as no card."""
+    game = create(client, ["person", "person"], seed=6)
+    gid = game["id"]
+    first_castle = True
+    while True:
+        public = client.get(f"/api/knights/{gid}").json()
+        if public["over"]:
+            break
+        seat = public["person_to_act"]
+        if public["phase"] == "choose":
+            # Round 1: seat 0 lays the dragon alone, so it takes the castle; later both lay shepherds.
+            action = "play:dragon+shepherd" if first_castle and seat == 0 else "play:shepherd+shepherd"
+            first_castle = first_castle and seat == 0
+        else:
+            action = "recruit:dragon"
+        r = client.post(f"/api/knights/{gid}/actions", json={"seat": seat, "action": action})
+        assert r.status_code == 200, r.text
+    owner = client.get(f"/api/knights/{gid}?seat=0").json()
+    other = client.get(f"/api/knights/{gid}?seat=1").json()
+    taken = [e for e in owner["events"] if e["type"] == "CastleTaken"]
+    assert taken[0]["player"] == 0 and taken[0]["card"] == "dragon" and taken[0]["strength"] > 0
+    assert all(e["card"] is None and e["strength"] == 0 for e in taken[1:])  # shepherds only: the sword takes it
+    assert [e["card"] for e in public["events"] if e["type"] == "CastleTaken"] == [e["card"] for e in taken]
+    recruited = [e for e in owner["events"] if e["type"] == "Recruited"]
+    assert recruited and all(e["player"] == 0 and e["card"] == "dragon" for e in recruited)
+    for view in (other, public):  # the camp is face down: the others never learn what came back (K8)
+        assert [e["card"] for e in view["events"] if e["type"] == "Recruited"] == [None] * len(recruited)
+
+
+def test_k8_a_computer_seats_hand_and_choice_are_never_served(client: TestClient) -> None:
+    # The computer in seat 0 chooses first, so its face-down choice is pending while the person chooses.
+    game = create(client, ["heuristic", "person"], seed=3, seat=1)
+    gid = game["id"]
+    assert game["chosen"] == [True, False] and game["hand"]
+    refused = client.get(f"/api/knights/{gid}?seat=0")
+    assert refused.status_code == 403
+    assert refused.json()["error"] == "not-a-person" and set(refused.json()) == {"error", "message"}
+    assert "hand" not in refused.text and "play:" not in refused.text
+    mine = client.get(f"/api/knights/{gid}?seat=1")
+    assert mine.status_code == 200 and mine.json()["seat"] == 1 and mine.json()["hand"]
+    # Asking for a computer's view when creating a game is refused before any game is stored.
+    before = client.get("/api/knights").json()
+    for seats, seat, status in ((["person", "heuristic"], 1, 403), (["person", "mc"], 2, 400)):
+        r = client.post(f"/api/knights?seat={seat}", json={"seats": seats, "seed": 1})
+        assert r.status_code == status, r.text
+        assert "hand" not in r.text
+    assert client.get("/api/knights").json() == before
+    # A person in seat 0 against a computer in seat 1: seat 0 is served, seat 1 never, to the end.
+    game = create(client, ["person", "heuristic"], seed=8)
+    gid = game["id"]
+    assert client.get(f"/api/knights/{gid}?seat=0").status_code == 200
+    rng = random.Random(1)
+    view = client.get(f"/api/knights/{gid}?seat=0").json()
+    while True:
+        r = client.get(f"/api/knights/{gid}?seat=1")
+        assert r.status_code == 403 and r.json()["error"] == "not-a-person" and "hand" not in r.text
+        if view["over"]:
+            break
+        r = client.post(f"/api/knights/{gid}/actions", json={"seat": 0, "action": rng.choice(view["legal"])})
+        assert r.status_code == 200 and r.json()["seat"] == 0, r.text
+        view = r.json()
+    # Acting as the computer is refused too, and answers with no view.
+    r = client.post(f"/api/knights/{gid}/actions", json={"seat": 1, "action": "play:dragon+hog"})
+    assert r.status_code == 409 and "hand" not in r.text

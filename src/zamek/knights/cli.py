@@ -317,7 +317,8 @@ def play_terminal_game(
               help="Your seat, 1 to PLAYERS (the last is the youngest).")
 @click.option("--bots", "bot_spec", default="heuristic", show_default=True,
               help=f"The computer players: one name for all, or one per other seat ({', '.join(BOT_NAMES)}, mc:N).")
-@click.option("--seed", type=int, default=None, help="Seed of the game (random if omitted).")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the game (random if omitted; shown when the game is over).")
 @click.option("--match", "as_match", is_flag=True, help="Play a match (K7): as many games as players, points added.")
 @click.option("--save", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Save the game (the last game of a match) to this file.")
@@ -335,7 +336,8 @@ def play(players: int, lang: str, seat: int, bot_spec: str, seed: int | None, as
     for s in range(players):
         bots.append(make_bot("random") if s == human else make_bot(next(it)))  # the person's seat never asks it
     click.echo(term("title", lang))
-    click.echo(f"Seed {seed}")
+    # The seed alone fixes the tiles and the computer players' choices, so it is shown only once the
+    # game is over (for a replay), never before: whoever read it would know the stack.
     setups = match_setups(players) if as_match else [KnightsSetup(players=players)]
     results = []
     game: PlayedGame | None = None
@@ -353,6 +355,7 @@ def play(players: int, lang: str, seat: int, bot_spec: str, seed: int | None, as
         totals = ", ".join(f"{player_name(p, lang, human)} {outcome.points[p]}" for p in range(players))
         click.echo(term("match-totals", lang, totals=totals))
         click.echo(term("match-winner", lang, player=player_name(outcome.winner, lang, human)))
+    click.echo(term("seed-end", lang, seed=seed))
     if save is not None and game is not None:
         rec = records.make_record(game.setup, game.seed, game.actions, game.state)
         save.write_text(json.dumps(rec, indent=1), encoding="utf-8")

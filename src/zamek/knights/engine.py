@@ -65,7 +65,8 @@ class KnightsSetup:
     youngest: int | None = None
     """The youngest player's seat (K3); None (the default) is the last seat. The others' ages: see ``age``."""
     sword: int | None = None
-    """Who holds the sword at the start; None (the default) is the youngest (K3). The match rotates it."""
+    """Who holds the sword at the start; None (the default) is the youngest (K3), in a match's every game too
+    (K7). Another seat is for tests and puzzles."""
     tile_order: tuple[str, ...] | None = None
     """A fixed order of tiles (tests, puzzles): 7 or 8 tile ids; None draws at random."""
 

@@ -1,8 +1,8 @@
 """The match variant (K7): as many games as players, castle points added up.
 
-Rulings (README, "Rycerze i zamki"): game g of a match (from 0) starts with the sword at seat
-``youngest + g`` round the table, so every player starts one game with it; a tie on total
-points goes to more cards in hand at the ends of the games added up, then to the youngest.
+Rulings (README, "Rycerze i zamki"): each game of a match is set up as a single game is (K7), so
+the sword starts with the youngest in every game (K3); a tie on total points goes to more cards
+in hand at the ends of the games added up, then to the youngest.
 """
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ from zamek.knights.engine import KnightsResult, KnightsSetup, ranking
 
 
 def match_setups(players: int, youngest: int | None = None) -> list[KnightsSetup]:
-    """Return the setups of a match's games, in order (the first sword holder moves one seat on each game)."""
-    base = KnightsSetup(players=players, youngest=youngest)
-    return [
-        KnightsSetup(players=players, youngest=youngest, sword=(base.youngest_seat + g) % players)
-        for g in range(players)
-    ]
+    """Return the setups of a match's games, in order: one per player, each set up as a single game
+    (K7), so every game starts with the sword at the youngest (K3)."""
+    return [KnightsSetup(players=players, youngest=youngest) for _ in range(players)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,7 @@ TERMS: Final[dict[str, dict[str, str]]] = {
         "match-game": "Game {game} of {games} (the sword starts with {player})",
         "match-totals": "Match totals: {totals}",
         "match-winner": "Match winner: {player}",
+        "seed-end": "Seed: {seed} (with --seed {seed} the tiles come again in the same order).",
     },
     "pl": {
         "card:dragon": "smok",
@@ -164,6 +165,7 @@ TERMS: Final[dict[str, dict[str, str]]] = {
         "match-game": "Partia {game} z {games} (miecz ma na początek {player})",
         "match-totals": "Suma punktów: {totals}",
         "match-winner": "Rozgrywkę wygrywa: {player}",
+        "seed-end": "Ziarno losowania: {seed} (z opcją --seed {seed} płytki przyjdą znów w tej samej kolejności).",
     },
 }
 

@@ -6,14 +6,17 @@ the number of moves, so a restart decides the same way) and plays the computer s
 request (a decision takes well under a second; the Monte Carlo player is capped at ``MC_SECONDS``).
 
 Hidden information (K8) never leaves the server: a seat's view is built from the engine's
-``view(seat)``; without a seat the page gets the public view (no hand, no recruited card). The
-record, which holds every secret choice, is given out only once the game is over.
+``view(seat)``; without a seat the page gets the public view (no hand, no recruited card). Only a
+person's seat has a view of its own: a computer seat's hand, camp and face-down choice are never
+served (asking for one is refused with ``not-a-person``). The record, which holds every secret
+choice, is given out only once the game is over.
 """
 
 from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -233,7 +236,8 @@ def _event_json(event: Event, lang: str, you: int | None) -> dict[str, Any]:
     elif isinstance(event, DuplicatesCancelled):
         data["cards"] = [{"card": c.key, "seats": list(s)} for c, s in event.cards]
     elif isinstance(event, CastleTaken):
-        data.update(player=event.player, tile=event.tile, card=event.card.key if event.card else None,
+        # ``is not None``: the dragon is Card 0, which is falsy.
+        data.update(player=event.player, tile=event.tile, card=event.card.key if event.card is not None else None,
                     strength=event.strength)
     elif isinstance(event, CardsToCamp):
         data["cards"] = [{"seat": p, "card": c.key} for p, c in event.cards]
@@ -242,7 +246,7 @@ def _event_json(event: Event, lang: str, you: int | None) -> dict[str, Any]:
     elif isinstance(event, Recruited | EmptyCamp):
         data["player"] = event.player
         if isinstance(event, Recruited):
-            data["card"] = event.card.key if event.card else None
+            data["card"] = event.card.key if event.card is not None else None
     return data
 
 
@@ -264,11 +268,27 @@ def _cards(counts: tuple[int, ...], kind: CastleKind | None, strength: tuple[tup
     return cards
 
 
+class ComputerSeatError(Exception):
+    """A computer seat's own view was asked for: its cards and choices are nobody's to see (K8)."""
+
+
+def check_view_seat(seats: Sequence[str], seat: int | None) -> None:
+    """Raise ValueError for a seat the game does not have and ComputerSeatError for a computer's seat."""
+    if seat is None:
+        return
+    if not 0 <= seat < len(seats):
+        raise ValueError(f"no seat {seat} in a {len(seats)}-player game")
+    if seats[seat] != PERSON:
+        raise ComputerSeatError(f"seat {seat + 1} is a computer player: its cards and choices are not shown")
+
+
 def knights_view(live: LiveKnights, seat: int | None, lang: str) -> dict[str, Any]:
-    """What the page shows to ``seat`` (None: the public view, for the whole table at one screen)."""
+    """What the page shows to ``seat`` (None: the public view, for the whole table at one screen).
+
+    Only a person's seat has a view of its own: see :func:`check_view_seat` for what is refused.
+    """
     state = live.state
-    if seat is not None and not 0 <= seat < state.players:
-        raise ValueError(f"no seat {seat} in a {state.players}-player game")
+    check_view_seat(live.seats, seat)
     kind = state.castle_kind
     strength = state.table.strength
     tile = None
@@ -316,7 +336,7 @@ def knights_view(live: LiveKnights, seat: int | None, lang: str) -> dict[str, An
             hand=_cards(mine.hand, kind, strength, lang),
             camp=_cards(mine.camp, None, strength, lang),
             my_choice=str(mine.my_choice) if mine.my_choice is not None else None,
-            legal=[str(a) for a in mine.legal_actions()] if live.seats[seat] == PERSON else [],
+            legal=[str(a) for a in mine.legal_actions()],
         )
     return view
 
@@ -337,15 +357,22 @@ def add_routes(app: FastAPI, service: KnightsService, lang_of: Any) -> None:
 
     @app.post("/api/knights", status_code=201)
     def new_knights(body: NewKnightsGame, seat: int | None = None, lang: str = "en") -> dict[str, Any]:
+        _check_seat(list(body.seats), seat)  # refused before a game is stored, not after
         live = service.create(list(body.seats), body.seed)
         return _view(live, seat, lang)
 
+    def _check_seat(seats: list[str], seat: int | None) -> None:
+        try:
+            check_view_seat(seats, seat)
+        except ValueError as exc:
+            raise service.fail(400, "bad-seat", str(exc)) from None
+        except ComputerSeatError as exc:
+            raise service.fail(403, "not-a-person", str(exc)) from None
+
     def _view(live: LiveKnights, seat: int | None, lang: str) -> dict[str, Any]:
         with live.lock:
-            try:
-                return knights_view(live, seat, lang_of(lang))
-            except ValueError as exc:
-                raise service.fail(400, "bad-seat", str(exc)) from None
+            _check_seat(live.seats, seat)
+            return knights_view(live, seat, lang_of(lang))
 
     @app.get("/api/knights/{game_id}")
     def get_knights(game_id: str, seat: int | None = None, lang: str = "en") -> dict[str, Any]:
