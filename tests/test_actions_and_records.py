@@ -180,7 +180,7 @@ def test_z7_illegal_placements_are_refused(game: PlayedGame) -> None:
     state = _first(game, Phase.PLACE)
     legal = set(state.legal_actions())
     castle = state.castle
-    _refused(state, Place(0, 0, 0), "not a space inside")  # a1 is wall
+    _refused(state, Place(2, 0, 0), "not a space inside")  # c1 is the gatehouse court
     _refused(state, Place(15, 15, 0), "not inside")  # outside the grid
     _refused(state, Place(4, 4, 0), "touch")  # e5: the middle of the empty castle
     _refused(state, Place(*castle.xy(castle.starts[0].cell), 0), "not inside")  # a start space, off the grid
@@ -356,8 +356,8 @@ def test_record_with_a_malformed_move_7(game: PlayedGame) -> None:
 
 def test_record_with_an_illegal_move_12(game: PlayedGame) -> None:
     record = _round_trip(game)
-    record["moves"][11] = "a1/0"  # a1 is wall: illegal in every phase
-    message = _bad(record, r"^move 12 \(a1/0\): ")
+    record["moves"][11] = "c1/0"  # c1 is the gatehouse court: illegal in every phase
+    message = _bad(record, r"^move 12 \(c1/0\): ")
     assert "move 7" not in message
 
 

@@ -129,12 +129,12 @@ TILES = {
     "PA": tile_toml("PA", pigsty(0, 1, 2, 6, 7, 8), meadow(3, 4, 5), meadow(9, 10, 11)),
     "PB": tile_toml("PB", pigsty(0, 1, 2, 6, 7, 8), meadow(3), meadow(4, 5), meadow(9, 10, 11)),
     "PC": tile_toml("PC", pigsty(0, 1, 2, 6, 7, 8), meadow(3, 4), meadow(5), meadow(9, 10, 11)),
-    # d1/0: S7's road goes on north, open (d2).
+    # d3/0: S7's road goes on north, open (d4).
     "RA": tile_toml("RA", road(1, 7), meadow(2, 3, 4, 5, 6), meadow(8, 9, 10, 11, 0)),
     # a6/0: S1's road turns south past stocks (2 points a tile), open (a5). a5/0 (RD): it turns east, open (b5).
     "RC": tile_toml("RC", road(10, 7, stocks=1), meadow(11, 0, 1, 2, 3, 4, 5, 6), meadow(8, 9)),
     "RD": tile_toml("RD", road(1, 4), meadow(2, 3), meadow(5, 6, 7, 8), meadow(9, 10, 11, 0)),
-    # A pigsty to the north, a road ending to the south: b5/0 closes the pigsty above, d2/0 the road below.
+    # A pigsty to the north, a road ending to the south: b5/0 closes the pigsty above, d4/0 the road below.
     "PR": tile_toml("PR", pigsty(0, 1, 2), meadow(3, 4, 5, 6), road(7), meadow(8, 9, 10, 11)),
     # A pigsty to the north, a road ending to the west: b5/0 closes the pigsty above and the road from a5.
     "PW": tile_toml("PW", pigsty(0, 1, 2), meadow(3, 4, 5, 6, 7, 8, 9), road(10), meadow(11)),
@@ -297,8 +297,8 @@ def test_order_decision_takes_the_tower_token(name: str) -> None:
 
 def big_pigsty_or_small_road(scores: tuple[int, int]) -> GameState:
     """White holds a pigsty of 4 tiles (S2, b8, b7, b6), open only to the south (b5), and a road
-    of 2 tiles (S7, d1), open only to the north (d2). White draws PR: b5/0 closes the pigsty with
-    PR's pigsty in it (5 tiles, 10 points); d2/0 closes the road (3 tiles, 3 points). Black then
+    of 2 tiles (S7, d3), open only to the north (d4). White draws PR: b5/0 closes the pigsty with
+    PR's pigsty in it (5 tiles, 10 points); d4/0 closes the road (3 tiles, 3 points). Black then
     places one last meadow tile (a monk on S3's shrine meadow would earn Black 3 at the end)."""
     g = new_game(["PA", "M0", "PB", "MF", "PC", "M2", "RA", "M3", "PR", "M4"])
     turn(g, "b8/0", "follower:0")
@@ -307,7 +307,7 @@ def big_pigsty_or_small_road(scores: tuple[int, int]) -> GameState:
     turn(g, "e9/0")
     turn(g, "b6/0")
     turn(g, "e8/0")
-    turn(g, "d1/0", "follower:0")
+    turn(g, "d3/0", "follower:0")
     turn(g, "e7/0")
     g.scores[:] = scores
     return draw(g)
@@ -315,7 +315,7 @@ def big_pigsty_or_small_road(scores: tuple[int, int]) -> GameState:
 
 def test_pigsty_position_is_as_described() -> None:
     g = big_pigsty_or_small_road((0, 6))
-    sty, path = region(g, "b6", 0), region(g, "d1", 0)
+    sty, path = region(g, "b6", 0), region(g, "d3", 0)
     assert g.region_owner(sty) == 0 and g.region_tiles(sty) == 4 and g.open[sty] == 3
     assert g.region_owner(path) == 0 and g.region_tiles(path) == 2 and g.open[path] == 1
     closed = g.copy()
@@ -323,7 +323,7 @@ def test_pigsty_position_is_as_described() -> None:
     closed.play(parse_action("pass"))
     assert closed.scores == [10, 6]
     closed = g.copy()
-    closed.play(place(g, "d2/0"))
+    closed.play(place(g, "d4/0"))
     closed.play(parse_action("pass"))
     assert closed.scores == [3, 6]
 
@@ -410,7 +410,7 @@ def test_mcts_takes_the_extra_turn_that_completes_its_pigsty() -> None:
     # token); MCTS must look ahead.
     g = new_game(["PA", "M0", "PB", "MF", "PC", "M2", "RA", "M3", "M4", "PR", "M1"])
     for where, figure in (("b8/0", "follower:0"), ("e10/0", "pass"), ("b7/0", "pass"), ("e9/0", "pass"),
-                          ("b6/0", "pass"), ("e8/0", "pass"), ("d1/0", "follower:0"), ("e7/0", "pass")):
+                          ("b6/0", "pass"), ("e8/0", "pass"), ("d3/0", "follower:0"), ("e7/0", "pass")):
         turn(g, where, figure)
     g.tokens[0].append(HeldToken(TokenKind.EXTRA_TURN, 0))
     turn(g, "e6/0")

@@ -83,12 +83,12 @@ def test_replay_in_polish(saved: Path) -> None:
 
 def test_replay_of_a_corrupt_record_exits_2(saved: Path, tmp_path: Path) -> None:
     record = json.loads((saved / "game-1.json").read_text(encoding="utf-8"))
-    record["moves"][11] = "a1/0"
+    record["moves"][11] = "c1/0"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(record), encoding="utf-8")
     result = run("replay", str(bad))
     assert result.exit_code == 2
-    assert "move 12 (a1/0)" in result.stderr
+    assert "move 12 (c1/0)" in result.stderr
     assert "replays exactly" not in result.stdout
 
     record["moves"][11] = "nonsense"

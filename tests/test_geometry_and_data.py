@@ -6,7 +6,7 @@ from importlib import resources
 
 import pytest
 
-from zamek.castle import load_castle, parse_castle
+from zamek.castle import CastleDef, load_castle, parse_castle
 from zamek.engine import GameState
 from zamek.geometry import (
     FACING,
@@ -259,7 +259,7 @@ def test_z2_wrong_space_count_is_refused() -> None:
     message = _castle_error("spaces = 76", "spaces = 75")
     assert "76" in message and "75" in message
     # Or: the rows lose a space while the count stays.
-    message = _castle_error('"  ...   ..",  # 1', '"  ..    ..",  # 1')
+    message = _castle_error('"..     .. ",  # 1', '"..     .  ",  # 1')
     assert "75" in message and "76" in message
 
 
@@ -292,6 +292,42 @@ def test_z2_unknown_side_is_refused() -> None:
     assert "N, E, S or W" in message
 
 
+def test_z2_a_corner_without_a_tower_is_refused() -> None:
+    message = _castle_error("  { track = [59, 60], corner = [9, 2] },\n", "")
+    assert "every corner of the wall" in message and "[9, 2]" in message
+
+
+def _corners(castle: CastleDef) -> set[tuple[int, int]]:
+    """The lattice points where the wall turns, found from the spaces alone."""
+    inside = {castle.xy(c) for c in castle.interior}
+    corners = set()
+    for x in range(castle.width + 1):
+        for y in range(castle.height + 1):
+            around = [(x - 1, y - 1) in inside, (x, y - 1) in inside, (x - 1, y) in inside, (x, y) in inside]
+            if sum(around) in (1, 3) or around in ([True, False, False, True], [False, True, True, False]):
+                corners.add((x, y))
+    return corners
+
+
+@pytest.mark.parametrize(("name", "spaces"), [("zamek", 76), ("sokol", 95)])
+def test_z2_z16_castles_keep_every_fact_of_the_rulebooks(name: str, spaces: int) -> None:
+    castle = load_castle(name)
+    assert len(castle.interior) == spaces
+    tracks = [t.track for t in castle.towers]
+    assert len(tracks) == 14 and sum(t.holds_token for t in castle.towers) == 13
+    assert tracks[0] == (0, 1) and not castle.towers[0].holds_token  # Z4: 0/1 stays empty
+    assert tracks[1] == (12, 13)  # the first corner after the start
+    assert (32, 33) in tracks  # 2003: a marker moved 2 spaces onto 33 takes the tile there
+    assert (56, 57) in tracks  # Zamek: from 53, 3 or 4 points stop on a tower
+    # A tower on every corner of the wall, and nowhere else.
+    assert {t.corner for t in castle.towers} == _corners(castle)
+    assert len(castle.towers) == len(_corners(castle))
+    if name == "sokol":  # F1: the gates sit between two track spaces of a straight stretch
+        assert castle.gates == (27, 47, 69, 91)
+        on_towers = {n for track in tracks for n in track}
+        assert all(g not in on_towers and g + 1 not in on_towers for g in castle.gates)
+
+
 def test_z2_real_castle() -> None:
     castle = load_castle("zamek")
     assert len(castle.interior) == 76
@@ -301,11 +337,11 @@ def test_z2_real_castle() -> None:
     assert [t.holds_token for t in castle.towers] == [False] + [True] * 13
     assert castle.towers[0].track == (0, 1) and castle.towers[1].track == (12, 13)
     faces = {s.id: castle.name_of(s.faces) for s in castle.starts}
-    assert faces == {"S1": "a6", "S2": "b8", "S3": "e10", "S4": "i8", "S5": "j4", "S6": "g3", "S7": "d1"}
+    assert faces == {"S1": "a6", "S2": "b8", "S3": "e10", "S4": "i8", "S5": "j4", "S6": "f3", "S7": "d3"}
     assert sum(f.shrines for s in castle.starts for f in s.features) >= 1
     assert castle.cell_of("e10") == castle.cell(4, 9)
     with pytest.raises(ValueError):
-        castle.cell_of("a1")  # the wall south-west of the castle
+        castle.cell_of("c1")  # the gatehouse court
 
 
 # ----------------------------------------------------------------- real tile set

@@ -3,8 +3,8 @@ every rule set (Zamek / The Castle 2003, without Sokół, with Sokół, with Sok
 
 Positions are built in the real Sokół castle with custom tiles and a fixed draw order
 (``tests.helpers.custom_game``). The Sokół castle's start spaces: S1 faces a7 (W, road), S2 b9
-(N, pigsty), S3 e11 (N, meadow with a shrine), S4 j9 (N, road), S5 k4 (E, house), S6 h3 (S, road),
-S7 d1 (S, road), G1 f11 (N, chapel), G2 a6 (W, road with a falcon nest). Tiles are written in board
+(N, pigsty), S3 e11 (N, meadow with a shrine), S4 j9 (N, road), S5 k4 (E, house), S6 g3 (S, road),
+S7 d3 (S, road), G1 f11 (N, chapel), G2 a6 (W, road with a falcon nest). Tiles are written in board
 orientation; mid-game positions add ``SPARE`` so that the game does not end.
 
 Player 0 is White, player 1 Black, as in the rulebook's example.
@@ -88,7 +88,7 @@ TILES = {
     # b7/0 turns a road from the west to the south; b6/0 joins a road from the north to one from the west.
     "CURVE": tile_toml("CURVE", road(7, 10), meadow(8, 9), meadow(11, 0, 1, 2, 3, 4, 5, 6)),
     "CURVE2": tile_toml("CURVE2", road(1, 10), meadow(11, 0), meadow(2, 3, 4, 5, 6, 7, 8, 9, shrines=1)),
-    # d1/0: S7's road goes north past stocks, open; d2/0 ends it at a house.
+    # d3/0: S7's road goes north past stocks, open; d4/0 ends it at a house.
     "RS": tile_toml("RS", road(1, 7, stocks=1), meadow(2, 3, 4, 5, 6), meadow(8, 9, 10, 11, 0)),
     "RE": tile_toml("RE", road(7), meadow(8, 9, 10, 11), house(0, 1, 2), meadow(3, 4, 5, 6)),
     "M0": tile_toml("M0", meadow(*ALL)),
@@ -339,9 +339,9 @@ def test_f4_prince_doubles_a_completed_house() -> None:
 
 def test_f4_prince_and_stocks_give_4_per_tile() -> None:
     g = new_game(["RS", "M0", "RE"])
-    step(g, "d1/0", "prince:0")
+    step(g, "d3/0", "prince:0")
     step(g, "e11/0")
-    step(g, "d2/0")  # S7 + d1 + d2, stocks beside it
+    step(g, "d4/0")  # S7 + d3 + d4, stocks beside it
     (item,) = g.log
     assert (item.reason, item.count, item.rate, item.multiplier, item.points) == ("road", 3, 2, 2, 12)
     assert {"stocks", "prince"} <= set(item.details)
@@ -631,8 +631,8 @@ def test_f8_z15_order_choice_sees_the_gate() -> None:
     g.scores[0] = 66
     step(g, "a8/0")
     assert phase(g) is Phase.REVEAL and g.scores[0] == 72
-    # With the guard the pigsty first stops on the gate after 69 and the house then ends on 71;
-    # the house first ends on 68 and the pigsty then stops on the gate: the order decides.
+    # With the guard the pigsty first stops on the gate after 69 and the house then ends on tower
+    # 71/72; the house first ends on 68 and the pigsty then stops on the gate: the order decides.
     g = a_column(gate_guard=True)
     g.scores[0] = 66
     step(g, "a8/0")
@@ -644,16 +644,76 @@ def test_f8_z15_order_choice_sees_the_gate() -> None:
     assert [(i.reason, i.points, i.lost) for i in g.log] == [("pigsty", 3, 1), ("house", 2, 0)]
 
 
-def test_f8_z15_chosen_order_can_lose_the_token_at_the_gate() -> None:
+@pytest.mark.parametrize(("first", "score", "on_gate", "log"), [
+    (FeatureKind.HOUSE, 69, True, [("house", 2, 0), ("pigsty", 1, 3)]),
+    (FeatureKind.PIGSTY, 71, False, [("pigsty", 3, 1), ("house", 2, 0)]),
+])
+def test_f8_z15_chosen_order_can_lose_the_token_at_the_gate(
+    first: FeatureKind, score: int, on_gate: bool, log: list[tuple[str, int, int]]
+) -> None:
+    # From 66 with the guard: the house first leaves the pigsty stopped on the gate after 69, short of
+    # tower 71/72; the pigsty first, and the house carries the marker on to the tower's token.
     g = a_column(gate_guard=True)
     g.scores[0] = 66
     step(g, "a8/0")
     kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
-    g.play(parse_action(f"order:{kinds.index(FeatureKind.HOUSE)}"))
-    assert phase(g) is Phase.DRAW
-    assert g.scores[0] == 69 and g.on_gate[0]
-    assert [(i.reason, i.points, i.lost) for i in g.log] == [("house", 2, 0), ("pigsty", 1, 3)]
+    g.play(parse_action(f"order:{kinds.index(first)}"))
+    assert phase(g) is (Phase.DRAW if on_gate else Phase.REVEAL)
+    assert g.scores[0] == score and g.on_gate[0] is on_gate
+    assert [(i.reason, i.points, i.lost) for i in g.log] == log
     assert g.tokens[0] == []
+
+
+def road_and_pigsty_column(gate_guard: bool) -> GameState:
+    """Return the position before a7/0: White's pigsty a8 is open south and S1's road waits at a7.
+
+    a7 then closes a road (S1, a7: 2 tiles, 2 points) and the pigsty (a7, a8: 2 tiles, 4 points);
+    White puts a herald on the road as it closes (Z11).
+    """
+    tiles = {
+        "M0": TILES["M0"],
+        "M1": TILES["M1"],
+        "PS": tile_toml("PS", pigsty(6, 7, 8), meadow(9, 10, 11, 0, 1, 2, 3, 4, 5)),
+        "M2": tile_toml("M2", meadow(*ALL, shrines=2)),
+        "RPN": tile_toml("RPN", road(10), pigsty(0, 1, 2), meadow(3, 4, 5, 6, 7, 8, 9), meadow(11)),
+        "SPARE": TILES["SPARE"],
+    }
+    order = ["M0", "M1", "PS", "M2", "RPN", "SPARE"]
+    g = custom_game([tiles[t] for t in order], order, sokol=True, gate_guard=gate_guard)
+    step(g, "b9/0")  # White
+    step(g, "b8/0")  # Black
+    step(g, "a8/0", "follower:0")  # White's farmer: the pigsty is open to the south only
+    step(g, "e11/0")  # Black
+    return g
+
+
+@pytest.mark.parametrize(("first", "score", "on_gate", "log"), [
+    (FeatureKind.ROAD, 27, True, [("road", 2, 0), ("pigsty", 0, 4)]),
+    (FeatureKind.PIGSTY, 29, False, [("pigsty", 2, 2), ("road", 2, 0)]),
+])
+def test_f8_z15_order_is_asked_when_a_gate_would_swallow_points(
+    first: FeatureKind, score: int, on_gate: bool, log: list[tuple[str, int, int]]
+) -> None:
+    # White at 25 closes a road (2) and a pigsty (4). Road first: 27, then the pigsty stops at the
+    # gate after 27 and all 4 of its points are lost. Pigsty first: it stops at the gate (27), and
+    # the road leaves the gate to 29. No tower is involved: the points alone make it a choice.
+    g = road_and_pigsty_column(gate_guard=True)
+    g.scores[0] = 25
+    step(g, "a7/0", "follower:0")
+    assert phase(g) is Phase.ORDER
+    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    g.play(parse_action(f"order:{kinds.index(first)}"))
+    assert phase(g) is Phase.DRAW
+    assert g.scores[0] == score and g.on_gate[0] is on_gate
+    assert [(i.reason, i.points, i.lost) for i in g.log] == log
+
+
+def test_f7_z15_without_the_guard_the_same_turn_needs_no_question() -> None:
+    g = road_and_pigsty_column(gate_guard=False)
+    g.scores[0] = 25
+    step(g, "a7/0", "follower:0")
+    assert phase(g) is Phase.DRAW
+    assert g.scores[0] == 31 and not g.on_gate[0]
 
 
 # ----------------------------------------------------------------- the rulebook's example (F2-F5)

@@ -65,13 +65,13 @@ TILES = {
     "R1": tile_toml("R1", house(0, 1, 2), meadow(3, 4, 5, 6, 7, 8, 9), road(10), meadow(11)),
     # i8/0: S4's road ends at once at the house; the house is open south (i7).
     "RH": tile_toml("RH", road(1), meadow(2, 3, 4, 5), house(6, 7, 8), meadow(9, 10, 11, 0)),
-    # d1/0: S7's road ends at once at the pigsty; the pigsty is open north (d2).
+    # d3/0: S7's road ends at once at the pigsty; the pigsty is open north (d4).
     "RP": tile_toml("RP", road(7), meadow(8, 9, 10, 11), pigsty(0, 1, 2), meadow(3, 4, 5, 6)),
     # a6/0: S1's road goes on east, open (2 tiles).
     "STRAIGHT": tile_toml("STRAIGHT", road(4, 10), meadow(11, 0, 1, 2, 3), meadow(5, 6, 7, 8, 9)),
-    # g3/90: S6's road goes on north past stocks, open.
+    # f3/90: S6's road goes on north past stocks, open.
     "RS": tile_toml("RS", road(4, 10, stocks=1), meadow(11, 0, 1, 2, 3), meadow(5, 6, 7, 8, 9)),
-    # g4/0: continues the road of g3 north, open (a shrine tells it from STRAIGHT).
+    # f4/0: continues the road of f3 north, open (a shrine tells it from STRAIGHT).
     "RV": tile_toml("RV", road(1, 7), meadow(2, 3, 4, 5, 6), meadow(8, 9, 10, 11, 0, shrines=1)),
     # a7/0: closes a house to the south (a6) and a pigsty to the north (a8).
     "A7": tile_toml("A7", house(6, 7, 8), meadow(9, 10, 11), pigsty(0, 1, 2), meadow(3, 4, 5)),
@@ -199,6 +199,70 @@ def test_z15_c5_placer_first_then_opponent_and_a_single_owner_scores_all(edition
     step(g, "a7/0")
     assert sorted(scored(g)) == [("house", 1, 2), ("pigsty", 1, 4)]
     assert g.scores == [0, 6]
+
+
+def road_and_house_column(edition: str) -> GameState:
+    """Return the position before a6/0: White's house a8-a7 is open south and S1's road waits at a6.
+
+    a6 then closes a road (S1, a6: 2 tiles) and the house (a6, a7, a8: 3 tiles); White puts a herald
+    on the road as it closes (Z11).
+    """
+    tiles = {
+        "M0": TILES["M0"],
+        "M1": TILES["M1"],
+        "HS": tile_toml("HS", house(6, 7, 8), meadow(9, 10, 11, 0, 1, 2, 3, 4, 5)),
+        "HNS": tile_toml("HNS", house(0, 1, 2, 6, 7, 8), meadow(3, 4, 5), meadow(9, 10, 11)),
+        "RHN": tile_toml("RHN", road(10), house(0, 1, 2), meadow(3, 4, 5, 6, 7, 8, 9), meadow(11)),
+        "SPARE": TILES["SPARE"],
+    }
+    order = ["M0", "HS", "HNS", "M1", "RHN", "SPARE"]
+    g = custom_game([tiles[t] for t in order], order, edition=edition)
+    step(g, "b8/0")  # White
+    step(g, "a8/0")  # Black: a house open to the south
+    step(g, "a7/0", "follower:0")  # White's squire on a8-a7
+    step(g, "e10/0")  # Black
+    return g
+
+
+@pytest.mark.parametrize(("first", "reveal", "scores"), [
+    (FeatureKind.ROAD, TokenKind.HOUSE_X2, [("road", 0, 2), ("house", 0, 6)]),
+    (FeatureKind.ROAD, TokenKind.FIVE_POINTS, [("road", 0, 2), ("house", 0, 3)]),
+    (FeatureKind.HOUSE, TokenKind.HOUSE_X2, [("house", 0, 3), ("road", 0, 2)]),
+])
+def test_z15_c3_order_is_asked_when_a_token_taken_first_could_double_the_next_feature(
+    first: FeatureKind, reveal: TokenKind, scores: list[tuple[str, int, int]]
+) -> None:
+    # The Castle 2003, White at 10 closes a road (2) and a house (3). Road first ends on 12 (tower
+    # 12/13), and a wall tile "house x2" found there doubles the house scored next (C3). House first
+    # ends on 13: the same tower, too late for this house. The order changes what can happen.
+    g = road_and_house_column("castle2003")
+    g.scores[0] = 10
+    step(g, "a6/0", "follower:0")
+    assert phase(g) is Phase.ORDER
+    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    assert sorted(kinds) == [FeatureKind.ROAD, FeatureKind.HOUSE]
+    g.play(Order(kinds.index(first)))
+    assert phase(g) is Phase.REVEAL and g.scores[0] == (12 if first is FeatureKind.ROAD else 13)
+    g.play(Reveal(reveal))
+    if first is FeatureKind.ROAD and reveal is TokenKind.HOUSE_X2:
+        assert phase(g) is Phase.DOUBLE
+        g.play(UseToken(TokenKind.HOUSE_X2))
+    assert phase(g) is Phase.DRAW
+    assert scored(g) == scores
+    assert g.scores[0] == 10 + sum(points for _, _, points in scores)
+
+
+def test_z15_z19_no_order_question_when_the_token_cannot_be_used_this_turn() -> None:
+    # The same turn in Zamek: a token taken is usable from the next turn only (Z19), and both orders
+    # empty tower 12/13, so the engine scores in its own order: 12 or 13, then 15 either way.
+    g = road_and_house_column("zamek")
+    g.scores[0] = 10
+    step(g, "a6/0", "follower:0")
+    assert phase(g) is Phase.REVEAL and g.scores[0] in (12, 13)
+    g.play(Reveal(TokenKind.HOUSE_X2))
+    assert phase(g) is Phase.DRAW
+    assert sorted(scored(g)) == [("house", 0, 3), ("road", 0, 2)]
+    assert g.scores[0] == 15
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -659,16 +723,16 @@ def test_z19_no_extra_turn_after_the_last_tile() -> None:
 
 def open_features(edition: str = "zamek", *, spare: bool = True) -> GameState:
     """White: a 2-tile house (j4), a 1-tile house (e10), a 2-tile pigsty (b8), a 2-tile road (a6).
-    Black: a 1-tile house (i8), a 1-tile pigsty (d1), a 3-tile road with stocks (g3-g4). All open."""
+    Black: a 1-tile house (i8), a 1-tile pigsty (d3), a 3-tile road with stocks (f3-f4). All open."""
     turns = [
         ("H2", "j4/0", "follower:0"),
         ("RH", "i8/0", "follower:2"),
         ("H1", "e10/90", "follower:0"),
-        ("RP", "d1/0", "follower:2"),
+        ("RP", "d3/0", "follower:2"),
         ("PG2", "b8/0", "follower:0"),
-        ("RS", "g3/90", "follower:0"),
+        ("RS", "f3/90", "follower:0"),
         ("STRAIGHT", "a6/0", "follower:0"),
-        ("RV", "g4/0", "pass"),
+        ("RV", "f4/0", "pass"),
     ]
     tiles = [t for t, _, _ in turns]
     g = new_game(tiles, edition=edition, spare=spare)
@@ -702,7 +766,7 @@ def test_z19_tokens_7_8_9_score_the_best_unfinished_features(
     give(g, 0, kind)
     assert open_points(g, reason, 0) == one
     # A second token of the kind goes on a different feature, if White controls one: Black's
-    # pigsty (d1) and road (g3) are never White's.
+    # pigsty (d3) and road (f3) are never White's.
     give(g, 0, kind)
     assert open_points(g, reason, 0) == two
     for item in items(g, reason, 0):
@@ -831,11 +895,11 @@ def test_z19_token_6_is_worth_5_points() -> None:
 
 
 def test_z19_end_tokens_apply_automatically_when_the_game_ends() -> None:
-    # Without the spare tile the game ends after g4; White's end tokens count by themselves.
+    # Without the spare tile the game ends after f4; White's end tokens count by themselves.
     g = open_features(spare=False)
     give(g, 0, TokenKind.OPEN_HOUSE, TokenKind.OPEN_PIGSTY, TokenKind.OPEN_ROAD, TokenKind.FIVE_POINTS)
     give(g, 1, TokenKind.OPEN_ROAD, TokenKind.MEADOW_4)
-    step(g, "g4/0")
+    step(g, "f4/0")
     assert g.is_over()
     final = [(i.reason, i.player, i.points) for i in g.log if i.final and i.points]
     assert sorted(final, key=str) == sorted(

@@ -33,7 +33,7 @@ from zamek.errors import IllegalActionError, MalformedActionError
 from zamek.scoring import ScoreItem
 from zamek.tiles import FeatureKind, load_tileset, parse_tileset
 
-from .helpers import game, rules_with, tile_toml, turn
+from .helpers import custom_game, game, rules_with, tile_toml, turn
 
 # ---------------------------------------------------------------------------- building blocks
 
@@ -144,8 +144,8 @@ def test_z2_castle_has_76_spaces_a_0_99_track_and_7_start_spaces() -> None:
         "S3": ("e10", "N"),
         "S4": ("i8", "N"),
         "S5": ("j4", "E"),
-        "S6": ("g3", "S"),
-        "S7": ("d1", "S"),
+        "S6": ("f3", "S"),
+        "S7": ("d3", "S"),
     }
     # At least one start space carries a shrine (S3).
     assert sum(f.shrines for s in castle.starts for f in s.features) == 1
@@ -209,7 +209,7 @@ def test_z6_tile_may_be_turned_four_ways() -> None:
     # T1's road (west side unturned) turned towards each road start space; the three start spaces
     # without a road take every turn that keeps the road off them.
     assert legal == {
-        "a6/0", "i8/90", "g3/270", "d1/270",
+        "a6/0", "i8/90", "f3/270", "d3/270",
         "b8/0", "b8/180", "b8/270",
         "e10/0", "e10/180", "e10/270",
         "j4/0", "j4/90", "j4/270",
@@ -239,7 +239,7 @@ def test_z7_first_tile_must_touch_a_start_space() -> None:
 def test_z7_touching_only_the_wall_is_not_enough() -> None:
     g = mid_game(MEADOW, order=["MEADOW"])
     draw_next(g)
-    for corner in ("c1", "a8", "j1", "g10"):
+    for corner in ("a1", "a8", "i1", "j3", "g10"):
         with pytest.raises(IllegalActionError, match="must touch"):
             g.play(parse_action(f"{corner}/0"))
 
@@ -310,7 +310,7 @@ def test_z7_occupied_space_is_refused() -> None:
 def test_z7_space_outside_the_castle_is_refused() -> None:
     g = mid_game(MEADOW, order=["MEADOW"])
     draw_next(g)
-    for outside in ("a1", "f1", "h2", "a9", "j10"):  # corners cut off, the gatehouse court
+    for outside in ("c1", "g2", "j1", "a9", "j10"):  # corners cut off, the gatehouse court
         with pytest.raises(IllegalActionError, match=f"{outside} is not a space inside the castle"):
             g.play(parse_action(f"{outside}/0"))
     with pytest.raises(IllegalActionError, match="not inside the castle"):
@@ -327,7 +327,9 @@ spaces = 2
 rows = [".."]
 tower = [
   { track = [0, 1], corner = [0, 0], token = false },
-  { track = [4, 5], corner = [2, 0] },
+  { track = [25, 26], corner = [0, 1] },
+  { track = [50, 51], corner = [2, 1] },
+  { track = [75, 76], corner = [2, 0] },
 ]
 [[start]]
 id = "S1"
@@ -806,6 +808,42 @@ def test_z16_landing_exactly_on_a_tower_takes_its_token_and_a_reveal_follows() -
     assert phase(g) is Phase.DRAW and g.current == 1
 
 
+def white_road_worth(points: int, edition: str = "zamek") -> tuple[GameState, Follower | Pass]:
+    """Return a position and the move that then scores White's road for ``points`` (2, 3 or 4)."""
+    if points == 3:  # S1, a6, b6: Black's tile closes White's road
+        g = mid_game(STRAIGHT, T1, order=["STRAIGHT", "T1"])
+        turn(g, "a6/0", "follower:0")
+        draw_and_place(g, "b6/0")
+        return g, Pass()
+    tile = T1 if points == 2 else t1_with_stocks()  # S1, a6; stocks make it 2 a tile
+    g = custom_game([tile, SPARE], [tile.split('"')[1], "SPARE"], edition=edition)
+    draw_and_place(g, "a6/0")
+    return g, Follower(0)
+
+
+@pytest.mark.parametrize(("start", "points", "takes"), [(53, 3, True), (53, 4, True), (53, 2, False), (54, 4, False)])
+def test_z16_a_tower_covers_56_and_57(start: int, points: int, takes: bool) -> None:
+    # The Zamek rulebook: a marker on 53 must score 3 or 4 points to stop on 56 or 57 and take the
+    # token of the tower there.
+    g, move = white_road_worth(points)
+    g.scores[0] = start
+    g.play(move)
+    assert g.scores[0] == start + points
+    tower = g.rules.tower_at[56]
+    assert tower >= 0 and g.castle.towers[tower].track == (56, 57)
+    assert (phase(g) is Phase.REVEAL) is takes
+    assert g.tower_token[tower] is not takes
+
+
+def test_z16_c2_a_marker_moved_2_spaces_onto_33_takes_the_wall_tile_there() -> None:
+    # The 2003 rulebook's example: 33 lies on a tower.
+    g, move = white_road_worth(2, edition="castle2003")
+    g.scores[0] = 31
+    g.play(move)
+    assert g.scores[0] == 33 and phase(g) is Phase.REVEAL
+    assert g.castle.towers[g.rules.tower_at[33]].track == (32, 33)
+
+
 def test_z16_passing_over_a_tower_takes_nothing() -> None:
     g = mid_game(t1_with_stocks(), order=["T1S"])
     draw_and_place(g, "a6/0")
@@ -1000,9 +1038,9 @@ def test_z20_no_family_house_at_all_scores_nothing() -> None:
 
 EMPTY_GROUPS = (
     ("a4", "a5", "a6", "b4", "b5"),  # the largest: 5 spaces
-    ("i1", "i2", "j1", "j2"),
+    ("h1", "h2", "i1", "i2"),
     ("i7", "i8", "j7", "j8"),
-    ("c1", "d1", "e1"),
+    ("a1", "a2", "b1"),
 )
 
 
@@ -1031,7 +1069,8 @@ def test_z20_rulebook_largest_empty_area_of_five() -> None:
             raise AssertionError("the spaces to fill are not reachable")
     tiles = {
         "j4": tile_toml("J4", house(3, 4, 5), meadow(6, 7, 8, 9, 10, 11, 0, 1, 2)),  # with S5
-        "g3": tile_toml("G3", road(7), house(8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6)),  # S6 shows a road
+        "f3": tile_toml("F3", road(7), house(8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6)),  # S6 shows a road
+        "d3": tile_toml("D3", road(7), pigsty(8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6)),  # so does S7
     }
     others = [name for name in order if name not in tiles]
     for k, name in enumerate(others):

@@ -124,6 +124,34 @@ def _is_corner(point: tuple[int, int], inside: set[tuple[int, int]]) -> bool:
     return count in (1, 3) or (count == 2 and filled[0] == filled[3])
 
 
+def wall_corners(inside: set[tuple[int, int]], start: tuple[int, int]) -> list[tuple[int, int]]:
+    """Return the corners of the outline of ``inside`` (spaces as (x, y)), clockwise from the corner ``start``.
+
+    Corners are lattice points (x from 0 at column a's west side, y from 0 at row 1's south side).
+    """
+    following: dict[tuple[int, int], tuple[int, int]] = {}
+    for x, y in inside:
+        if (x - 1, y) not in inside:
+            following[(x, y)] = (x, y + 1)
+        if (x, y + 1) not in inside:
+            following[(x, y + 1)] = (x + 1, y + 1)
+        if (x + 1, y) not in inside:
+            following[(x + 1, y + 1)] = (x + 1, y)
+        if (x, y - 1) not in inside:
+            following[(x + 1, y)] = (x, y)
+    points = [start]
+    point = following[start]
+    while point != start:
+        points.append(point)
+        point = following[point]
+    corners = []
+    for i, p in enumerate(points):
+        a, b = points[i - 1], points[(i + 1) % len(points)]
+        if (p[0] - a[0], p[1] - a[1]) != (b[0] - p[0], b[1] - p[1]):
+            corners.append(p)
+    return corners
+
+
 def parse_castle(text: str, name: str) -> CastleDef:
     """Parse and validate a castle TOML document."""
     try:
@@ -156,6 +184,14 @@ def parse_castle(text: str, name: str) -> CastleDef:
         towers.append(Tower(i, (track[0], track[1]), (corner[0], corner[1]), bool(raw.get("token", True))))
     if not towers:
         raise DataError(f"castle {name}: no towers")
+    # A tower stands on every corner of the wall (2003: "na każdym narożniku murów z wieżą"), in track order.
+    corners = wall_corners(inside, towers[0].corner)
+    if [t.corner for t in towers] != corners:
+        listed = ", ".join(f"[{x}, {y}]" for x, y in corners)
+        raise DataError(
+            f"castle {name}: the towers must stand on every corner of the wall, clockwise from the first "
+            f"tower's: {listed}"
+        )
 
     starts = []
     used_cells: dict[int, str] = {}

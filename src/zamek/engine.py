@@ -22,11 +22,10 @@ Chance is explicit: when ``is_chance()`` the caller picks one of
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
-from itertools import permutations, product
+from itertools import permutations
 from typing import Final
 
 from zamek.actions import (
@@ -78,6 +77,11 @@ OPEN_RATES: Final = {FeatureKind.HOUSE: 1, FeatureKind.PIGSTY: 2, FeatureKind.RO
 MEADOW_TOKEN_RATE: Final = 4
 FAMILY_TOKEN_BONUS: Final = 2
 FIVE_POINTS: Final = 5
+
+_TowerTaken = tuple[int, tuple[tuple[int, int], ...]]
+"""A tower emptied while scoring, and the (x2 token kind, points) of each later feature its token could double."""
+_OrderOutcome = tuple[int, bool, tuple[_TowerTaken, ...]]
+"""Where scoring a group in some order can lead: (score, on a gate, the towers emptied)."""
 
 
 class Phase(IntEnum):
@@ -895,44 +899,82 @@ class GameState:
         return count, rate, multiplier, details
 
     def _order_matters(self) -> bool:
-        """Return whether two orders of the head group could end movements on different tower spaces (Z15)."""
+        """Return whether the order of the head group could change anything (Z15, C3, C5, F8).
+
+        Every order is played out on paper, with every use of the x2 tokens the player may choose and,
+        where a token taken is usable at once (C3), every kind it may turn out to be. Two orders are
+        the same when they reach the same outcomes: the marker's final space (a gate under F8 can
+        swallow points), each tower emptied, and for each the features of the group still to be scored
+        after it that a token taken there could double (by kind and points: two houses of one size are
+        alike). Only then may the engine choose the order.
+        """
         group = self.order_group()
         if len(group) < 2:
             return False
-        owner = self.region_owner(group[0])
-        assert owner is not None
-        # Each region's possible points: as it stands, or doubled by an x2 token the player may use (Z19).
-        options: list[list[tuple[int, TokenKind | None]]] = []
-        for root in group:
-            count, rate, multiplier, _ = self._base_points(root, owner)
-            points = count * rate * multiplier
-            token = self.doubling_token(root)
-            options.append([(points, None)] + ([(2 * points, token)] if token is not None else []))
-        usable = {t: self.usable_tokens(t) for t in set(_DOUBLING_TOKENS.values())}
-        gates = self.rules.gates if self.rules.gate_guard else frozenset()
-        first: set[tuple[int, ...]] | None = None
-        for order in permutations(range(len(group))):
-            reachable = set()
-            for picks in product(*(options[i] for i in order)):
-                spent = Counter(t for _, t in picks if t is not None)
-                if any(n > usable[t] for t, n in spent.items()):
-                    continue
-                score, on_gate = self.scores[owner], self.on_gate[owner]
-                taken = []
-                available = self.tower_token[:]
-                for p, _ in picks:
-                    before = score
-                    score, on_gate = advance_marker(score, on_gate, p, gates)
-                    tower = self.rules.tower_at[score % TRACK_LENGTH]
-                    if score != before and not on_gate and tower >= 0 and available[tower]:
-                        available[tower] = False
-                        taken.append(tower)
-                reachable.add(tuple(sorted(taken)))
+        first: frozenset[_OrderOutcome] | None = None
+        for order in permutations(group):
+            outcomes = self._order_outcomes(order)
             if first is None:
-                first = reachable
-            elif reachable != first:
+                first = outcomes
+            elif outcomes != first:
                 return True
         return False
+
+    def _order_outcomes(self, order: tuple[int, ...]) -> frozenset[_OrderOutcome]:
+        """Return what scoring ``order`` (one owner's regions) can lead to; see ``_order_matters``."""
+        owner = self.region_owner(order[0])
+        assert owner is not None
+        same_turn = owner == self.current and usable_same_turn(self.rules.edition)
+        gates = self.rules.gates if self.rules.gate_guard else frozenset()
+        tower_at = self.rules.tower_at
+        points = []
+        doubling: list[TokenKind | None] = []
+        for root in order:
+            count, rate, multiplier, _ = self._base_points(root, owner)
+            points.append(count * rate * multiplier)
+            token = _DOUBLING_TOKENS.get(FeatureKind(self.kind[root]))
+            # F4: a prince's doubling leaves no room for a token's; tokens double the mover's features only.
+            eligible = owner == self.current and token is not None and not self.prince[root] >> owner & 1
+            doubling.append(token if eligible else None)
+        outcomes: set[_OrderOutcome] = set()
+
+        def walk(i: int, score: int, on_gate: bool, towers: tuple[bool, ...], usable: dict[TokenKind, int],
+                 pool: tuple[int, ...], taken: tuple[_TowerTaken, ...]) -> None:
+            if i == len(order):
+                outcomes.add((score, on_gate, tuple(sorted(taken))))
+                return
+            token = doubling[i]
+            choices = [points[i]] + ([2 * points[i]] if token is not None and usable[token] else [])
+            for gain in choices:
+                spent = dict(usable)
+                if gain != points[i]:
+                    assert token is not None
+                    spent[token] -= 1
+                moved, gated = advance_marker(score, on_gate, gain, gates)
+                tower = tower_at[moved % TRACK_LENGTH]
+                if moved == score or gated or tower < 0 or not towers[tower]:
+                    walk(i + 1, moved, gated, towers, spent, pool, taken)
+                    continue
+                emptied = (*towers[:tower], False, *towers[tower + 1:])
+                if not same_turn:
+                    walk(i + 1, moved, gated, emptied, spent, pool, (*taken, (tower, ())))
+                    continue
+                # C3: the token is usable at once; what it may be decides what the rest of the group can do.
+                later = tuple(sorted(
+                    (t, points[j]) for j in range(i + 1, len(order)) if (t := doubling[j]) is not None and pool[t]
+                ))
+                after = (*taken, (tower, later))
+                for kind in (TokenKind.HOUSE_X2, TokenKind.PIGSTY_X2):
+                    if pool[kind]:
+                        revealed = (*pool[:kind], pool[kind] - 1, *pool[kind + 1:])
+                        walk(i + 1, moved, gated, emptied, {**spent, kind: spent[kind] + 1}, revealed, after)
+                if sum(pool) > pool[TokenKind.HOUSE_X2] + pool[TokenKind.PIGSTY_X2]:
+                    walk(i + 1, moved, gated, emptied, spent, pool, after)
+
+        usable = {t: self.usable_tokens(t) for t in _DOUBLING_TOKENS.values()}
+        walk(0, self.scores[owner], self.on_gate[owner], tuple(self.tower_token), usable,
+             tuple(self.token_pool), ())
+        return frozenset(outcomes)
 
     def _score_head(self, doubled_by: TokenKind | None) -> None:
         """Score the region at the head of the queue (Z13, Z14, Z18, F2, F4, F5)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from zamek.castle import TRACK_LENGTH, CastleDef
+from zamek.castle import TRACK_LENGTH, CastleDef, wall_corners
 from zamek.engine import ROLES, Rules
 from zamek.tiles import FeatureDef, TileDef
 
@@ -32,30 +32,7 @@ TOWER_SPREAD: Final = 0.2
 
 def outline(castle: CastleDef) -> list[tuple[int, int]]:
     """Return the corners of the interior's outline, clockwise, starting at the first tower's corner."""
-    inside = {castle.xy(c) for c in castle.interior}
-    nxt: dict[tuple[int, int], tuple[int, int]] = {}
-    for x, y in inside:
-        if (x - 1, y) not in inside:
-            nxt[(x, y)] = (x, y + 1)
-        if (x, y + 1) not in inside:
-            nxt[(x, y + 1)] = (x + 1, y + 1)
-        if (x + 1, y) not in inside:
-            nxt[(x + 1, y + 1)] = (x + 1, y)
-        if (x, y - 1) not in inside:
-            nxt[(x + 1, y)] = (x, y)
-    start = castle.towers[0].corner
-    points = [start]
-    point = nxt[start]
-    while point != start:
-        points.append(point)
-        point = nxt[point]
-    corners = []
-    n = len(points)
-    for i, p in enumerate(points):
-        a, b = points[i - 1], points[(i + 1) % n]
-        if (p[0] - a[0], p[1] - a[1]) != (b[0] - p[0], b[1] - p[1]):
-            corners.append(p)
-    return corners
+    return wall_corners({castle.xy(c) for c in castle.interior}, castle.towers[0].corner)
 
 
 def offset_polygon(corners: list[tuple[int, int]], distance: float) -> list[Point]:
