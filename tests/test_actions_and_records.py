@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from zamek.actions import (
     action_from_index,
     parse_action,
 )
+from zamek.castle import CURRENT_BOARD
 from zamek.engine import EMPTY, GameState, Phase, Setup
 from zamek.errors import IllegalActionError, MalformedActionError, RecordError
 from zamek.record import make_record, read_record, replay
@@ -35,6 +37,8 @@ from zamek.runner import PlayedGame, play_game
 
 from .helpers import play as play_moves
 from .helpers import snapshot
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 # ---------------------------------------------------------------- notation
 
@@ -294,7 +298,8 @@ def _round_trip(game: PlayedGame) -> dict[str, Any]:
 def test_record_round_trip_replays_exactly(seed: int) -> None:
     game = play_game(seed)
     record = _round_trip(game)
-    assert record["format"] == "zamek-game" and record["version"] == 1 and record["seed"] == seed
+    assert record["format"] == "zamek-game" and record["version"] == 2 and record["seed"] == seed
+    assert record["setup"]["board"] == CURRENT_BOARD
     assert record["result"] == {"scores": list(game.state.scores)}
     state = replay(record)
     assert state.is_over()
@@ -337,7 +342,28 @@ def test_record_with_a_bad_format_name(game: PlayedGame) -> None:
     _bad(record, "^format")
 
 
-@pytest.mark.parametrize("version", [0, 2, "1", None, 1.5, True])
+@pytest.mark.parametrize("name", ["record_v1_board1_zamek.json", "record_v1_board1_sokol_gate_guard.json"])
+def test_a_version_1_record_replays_on_the_board_it_was_played_on(name: str) -> None:
+    # Saved before board 2: its setup names no board, its moves use board 1's spaces (d1, g3...).
+    record = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    assert record["version"] == 1 and "board" not in record["setup"]
+    state = replay(record)  # checks every move and the stated result
+    assert state.is_over() and state.scores == record["result"]["scores"]
+    assert state.setup.board == 1
+    assert (96, 97) in [t.track for t in state.castle.towers]  # board 1's last tower
+    # Written again, it names its board and still replays there.
+    again = make_record(state.setup, record["seed"], read_record(record)[1], state)
+    assert again["version"] == 2 and again["setup"]["board"] == 1
+    assert replay(again).scores == state.scores
+
+
+def test_a_record_on_an_unknown_board_is_refused(game: PlayedGame) -> None:
+    record = _round_trip(game)
+    record["setup"]["board"] = 7
+    _bad(record, "^setup: unknown board 7")
+
+
+@pytest.mark.parametrize("version", [0, 3, "1", None, 1.5, True])
 def test_record_with_a_bad_version(game: PlayedGame, version: object) -> None:
     record = _round_trip(game)
     record["version"] = version

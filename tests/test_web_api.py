@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,7 @@ from zamek.engine import GameState, Phase, Setup
 from zamek.record import make_record
 from zamek.runner import random_policy, sample_chance
 from zamek.web.app import create_app, preferred_language
-from zamek.web.db import Repository
+from zamek.web.db import Repository, StoredGame
 from zamek.web.service import WebConfig
 
 Json = dict[str, Any]
@@ -514,3 +516,27 @@ def test_zamek_play_starts_the_server_with_its_options(monkeypatch: pytest.Monke
     result = CliRunner().invoke(main, ["play", "--port", "8123", "--db", "sqlite://", "--no-browser"])
     assert result.exit_code == 0, result.output
     assert calls == [("127.0.0.1", 8123, "sqlite://", {"open_browser": False})]
+
+
+def test_a_game_stored_before_board_2_goes_on_on_its_own_board(tmp_path: Path) -> None:
+    # A game two people began at one screen on board 1 (its stored setup names no board).
+    record = json.loads((Path(__file__).parent / "fixtures" / "record_v1_board1_zamek.json").read_text("utf-8"))
+    moves = record["moves"][:61]  # White is to place a tile
+    db = tmp_path / "g.sqlite3"
+    stamp = datetime.now(UTC)
+    Repository(f"sqlite:///{db}").add(StoredGame(
+        "oldboard1game", stamp, stamp, "hotseat", None, None, record["seed"], record["setup"], moves, "playing",
+        [0, 0], 21, len(moves),
+    ))
+    with client_for(db) as client:
+        view = client.get("/api/games/oldboard1game").json()
+        assert view["board"] == 1 and view["phase"] == "place"
+        assert view["moves_count"] == len(moves)
+        old = client.get("/api/geometry?board=1").json()
+        assert [96, 97] in [t["track"] for t in old["wall"]["towers"]]
+        assert [56, 57] in [t["track"] for t in client.get("/api/geometry").json()["wall"]["towers"]]
+        refused = client.get("/api/geometry?board=9")
+        assert refused.status_code == 400 and refused.json()["error"] == "bad-board"
+        # It goes on: a placement of board 1 is accepted and stored.
+        after = act(client, view, first_placement(view))
+        assert after["moves_count"] == len(moves) + 1

@@ -245,14 +245,25 @@ def parse_castle(text: str, name: str) -> CastleDef:
     return CastleDef(name, width, height, interior, tuple(starts), tuple(towers), tuple(sorted(gates)))
 
 
-CASTLE_FILES: Final = {"zamek": "zamek_castle.toml", "sokol": "sokol_castle.toml"}
+BOARDS: Final = (1, 2)
+"""Revisions of the reconstructed castles. Board 2 puts a tower on 56/57 (the Zamek rulebook's example);
+board 1, the first design, stays so that games saved on it replay exactly."""
+CURRENT_BOARD: Final = 2
+
+CASTLE_FILES: Final = {
+    ("zamek", 2): "zamek_castle.toml",
+    ("sokol", 2): "sokol_castle.toml",
+    ("zamek", 1): "zamek_castle_board1.toml",
+    ("sokol", 1): "sokol_castle_board1.toml",
+}
 
 
-def load_castle(name: str) -> CastleDef:
-    """Load a castle shipped with the package (``zamek`` or ``sokol``)."""
+def load_castle(name: str, board: int = CURRENT_BOARD) -> CastleDef:
+    """Load a castle shipped with the package (``zamek`` or ``sokol``), on the current board by default."""
     try:
-        filename = CASTLE_FILES[name]
+        filename = CASTLE_FILES[(name, board)]
     except KeyError:
-        raise DataError(f"unknown castle {name!r} (known: {', '.join(CASTLE_FILES)})") from None
+        known = ", ".join(sorted({n for n, _ in CASTLE_FILES}))
+        raise DataError(f"unknown castle {name!r} on board {board} (castles: {known}; boards: {BOARDS})") from None
     text = resources.files("zamek.data").joinpath(filename).read_text(encoding="utf-8")
     return parse_castle(text, name)

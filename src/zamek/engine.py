@@ -42,7 +42,7 @@ from zamek.actions import (
     Reveal,
     UseToken,
 )
-from zamek.castle import TRACK_LENGTH, CastleDef, load_castle
+from zamek.castle import BOARDS, CURRENT_BOARD, TRACK_LENGTH, CastleDef, load_castle
 from zamek.errors import IllegalActionError, MalformedActionError
 from zamek.geometry import FACING, MIDDLE_SEGMENTS, SEGMENTS, Side, side_segments
 from zamek.scoring import SHRINE_RATE, ScoreItem, chapel_points, feature_rate, majority
@@ -116,6 +116,8 @@ class Setup:
     first_player: int = 0
     draw_order: tuple[str, ...] | None = None
     """A fixed order of draws (tests, puzzles); None draws at random."""
+    board: int = CURRENT_BOARD
+    """The revision of the reconstructed castle (``castle.BOARDS``); older ones replay old records."""
 
     def __post_init__(self) -> None:
         if self.edition not in EDITIONS:
@@ -124,6 +126,8 @@ class Setup:
             raise ValueError("the gate-guard variant needs the Sokół expansion")
         if self.first_player not in (0, 1):
             raise ValueError("first_player must be 0 or 1")
+        if self.board not in BOARDS:
+            raise ValueError(f"unknown board {self.board!r} (known: {', '.join(map(str, BOARDS))})")
 
     @property
     def name(self) -> str:
@@ -175,8 +179,8 @@ def load_rules(setup: Setup) -> Rules:
     """Return the castle and tiles for a setup."""
     if setup.sokol:
         tiles = merge_tilesets("zamek+sokol", load_tileset("zamek"), load_tileset("sokol"))
-        return make_rules(load_castle("sokol"), tiles, setup)
-    return make_rules(load_castle("zamek"), load_tileset("zamek"), setup)
+        return make_rules(load_castle("sokol", setup.board), tiles, setup)
+    return make_rules(load_castle("zamek", setup.board), load_tileset("zamek"), setup)
 
 
 def make_rules(castle: CastleDef, tiles: TileSet, setup: Setup | None = None) -> Rules:

@@ -17,7 +17,9 @@ from zamek.errors import RecordError, ZamekError
 T = TypeVar("T")
 
 FORMAT: Final = "zamek-game"
-VERSION: Final = 1
+VERSION: Final = 2
+"""Version 2 names the board (the castle's revision) in the setup; version 1 records, without it, were
+played on board 1 and replay there."""
 
 
 def setup_to_json(setup: Setup) -> dict[str, Any]:
@@ -27,11 +29,12 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
         "variants": ["gate-guard"] if setup.gate_guard else [],
         "first_player": setup.first_player,
         "draw_order": list(setup.draw_order) if setup.draw_order is not None else None,
+        "board": setup.board,
     }
 
 
 def setup_from_json(raw: Any) -> Setup:
-    """Read a setup; a missing setup is the default game."""
+    """Read a setup; a missing setup is the default game. A setup without a board predates board 2."""
     if raw is None:
         return Setup()
     if not isinstance(raw, dict):
@@ -46,7 +49,7 @@ def setup_from_json(raw: Any) -> Setup:
         variants = raw.get("variants", [])
         if not isinstance(expansions, list) or not isinstance(variants, list):
             raise RecordError("setup: 'expansions' and 'variants' must be lists")
-        unknown = set(raw) - {"edition", "expansions", "variants", "first_player", "draw_order"}
+        unknown = set(raw) - {"edition", "expansions", "variants", "first_player", "draw_order", "board"}
         if unknown:
             raise RecordError(f"setup: unknown field(s) {sorted(unknown)}")
         return Setup(
@@ -55,6 +58,7 @@ def setup_from_json(raw: Any) -> Setup:
             gate_guard="gate-guard" in variants,
             first_player=raw.get("first_player", 0),
             draw_order=tuple(draw_order) if draw_order is not None else None,
+            board=raw.get("board", 1),
         )
     except RecordError:
         raise

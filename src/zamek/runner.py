@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from zamek.actions import Action, ChanceOutcome, PlayerAction
 from zamek.engine import GameState, Setup
@@ -30,7 +30,7 @@ def resolve_setup(setup: Setup | None, seed: int, first_player: int | None) -> S
     """Return a setup whose first player is fixed: given, or chosen by the seed (Z5)."""
     base = setup or Setup()
     chosen = first_player if first_player is not None else random.Random(seed).randrange(2)
-    return Setup(base.edition, base.sokol, base.gate_guard, chosen, base.draw_order)
+    return replace(base, first_player=chosen)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from zamek.bots.levels import LEVELS
+from zamek.castle import BOARDS, CURRENT_BOARD
 from zamek.engine import Setup, rules_for
 from zamek.terms import LANGUAGES
 from zamek.tokens import EDITIONS
@@ -54,9 +55,9 @@ def _lang(lang: str | None) -> str:
     return lang if lang in LANGUAGES else "en"
 
 
-@lru_cache(maxsize=4)
-def _geometry(sokol: bool) -> dict[str, Any]:
-    return geometry(rules_for(Setup(sokol=sokol)))
+@lru_cache(maxsize=8)
+def _geometry(sokol: bool, board: int) -> dict[str, Any]:
+    return geometry(rules_for(Setup(sokol=sokol, board=board)))
 
 
 def create_app(config: WebConfig | None = None) -> FastAPI:
@@ -115,9 +116,14 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         }
 
     @app.get("/api/geometry")
-    def castle_geometry(sokol: bool = False) -> dict[str, Any]:
-        """The castle (wall, track, towers, gates, start spaces) and every tile's features."""
-        return _geometry(sokol)
+    def castle_geometry(sokol: bool = False, board: int = CURRENT_BOARD) -> dict[str, Any]:
+        """The castle (wall, track, towers, gates, start spaces) and every tile's features.
+
+        ``board`` is the castle's revision a game was played on (games saved before board 2 keep board 1).
+        """
+        if board not in BOARDS:
+            raise ServiceError(400, "bad-board", f"board {board}: the castle has boards {', '.join(map(str, BOARDS))}")
+        return _geometry(sokol, board)
 
     @app.get("/api/games")
     def list_games() -> list[dict[str, Any]]:

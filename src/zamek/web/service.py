@@ -667,6 +667,7 @@ def game_view(live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str
         "setup": records.setup_to_json(setup),
         "edition": edition,
         "sokol": setup.sokol,
+        "board": setup.board,
         "gate_guard": setup.gate_guard,
         "lang": lang,
         "phase": state.phase.name.lower(),

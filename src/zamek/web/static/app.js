@@ -9,6 +9,7 @@ import { COLORS, drawFigure, drawTile, el as svgEl } from "./tiles.js";
 const state = {
   lang: guessLanguage(),
   geometry: new Map(),
+  tileDefs: new Map(),
   view: null,
   board: null,
   boardFor: null,
@@ -76,9 +77,15 @@ initKnights({ h, api: (...args) => api(...args), t: (key, values) => t(key, valu
 
 const withLang = (path) => `${path}${path.includes("?") ? "&" : "?"}lang=${state.lang}`;
 
-async function geometryFor(sokol) {
-  if (!state.geometry.has(sokol)) state.geometry.set(sokol, await api("GET", `/api/geometry?sokol=${sokol}`));
-  return state.geometry.get(sokol);
+// The castle a game was played on: its rule set and its board (games saved before board 2 keep board 1).
+async function geometryFor(view) {
+  const key = `${view.sokol}:${view.board}`;
+  if (!state.geometry.has(key)) {
+    const geo = await api("GET", `/api/geometry?sokol=${view.sokol}&board=${view.board}`);
+    state.geometry.set(key, geo);
+    state.tileDefs.set(view.sokol, geo.tiles);
+  }
+  return state.geometry.get(key);
 }
 
 function showError(message) {
@@ -326,7 +333,7 @@ async function showGame(view) {
   if (state.screen !== "game" || view.id !== state.gameId) return;
   const shown = state.view;
   if (shown && shown.id === view.id && shown.lang === view.lang && view.revision < shown.revision) return; // an answer overtaken by a newer one
-  const geo = await geometryFor(view.sokol);
+  const geo = await geometryFor(view);
   if (state.boardFor !== view.id || !document.getElementById("board")) {
     const svg = gameLayout(false);
     state.board = new Board(svg, geo);
@@ -385,8 +392,7 @@ function renderTitle(view) {
 }
 
 function tileSvg(tileId, sokol, rotation = 0, size = 120, cls = "tile-svg") {
-  const geo = state.geometry.get(sokol);
-  const tile = geo.tiles.find((x) => x.id === tileId);
+  const tile = state.tileDefs.get(sokol).find((x) => x.id === tileId);
   const svg = svgEl("svg", { viewBox: "-0.02 -0.02 1.04 1.04", width: size, height: size, class: cls, role: "img", "aria-label": tileId });
   const g = svgEl("g", { transform: `rotate(${90 * rotation},0.5,0.5)` }, svg);
   drawTile(g, tile);
@@ -713,7 +719,7 @@ async function openReplay(id, move) {
     main.append(h("p", { class: "panel error" }, err.status === 404 ? t("gameMissing") : err.message));
     return;
   }
-  const geo = await geometryFor(view.sokol);
+  const geo = await geometryFor(view);
   if (state.boardFor !== `replay:${id}` || !document.getElementById("board")) {
     const svg = gameLayout(true);
     state.board = new Board(svg, geo);
