@@ -17,6 +17,37 @@ features = [{features}]
 """
 
 
+ALL = tuple(range(12))
+"""Every edge segment of a tile."""
+
+
+def feature(kind: str, segments: tuple[int, ...], **counts: int) -> str:
+    """The inline TOML body of a feature: its kind, segments and counts (stocks, shrines, nests)."""
+    body = f'kind = "{kind}", segments = [{", ".join(str(s) for s in segments)}]'
+    return body + "".join(f", {name} = {n}" for name, n in counts.items() if n)
+
+
+def road(*segments: int, stocks: int = 0, nests: int = 0) -> str:
+    """A road feature for ``tile_toml`` (segments in board orientation)."""
+    return feature("road", segments, stocks=stocks, nests=nests)
+
+
+def house(*segments: int, nests: int = 0) -> str:
+    return feature("house", segments, nests=nests)
+
+
+def pigsty(*segments: int, nests: int = 0) -> str:
+    return feature("pigsty", segments, nests=nests)
+
+
+def chapel(*segments: int, nests: int = 0) -> str:
+    return feature("chapel", segments, nests=nests)
+
+
+def meadow(*segments: int, shrines: int = 0) -> str:
+    return feature("meadow", segments, shrines=shrines)
+
+
 def tile_toml(tile_id: str, *features: str, fountain: bool = False) -> str:
     """Return one [[tile]] block; each feature is an inline table body like 'kind = "road", segments = [1, 7]'."""
     body = ", ".join("{" + f + "}" for f in features)

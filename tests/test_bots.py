@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from zamek import arena as arena_module
 from zamek import engine
 from zamek.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
 from zamek.arena import ArenaReport, GameResult, play_match_game, progress_line, run_arena, wilson_interval
+from zamek.bots import mcts as mcts_module
 from zamek.bots.base import Bot, Budget
 from zamek.bots.evaluate import DEFAULT
 from zamek.bots.levels import BOT_NAMES, LEVELS, make_bot
@@ -38,7 +38,7 @@ from zamek.runner import sample_chance
 from zamek.tiles import FeatureKind, TileSet, merge_tilesets
 from zamek.tokens import EDITIONS, TokenKind
 
-from .helpers import custom_game, snapshot, tile_toml
+from .helpers import ALL, custom_game, house, meadow, pigsty, road, snapshot, tile_toml
 
 RULE_SETS = [
     Setup(edition=edition, sokol=sokol, gate_guard=gate_guard)
@@ -98,28 +98,6 @@ def finish_turn(state: GameState, action: PlayerAction, rng: random.Random, bot:
 # ------------------------------------------------------------------------------- custom tiles
 
 
-def _feature(kind: str, *segments: int, **counts: int) -> str:
-    body = f'kind = "{kind}", segments = [{", ".join(str(s) for s in segments)}]'
-    return body + "".join(f", {name} = {n}" for name, n in counts.items() if n)
-
-
-def road(*segments: int, stocks: int = 0) -> str:
-    return _feature("road", *segments, stocks=stocks)
-
-
-def house(*segments: int) -> str:
-    return _feature("house", *segments)
-
-
-def pigsty(*segments: int) -> str:
-    return _feature("pigsty", *segments)
-
-
-def meadow(*segments: int, shrines: int = 0) -> str:
-    return _feature("meadow", *segments, shrines=shrines)
-
-
-ALL = tuple(range(12))
 
 # Tiles in board orientation (rotation 0). Every tile differs from every other, also when turned
 # (meadows split differently tell otherwise equal tiles apart). Only M1 has a shrine; elsewhere a
@@ -595,13 +573,29 @@ def test_mcts_judges_the_opponents_moves_by_its_opponent_model() -> None:
     assert set(alone.movers) == {0, 1}  # without one, its own estimate judges both sides
 
 
-def test_mcts_respects_a_time_budget() -> None:
+class SteppingClock:
+    """A clock that moves on 1 ms at every reading: a time budget becomes a count of readings."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.readings = 0
+
+    def perf_counter(self) -> float:
+        self.readings += 1
+        self.now += 0.001
+        return self.now
+
+
+def test_mcts_respects_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     g = mid_game(7)
+    clock = SteppingClock()
+    monkeypatch.setattr(mcts_module, "time", clock)
     bot = MCTSBot(iterations=10**6)
-    start = time.perf_counter()
     action = bot.choose(g, random.Random(1), Budget(seconds=0.2))
-    assert time.perf_counter() - start < 5
     assert action in g.legal_actions()
+    # 0.2 s are 200 readings of the clock: the search stops there, not at its million iterations.
+    assert 150 <= bot.last_iterations <= 200
+    assert clock.now < 0.21  # and it reads the clock no more once past the deadline
 
 
 def test_ranked_moves_are_sorted_and_legal() -> None:

@@ -22,33 +22,11 @@ from zamek.terms import EDITIONS, LANGUAGES, keys, term, token_name
 from zamek.tiles import FeatureKind
 from zamek.tokens import END_KINDS, TokenKind, kind_from_printed, printed_number, usable_same_turn
 
-from .helpers import custom_game, tile_toml
+from .helpers import ALL, custom_game, house, meadow, pigsty, road, tile_toml
 
 # ---------------------------------------------------------------------------- building blocks
 
 
-def _feature(kind: str, segments: tuple[int, ...], **counts: int) -> str:
-    body = f'kind = "{kind}", segments = [{", ".join(str(s) for s in segments)}]'
-    return body + "".join(f", {name} = {n}" for name, n in counts.items() if n)
-
-
-def road(*segments: int, stocks: int = 0) -> str:
-    return _feature("road", segments, stocks=stocks)
-
-
-def house(*segments: int) -> str:
-    return _feature("house", segments)
-
-
-def pigsty(*segments: int) -> str:
-    return _feature("pigsty", segments)
-
-
-def meadow(*segments: int, shrines: int = 0) -> str:
-    return _feature("meadow", segments, shrines=shrines)
-
-
-ALL = tuple(range(12))
 
 # Every tile differs from every other, also when turned, so any subset is a valid tile set.
 TILES = {

@@ -18,7 +18,6 @@ from zamek.castle import TRACK_LENGTH, load_castle, parse_castle
 from zamek.engine import (
     EMPTY,
     FOLLOWERS_IN_SUPPLY,
-    PLAYERS,
     ROLES,
     TOKEN_KINDS,
     TOKENS_PER_KIND,
@@ -33,33 +32,11 @@ from zamek.errors import IllegalActionError, MalformedActionError
 from zamek.scoring import ScoreItem
 from zamek.tiles import FeatureKind, load_tileset, parse_tileset
 
-from .helpers import custom_game, game, rules_with, tile_toml, turn
+from .helpers import ALL, custom_game, game, house, meadow, pigsty, road, rules_with, tile_toml, turn
 
 # ---------------------------------------------------------------------------- building blocks
 
 
-def _feature(kind: str, segments: tuple[int, ...], **counts: int) -> str:
-    body = f'kind = "{kind}", segments = [{", ".join(str(s) for s in segments)}]'
-    return body + "".join(f", {name} = {n}" for name, n in counts.items() if n)
-
-
-def road(*segments: int, stocks: int = 0) -> str:
-    return _feature("road", segments, stocks=stocks)
-
-
-def house(*segments: int) -> str:
-    return _feature("house", segments)
-
-
-def pigsty(*segments: int) -> str:
-    return _feature("pigsty", segments)
-
-
-def meadow(*segments: int, shrines: int = 0) -> str:
-    return _feature("meadow", segments, shrines=shrines)
-
-
-ALL = tuple(range(12))
 
 # The rulebook's first example: a road from the west side ends at a house.
 T1 = tile_toml("T1", road(10), house(1, 2, 3, 4, 5, 6, 7, 8), meadow(9), meadow(11, 0))
@@ -122,7 +99,7 @@ def final_scores(g: GameState) -> list[tuple[str, int | None, int, int, int]]:
 
 def test_z1_two_players_six_followers_in_supply_markers_at_zero() -> None:
     g = mid_game(T1, order=["T1"])
-    assert PLAYERS == 2 and FOLLOWERS_IN_SUPPLY == 6
+    assert FOLLOWERS_IN_SUPPLY == 6
     assert g.supply == [6, 6]
     assert g.scores == [0, 0]
     assert g.family_size == [0, 0] and g.family_cells == [0, 0]

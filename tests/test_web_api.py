@@ -156,15 +156,17 @@ def test_follower_choices_are_named_by_role(client: TestClient) -> None:
     view = new_game(client)
     view = act(client, view, first_placement(view))
     roles = {"road": "herald", "house": "squire", "pigsty": "farmer", "meadow": "monk"}
-    for choice in view["choices"]:
-        if choice["type"] == "figure":
-            assert choice["role"] == roles[choice["kind"]]
-            assert choice["label"].startswith(choice["role"])
+    figures = [c for c in view["choices"] if c["type"] == "figure"]
+    assert figures, view["choices"]  # a fresh supply and a new tile: there is a figure to place
+    for choice in figures:
+        assert choice["role"] == roles[choice["kind"]]
+        assert choice["label"].startswith(choice["role"])
     polish = client.get(f"/api/games/{view['id']}?lang=pl").json()
     words = {"herald": "herold", "squire": "giermek", "farmer": "rolnik", "monk": "mnich"}
-    for choice in polish["choices"]:
-        if choice["type"] == "figure":
-            assert choice["label"].startswith(words[choice["role"]])
+    polish_figures = [c for c in polish["choices"] if c["type"] == "figure"]
+    assert len(polish_figures) == len(figures)
+    for choice in polish_figures:
+        assert choice["label"].startswith(words[choice["role"]])
 
 
 def test_illegal_move_is_refused_with_the_engines_message(client: TestClient) -> None:

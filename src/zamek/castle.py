@@ -93,12 +93,6 @@ class CastleDef:
     def _interior_set(self) -> frozenset[int]:
         return frozenset(self.interior)
 
-    def tower_at(self, track_position: int) -> Tower | None:
-        for tower in self.towers:
-            if track_position in tower.track:
-                return tower
-        return None
-
 
 def _parse_rows(rows: Any, name: str) -> tuple[int, int, list[tuple[int, int]]]:
     if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):

@@ -22,7 +22,6 @@ Chance is explicit: when ``is_chance()`` the caller picks one of
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from itertools import permutations
@@ -49,7 +48,6 @@ from zamek.scoring import SHRINE_RATE, ScoreItem, chapel_points, feature_rate, m
 from zamek.tiles import SCORED_KINDS, FeatureKind, TileSet, load_tileset, merge_tilesets
 from zamek.tokens import EDITIONS, TokenKind, usable_same_turn
 
-PLAYERS: Final = 2
 FOLLOWERS_IN_SUPPLY: Final = 6
 TOKEN_KINDS: Final = 9
 TOKENS_PER_KIND: Final = 2
@@ -1189,10 +1187,3 @@ class GameState:
         self.drawn = -1
         self.queue = []
         self.phase = Phase.OVER
-
-    # -------------------------------------------------------------- convenience
-
-    def apply_all(self, actions: Iterable[Action]) -> None:
-        """Apply a sequence of actions with checks."""
-        for action in actions:
-            self.play(action)

@@ -88,8 +88,3 @@ def parse_space(name: str) -> tuple[int, int]:
     if match is None:
         raise ValueError(f"{name!r} is not a space name (a column letter and a row number, like e10)")
     return ord(match.group(1)) - ord("a"), int(match.group(2)) - 1
-
-
-def rotation_degrees(rotation: int) -> int:
-    """Return a rotation as degrees clockwise."""
-    return 90 * rotation

@@ -132,20 +132,6 @@ def render_tile(tile: TileDef, rotation: int = 0) -> str:
     return "\n".join(lines)
 
 
-def render_tiles_row(tiles: list[TileDef], per_row: int = 10) -> str:
-    """Return several tiles' blocks side by side, with ids above."""
-    out = []
-    for start in range(0, len(tiles), per_row):
-        chunk = tiles[start:start + per_row]
-        out.append("  ".join(f"{t.id:<5}" for t in chunk))
-        blocks = [tile_block(t.features, t.orientations[0].segment_feature, t.fountain) for t in chunk]
-        for r in range(5):
-            out.append("  ".join(b[r] for b in blocks))
-        out.append("  ".join(f"{extras_text(t)[:5]:<5}" for t in chunk).rstrip())
-        out.append("")
-    return "\n".join(out).rstrip() + "\n"
-
-
 def render_castle(state: GameState) -> str:
     """Return the castle of a game as text: tiles, start spaces, followers and empty spaces."""
     castle = state.castle

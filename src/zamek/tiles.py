@@ -83,9 +83,6 @@ class TileDef:
     fountain: bool = False
     orientations: tuple[Orientation, ...] = field(default=(), compare=False, repr=False)
 
-    def count(self, kind: FeatureKind) -> int:
-        return sum(1 for f in self.features if f.kind is kind)
-
     def has(self, kind: FeatureKind) -> bool:
         return any(f.kind is kind for f in self.features)
 

@@ -128,14 +128,20 @@ class MCTSBot:
         self.last_iterations = 0
         survivors = root.candidates[:]
         rounds = max(1, math.ceil(math.log2(len(survivors))))
+        out_of_time = False
         for _ in range(rounds):
             visits = max(1, iterations // (len(survivors) * rounds))
             for _ in range(visits):
                 for move in survivors:
                     if deadline is not None and time.perf_counter() > deadline:
+                        out_of_time = True
                         break
                     self._iterate(root, state.copy(), rng, futures, move)
+                if out_of_time:
+                    break
             survivors.sort(key=lambda m: _mean(root.children.get(m)), reverse=True)
+            if out_of_time:  # further halving would only keep the best mean: it is first already
+                break
             survivors = survivors[: max(1, len(survivors) // 2)]
         return self._decide(state, survivors[0])
 

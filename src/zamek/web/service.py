@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 import random
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -438,14 +437,6 @@ class GameService:
             with live.lock:
                 live.pending = False
                 self._schedule(live)
-
-    def wait_idle(self, game_id: str, timeout: float = 30.0) -> LiveGame:
-        """Wait until the computer has finished its turn (for tests and scripts)."""
-        live = self.get(game_id)
-        end = time.monotonic() + timeout
-        while live.pending and time.monotonic() < end:
-            time.sleep(0.01)
-        return live
 
     # ----------------------------------------------------------------- views
 
