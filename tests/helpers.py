@@ -7,6 +7,7 @@ from typing import Any
 
 from zamek.actions import parse_action
 from zamek.castle import load_castle
+from zamek.editions import edition_of
 from zamek.engine import GameState, Rules, Setup, make_rules
 from zamek.tiles import parse_tileset
 
@@ -127,7 +128,8 @@ def custom_game(
     ``make_rules`` decides the edition, the expansion and the gate-guard variant.
     """
     setup = Setup(
-        edition=edition, sokol=sokol, gate_guard=gate_guard, first_player=first_player, draw_order=tuple(draw_order)
+        edition=edition_of(edition), sokol=sokol, gate_guard=gate_guard, first_player=first_player,
+        draw_order=tuple(draw_order),
     )
     castle = load_castle("sokol" if sokol else "zamek")
     return GameState.new(setup, make_rules(castle, parse_tileset("\n".join(tiles), "test"), setup))

@@ -33,16 +33,17 @@ from zamek.bots.mcts import MCTSBot, ranked_moves
 from zamek.bots.simple import GreedyBot, RandomBot
 from zamek.bots.value import ValueModel
 from zamek.cli import main
+from zamek.editions import Edition
 from zamek.engine import GameState, HeldToken, Phase, Rules, Setup, make_rules
 from zamek.runner import sample_chance
 from zamek.tiles import FeatureKind, TileSet, merge_tilesets
-from zamek.tokens import EDITIONS, TokenKind
+from zamek.tokens import TokenKind
 
 from .helpers import ALL, custom_game, house, meadow, pigsty, road, snapshot, tile_toml
 
 RULE_SETS = [
     Setup(edition=edition, sokol=sokol, gate_guard=gate_guard)
-    for edition in EDITIONS
+    for edition in Edition
     for sokol, gate_guard in ((False, False), (True, False), (True, True))
 ]
 RULE_IDS = [s.name for s in RULE_SETS]

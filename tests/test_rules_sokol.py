@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from zamek.actions import Action, Decline, Follower, Piece, PlayerAction, UseToken, parse_action
 from zamek.castle import load_castle
+from zamek.editions import Edition
 from zamek.engine import FOLLOWERS_IN_SUPPLY, GameState, HeldToken, Phase, Setup, advance_marker, rules_for
 from zamek.errors import IllegalActionError
 from zamek.record import make_record, replay
@@ -173,7 +174,7 @@ def test_f1_78_tiles_and_a_prince_and_a_falconer_each() -> None:
     assert base.princes == [0, 0] and base.falconers == [0, 0]
     assert len(base.tiles) == 60
     # The 2003 edition takes the expansion the same way.
-    g2003 = GameState.new(Setup(edition="castle2003", sokol=True))
+    g2003 = GameState.new(Setup(edition=Edition.CASTLE_2003, sokol=True))
     assert len(g2003.tiles) == 78 and g2003.princes == [1, 1]
 
 
@@ -765,7 +766,7 @@ def test_f3_f5_rulebook_example_tie_on_the_joined_road() -> None:
 
 RULE_SETS = [
     Setup(edition=edition, sokol=sokol, gate_guard=guard)
-    for edition in ("zamek", "castle2003")
+    for edition in Edition
     for sokol, guard in ((False, False), (True, False), (True, True))
 ]
 

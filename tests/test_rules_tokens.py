@@ -15,10 +15,11 @@ from __future__ import annotations
 import pytest
 
 from zamek.actions import Decline, Follower, Order, Piece, Reveal, UseToken, parse_action
+from zamek.editions import EDITIONS
 from zamek.engine import TOKEN_KINDS, TOKENS_PER_KIND, GameState, HeldToken, Phase
 from zamek.errors import IllegalActionError
 from zamek.scoring import ScoreItem
-from zamek.terms import EDITIONS, LANGUAGES, keys, term, token_name
+from zamek.terms import LANGUAGES, keys, term, token_name
 from zamek.tiles import FeatureKind
 from zamek.tokens import END_KINDS, TokenKind, kind_from_printed, printed_number, usable_same_turn
 

@@ -22,16 +22,17 @@ from contextlib import contextmanager
 import pytest
 
 from zamek.actions import Action, Follower, Order, PlayerAction
+from zamek.editions import Edition
 from zamek.engine import GameState, HeldToken, Phase, Setup
 from zamek.runner import sample_chance
 from zamek.tokens import TokenKind
 
 RULE_SETS = [
     Setup(),
-    Setup(edition="castle2003"),
+    Setup(edition=Edition.CASTLE_2003),
     Setup(sokol=True),
     Setup(sokol=True, gate_guard=True),
-    Setup(edition="castle2003", sokol=True, gate_guard=True),
+    Setup(edition=Edition.CASTLE_2003, sokol=True, gate_guard=True),
 ]
 GAMES = 30
 

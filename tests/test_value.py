@@ -20,6 +20,7 @@ from zamek.bots.levels import make_bot
 from zamek.bots.train import collect, fit, model_json, solve
 from zamek.bots.value import FEATURES, INDEX, ValueModel, default_model, frontier, model_from_json, position_features
 from zamek.cli import main
+from zamek.editions import Edition
 from zamek.engine import GameState, Phase, Setup
 from zamek.runner import sample_chance
 
@@ -72,7 +73,7 @@ def test_the_value_is_symmetric_and_exact_at_the_end() -> None:
 
 
 def test_features_are_computed_in_every_rule_set() -> None:
-    for setup in (Setup(sokol=True), Setup(edition="castle2003", sokol=True, gate_guard=True)):
+    for setup in (Setup(sokol=True), Setup(edition=Edition.CASTLE_2003, sokol=True, gate_guard=True)):
         rng = random.Random(2)
         state = GameState.new(setup)
         while not state.is_over():

@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from zamek.actions import Action
+from zamek.editions import Edition
 from zamek.engine import GameState, Phase, Setup
 from zamek.record import make_record
 from zamek.runner import random_policy, sample_chance
@@ -463,7 +464,7 @@ def _prefix_reaching(phases: set[Phase], setup: Setup, seeds: range) -> tuple[Js
 
 @pytest.mark.parametrize("phase", [Phase.ORDER, Phase.DOUBLE, Phase.EXTRA_TURN])
 def test_scoring_questions_are_offered_and_answered(client: TestClient, phase: Phase) -> None:
-    found = _prefix_reaching({phase}, Setup(edition="castle2003", sokol=True), range(1, 400))
+    found = _prefix_reaching({phase}, Setup(edition=Edition.CASTLE_2003, sokol=True), range(1, 400))
     assert found is not None
     record, _ = found
     view = client.post("/api/import", json=record).json()

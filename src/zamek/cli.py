@@ -14,6 +14,7 @@ from zamek.actions import Action, Draw
 from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, run_arena
 from zamek.bench import mcts_search, random_playouts
 from zamek.bots.levels import LEVELS, make_bot
+from zamek.editions import EDITIONS, edition_of
 from zamek.engine import GameState, Setup
 from zamek.errors import RecordError
 from zamek.knights.cli import knights
@@ -23,7 +24,6 @@ from zamek.runner import play_game
 from zamek.stats import format_table, random_play_table, structure_table, unplaceable_in_empty_castle
 from zamek.terms import LANGUAGES
 from zamek.tiles import DataError, load_tileset
-from zamek.tokens import EDITIONS
 
 LANG = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Language.")
 
@@ -40,7 +40,7 @@ def rule_options(func: Any) -> Any:
 
 def make_setup(edition: str, sokol: bool, gate_guard: bool) -> Setup:
     try:
-        return Setup(edition=edition, sokol=sokol, gate_guard=gate_guard)
+        return Setup(edition=edition_of(edition), sokol=sokol, gate_guard=gate_guard)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
 

@@ -42,11 +42,12 @@ from zamek.actions import (
     UseToken,
 )
 from zamek.castle import BOARDS, CURRENT_BOARD, TRACK_LENGTH, CastleDef, load_castle
+from zamek.editions import Edition, edition_of
 from zamek.errors import IllegalActionError, MalformedActionError
 from zamek.geometry import FACING, MIDDLE_SEGMENTS, SEGMENTS, Side, side_segments
 from zamek.scoring import SHRINE_RATE, ScoreItem, chapel_points, feature_rate, majority
 from zamek.tiles import SCORED_KINDS, FeatureKind, TileSet, load_tileset, merge_tilesets
-from zamek.tokens import EDITIONS, TokenKind, usable_same_turn
+from zamek.tokens import TokenKind
 
 FOLLOWERS_IN_SUPPLY: Final = 6
 TOKEN_KINDS: Final = 9
@@ -106,8 +107,8 @@ class Phase(IntEnum):
 class Setup:
     """Everything that fixes a game before the first draw."""
 
-    edition: str = "zamek"
-    """``zamek`` (2020) or ``castle2003``."""
+    edition: Edition = Edition.ZAMEK
+    """Zamek (2020) or The Castle (2003); a name (``zamek``, ``castle2003``) is accepted and made an Edition."""
     sokol: bool = False
     gate_guard: bool = False
     """The Sokół variant "Stój! Kto idzie?" (F8)."""
@@ -118,8 +119,7 @@ class Setup:
     """The revision of the reconstructed castle (``castle.BOARDS``); older ones replay old records."""
 
     def __post_init__(self) -> None:
-        if self.edition not in EDITIONS:
-            raise ValueError(f"unknown edition {self.edition!r} (known: {', '.join(EDITIONS)})")
+        object.__setattr__(self, "edition", edition_of(self.edition))
         if self.gate_guard and not self.sokol:
             raise ValueError("the gate-guard variant needs the Sokół expansion")
         if self.first_player not in (0, 1):
@@ -129,7 +129,7 @@ class Setup:
 
     @property
     def name(self) -> str:
-        parts = [self.edition] + (["sokol"] if self.sokol else []) + (["gate-guard"] if self.gate_guard else [])
+        parts = [self.edition.value] + (["sokol"] if self.sokol else []) + (["gate-guard"] if self.gate_guard else [])
         return "+".join(parts)
 
 
@@ -162,7 +162,7 @@ class Rules:
     """Tower index at each track position, -1 where there is none."""
     start_tables: tuple[tuple[int, ...], ...]
     """For each start space, local feature index per segment (-1 for wall)."""
-    edition: str = "zamek"
+    edition: Edition = Edition.ZAMEK
     sokol: bool = False
     gate_guard: bool = False
     place_actions: tuple[tuple[Place, ...], ...] = ()
@@ -569,7 +569,7 @@ class GameState:
 
     def usable_tokens(self, kind: TokenKind) -> int:
         """Return how many tokens of ``kind`` the current player may use now (Z19, C3)."""
-        same_turn = usable_same_turn(self.rules.edition)
+        same_turn = self.rules.edition.tokens_usable_same_turn
         return sum(
             1 for t in self.tokens[self.current] if t.kind == kind and (same_turn or t.turn_taken < self.turn)
         )
@@ -926,7 +926,7 @@ class GameState:
         """Return what scoring ``order`` (one owner's regions) can lead to; see ``_order_matters``."""
         owner = self.region_owner(order[0])
         assert owner is not None
-        same_turn = owner == self.current and usable_same_turn(self.rules.edition)
+        same_turn = owner == self.current and self.rules.edition.tokens_usable_same_turn
         gates = self.rules.gates if self.rules.gate_guard else frozenset()
         tower_at = self.rules.tower_at
         points = []
@@ -1046,7 +1046,7 @@ class GameState:
         self.completed = []
 
     def _spend_token(self, kind: TokenKind) -> None:
-        same_turn = usable_same_turn(self.rules.edition)
+        same_turn = self.rules.edition.tokens_usable_same_turn
         held = self.tokens[self.current]
         for i, t in enumerate(held):
             if t.kind == kind and (same_turn or t.turn_taken < self.turn):
@@ -1153,7 +1153,8 @@ class GameState:
                         continue
                     rate = OPEN_RATES[kind]
                     details = ["unfinished"]
-                    if kind is FeatureKind.ROAD and self.rules.edition == "castle2003" and self.stocks[root]:
+                    counts_stocks = self.rules.edition.open_road_token_counts_stocks
+                    if kind is FeatureKind.ROAD and counts_stocks and self.stocks[root]:
                         rate = 2  # C4: the 2003 path token counts a fountain
                         details.append("stocks")
                     multiplier = self._prince_factor(root, player)

@@ -17,3 +17,7 @@ class IllegalActionError(ZamekError):
 
 class RecordError(ZamekError):
     """A saved game is corrupt or inconsistent."""
+
+
+class PositionError(ZamekError):
+    """A position's text is malformed, or the position it describes cannot arise in a game."""

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from zamek.actions import Action, parse_action
+from zamek.editions import Edition, edition_of
 from zamek.engine import GameState, Setup
 from zamek.errors import RecordError, ZamekError
 
@@ -53,7 +54,7 @@ def setup_from_json(raw: Any) -> Setup:
         if unknown:
             raise RecordError(f"setup: unknown field(s) {sorted(unknown)}")
         return Setup(
-            edition=str(raw.get("edition", "zamek")),
+            edition=edition_of(str(raw.get("edition", Edition.ZAMEK))),
             sokol="sokol" in expansions,
             gate_guard="gate-guard" in variants,
             first_player=raw.get("first_player", 0),

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from zamek.editions import EDITIONS
 from zamek.tokens import TokenKind, printed_number
 
 LANGUAGES: Final = ("en", "pl")
-EDITIONS: Final = ("zamek", "castle2003")
 
 _COMMON: Final[dict[str, dict[str, str]]] = {
     "en": {

@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
+from zamek.editions import edition_of
+
 
 class TokenKind(IntEnum):
     """A token's effect, numbered as in Zamek."""
@@ -43,12 +45,9 @@ _CASTLE2003_NUMBERS: Final = {
     TokenKind.FIVE_POINTS: 9,
 }
 
-EDITIONS: Final = ("zamek", "castle2003")
-
-
 def printed_number(kind: TokenKind, edition: str) -> int:
     """Return the number printed on a token of ``kind`` in ``edition``."""
-    return _CASTLE2003_NUMBERS[kind] if edition == "castle2003" else int(kind)
+    return _CASTLE2003_NUMBERS[kind] if edition_of(edition).numbers_tokens_its_own_way else int(kind)
 
 
 def kind_from_printed(number: int, edition: str) -> TokenKind:
@@ -61,4 +60,4 @@ def kind_from_printed(number: int, edition: str) -> TokenKind:
 
 def usable_same_turn(edition: str) -> bool:
     """Return whether a token may be used in the turn it was taken (C3 yes, Z19 no)."""
-    return edition == "castle2003"
+    return edition_of(edition).tokens_usable_same_turn

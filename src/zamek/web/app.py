@@ -22,9 +22,9 @@ from starlette.exceptions import HTTPException
 
 from zamek.bots.levels import LEVELS
 from zamek.castle import BOARDS, CURRENT_BOARD
+from zamek.editions import EDITIONS, edition_of
 from zamek.engine import Setup, rules_for
 from zamek.terms import LANGUAGES
-from zamek.tokens import EDITIONS
 from zamek.web.knights import KnightsService, add_routes
 from zamek.web.layout import geometry
 from zamek.web.schemas import Move, NewGame, Revision
@@ -131,7 +131,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGame, lang: str = "en") -> dict[str, Any]:
-        setup = Setup(edition=body.edition, sokol=body.sokol, gate_guard=body.gate_guard)
+        setup = Setup(edition=edition_of(body.edition), sokol=body.sokol, gate_guard=body.gate_guard)
         live = service.create(body.mode, body.level, body.seat, setup, body.seed)
         return service.view(live.id, _lang(lang))
 

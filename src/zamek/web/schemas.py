@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from zamek.editions import Edition
+
 
 class Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -18,7 +20,7 @@ class NewGame(Request):
     level: Literal["beginner", "easy", "medium", "hard"] = "beginner"
     seat: Literal["first", "second", "random"] = "first"
     """Against the computer: whether the person plays first (player 1) or second."""
-    edition: Literal["zamek", "castle2003"] = "zamek"
+    edition: Edition = Edition.ZAMEK
     sokol: bool = False
     gate_guard: bool = False
     seed: int | None = Field(default=None, ge=0, lt=2**62)

@@ -28,6 +28,7 @@ from typing import Any, Final
 from zamek import record as records
 from zamek.actions import Action, Decline, Draw, Follower, Piece, Reveal, UseToken, parse_action
 from zamek.bots.levels import LEVELS, make_bot
+from zamek.editions import edition_of
 from zamek.engine import ROLES, GameState, Phase, Setup
 from zamek.errors import MalformedActionError, RecordError, ZamekError
 from zamek.geometry import rotate_segment
@@ -623,7 +624,7 @@ def game_view(live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str
     if state.drawn >= 0 and state.phase is not Phase.OVER:
         options = [[*castle.xy(c), r] for c, r in state.drawn_placements]
         drawn = {"id": tiles[state.drawn].id, "options": options if state.phase is Phase.PLACE else []}
-    same_turn = edition == "castle2003"
+    same_turn = edition_of(edition).tokens_usable_same_turn
     players = []
     for p in (0, 1):
         players.append({
