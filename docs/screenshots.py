@@ -1,0 +1,386 @@
+"""Regenerate the README's screenshots, docs/screenshots/*.png, with the current code.
+
+Makes eight pictures, each in the window size the README's pictures have:
+
+* ``figure.png``  (1280x860) a Sokół game against the computer (beginner), turn 10 or later: the person has
+  placed a tile and is offered a figure for each of two features or more (a Sokół figure among them), or none;
+* ``game.png``    (1280x860) the same game in mid-game (turn 45 or later): the tile to place, turned, and
+  the highlighted spaces where it fits;
+* ``phone.png``   (390x844, a phone) the same position in a phone-sized window;
+* ``over.png``    (1280x860) the same game finished: the final scoring, the totals and the score chart;
+* ``replay.png``  (1280x860) its replay, stopped at a move late in the game;
+* ``double.png``  (1280x860) a game for two people at one screen (The Castle 2003 + Sokół) where a player
+  is asked whether to use a x2 wall tile on the feature being scored;
+* ``knights.png`` (1280x860) Rycerze i zamki against the heuristic computer player: the table and the
+  person's hand in round 3 or later;
+* ``lobby.png``   (1280x860) the lobby, listing the games above and one more in progress.
+
+The script starts the web app itself (uvicorn on 127.0.0.1, a free port, a fresh SQLite database in a
+temporary folder, the computer replying without a pause) and drives Debian's Chromium headless with
+Playwright, as tests/test_web_browser.py does. Every game has a fixed seed and the person's moves come
+from a computer player seeded by the game and the move number, so every run plays the same games; the
+seed of the x2-token game is the first one (from ``DOUBLE_FIRST_SEED``) whose game reaches such a
+question late in the game, found by playing games in memory exactly as the server would. The server's
+clock is a fixed fake one, so the lobby shows the same dates on every run. The page may fetch nothing but
+the local server: any other request is refused.
+
+Usage::
+
+    .venv/bin/python docs/screenshots.py [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import socket
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, sync_playwright
+
+import zamek.web.db
+import zamek.web.knights
+import zamek.web.service
+from zamek import record as records
+from zamek.actions import Action
+from zamek.bots.levels import make_bot
+from zamek.castle import CURRENT_BOARD
+from zamek.engine import GameState, Phase
+from zamek.runner import sample_chance
+from zamek.web.app import create_app
+from zamek.web.service import WebConfig, chance_rng
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+MAIN_SEED = 7
+"""The Sokół game against the beginner (figure, game, phone, over, replay), chosen because its final scoring
+is short enough for the end screen to show the chart too (when written: 9 lines, the person won 110 to 63)."""
+PERSON_LEVEL = "easy"
+"""The computer player that makes the person's moves (both players' in the game for two people)."""
+FIGURE_TURN = 10
+MIDDLE_TURN = 45
+REPLAY_FRACTION = 0.87
+"""replay.png stops at this share of the game's moves."""
+DOUBLE_EDITION = "castle2003"
+DOUBLE_FIRST_SEED = 1
+DOUBLE_TURN = 60
+"""double.png: the first game from DOUBLE_FIRST_SEED on with an x2-token question at this turn or later."""
+LOBBY_SEED = 11
+LOBBY_TURN = 12
+"""One more game in progress for the lobby: The Castle 2003 against the computer (easy), at this turn."""
+KNIGHTS_SEED = 5
+KNIGHTS_ROUND = 3
+CLOCK_START = datetime(2026, 5, 1, 18, 0, tzinfo=UTC)
+
+View = dict[str, Any]
+
+
+# ------------------------------------------------------------------ server
+
+
+class FakeClock:
+    """The server's clock: a fixed start, one second later on every reading (so times differ and sort)."""
+
+    def __init__(self, start: datetime) -> None:
+        self._next = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> datetime:
+        with self._lock:
+            now, self._next = self._next, self._next + timedelta(seconds=1)
+            return now
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(db: Path) -> Iterator[str]:
+    """Run the app on 127.0.0.1 in a thread; yield its address; stop it afterwards."""
+    clock = FakeClock(CLOCK_START)
+    for module in (zamek.web.db, zamek.web.service, zamek.web.knights):  # each looks ``now`` up in itself
+        module.now = clock  # type: ignore[attr-defined]
+    app = create_app(WebConfig(db_url=f"sqlite:///{db}", bot_delay=0.0))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > end or not thread.is_alive():
+            raise RuntimeError("the web app did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+class Api:
+    """The app's JSON API, at the local server only."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base.rstrip("/")
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.base}{path}", data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.loads(response.read() or b"null")
+
+    def get(self, path: str) -> Any:
+        return self.call("GET", path)
+
+    def post(self, path: str, body: Any = None) -> Any:
+        return self.call("POST", path, body if body is not None else {})
+
+
+# ------------------------------------------------------------------- games
+
+
+def person_action(state: GameState, seed: int, moves: int) -> Action:
+    """The person's move: the PERSON_LEVEL player's choice, seeded by the game and the number of moves."""
+    return make_bot(PERSON_LEVEL).choose(state, random.Random(f"screenshots:{seed}:{moves}"))
+
+
+def play_until(api: Api, game_id: str, done: Callable[[View], bool], what: str) -> View:
+    """Make the person's moves (and draw for two people) until ``done(view)`` holds while a person is to act."""
+    while True:
+        view: View = api.get(f"/api/games/{game_id}")
+        if view["bot_error"]:
+            raise RuntimeError(view["bot_error"])
+        if view["thinking"] or not (view["human_to_act"] or view["over"] or view["phase"] == "draw"):
+            time.sleep(0.02)  # the computer is about to move, or moving
+            continue
+        if done(view):
+            return view
+        if view["over"]:
+            raise RuntimeError(f"game {game_id} (seed {view['seed']}) ended without {what}")
+        if view["mode"] == "hotseat" and view["phase"] == "draw":
+            api.post(f"/api/games/{game_id}/draw", {"revision": view["revision"]})
+            continue
+        raw = api.get(f"/api/games/{game_id}/record")
+        action = person_action(records.replay(raw), view["seed"], len(raw["moves"]))
+        api.post(f"/api/games/{game_id}/actions", {"action": str(action), "revision": view["revision"]})
+
+
+def figure_offered(view: View) -> bool:
+    """The person is offered figures for two features or more, a Sokół figure (prince, falconer) among them."""
+    figures = [c for c in view["choices"] if c.get("type") == "figure"]
+    sokol = any(c["piece"] in ("prince", "falconer") for c in figures)
+    return (view["phase"] == "follower" and view["turn"] >= FIGURE_TURN
+            and len({c["feature"] for c in figures}) >= 2 and sokol)
+
+
+def tile_to_place(view: View) -> bool:
+    return bool(view["phase"] == "place" and view["turn"] >= MIDDLE_TURN)
+
+
+def double_question(view: View) -> bool:
+    return bool(view["phase"] == "double" and view["turn"] >= DOUBLE_TURN)
+
+
+def find_double_seed() -> int:
+    """Return the first seed whose game for two people asks about an x2 token at DOUBLE_TURN or later.
+
+    The games are played in memory as the server plays them: chance from the server's generator for each
+    move, both players' moves from :func:`person_action`.
+    """
+    # The setup the server makes for this game (read as a saved game's setup, which names the edition).
+    setup = records.setup_from_json({"edition": DOUBLE_EDITION, "expansions": ["sokol"], "board": CURRENT_BOARD})
+    for seed in range(DOUBLE_FIRST_SEED, DOUBLE_FIRST_SEED + 500):
+        state = GameState.new(setup)
+        moves = 0
+        while not state.is_over():
+            if state.phase is Phase.DOUBLE and state.turn >= DOUBLE_TURN:
+                return seed
+            if state.is_chance():
+                state.apply(sample_chance(state, chance_rng(seed, moves)))
+            else:
+                state.apply(person_action(state, seed, moves))
+            moves += 1
+    raise RuntimeError("no game reached an x2-token question; lower DOUBLE_TURN")
+
+
+def new_game(api: Api, seed: int, *, mode: str = "computer", level: str = "beginner", edition: str = "zamek",
+             sokol: bool = True) -> str:
+    body = {"mode": mode, "level": level, "seat": "first", "edition": edition, "sokol": sokol, "seed": seed}
+    view: View = api.post("/api/games", body)
+    return str(view["id"])
+
+
+def knights_game(api: Api) -> str:
+    """A Rycerze i zamki game, the person against the heuristic player, played to round KNIGHTS_ROUND's choice."""
+    view: View = api.post("/api/knights?seat=0", {"seats": ["person", "heuristic"], "seed": KNIGHTS_SEED})
+    game_id = str(view["id"])
+    while not (view["phase"] == "choose" and view["round"] >= KNIGHTS_ROUND and view["person_to_act"] == 0):
+        if view["over"]:
+            raise RuntimeError(f"the Rycerze i zamki game (seed {KNIGHTS_SEED}) ended before round {KNIGHTS_ROUND}")
+        rng = random.Random(f"screenshots-knights:{KNIGHTS_SEED}:{view['revision']}")
+        action = rng.choice(view["legal"])
+        view = api.post(f"/api/knights/{game_id}/actions", {"seat": 0, "action": action, "revision": view["revision"]})
+    return game_id
+
+
+# ----------------------------------------------------------------- browser
+
+READY = """() => !document.querySelector('#thinking') && !!(document.querySelector('#game-over')
+  || document.querySelector('.legal.now') || document.querySelector('.choice-button')
+  || document.querySelector('#replay-position') || document.querySelector('#draw'))"""
+
+
+class Camera:
+    """A browser window on the local server that takes the pictures."""
+
+    def __init__(self, browser: Browser, base: str, out: Path, viewport: ViewportSize, phone: bool = False) -> None:
+        self.base = base
+        self.out = out
+        self.errors: list[str] = []
+        self.context: BrowserContext = browser.new_context(
+            viewport=viewport, locale="en-GB", timezone_id="UTC", device_scale_factor=1,
+            is_mobile=phone, has_touch=phone,
+        )
+        self.context.route("**/*", self._only_local)
+        self.page: Page = self.context.new_page()
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def _only_local(self, route: Route) -> None:
+        if route.request.url.startswith(self.base):
+            route.continue_()
+        else:
+            self.errors.append(f"refused a request to {route.request.url}")
+            route.abort()
+
+    def open(self, where: str, ready: str) -> Page:
+        """Load the page afresh at ``#/where`` and wait until ``ready`` (a selector) and the page are settled."""
+        page = self.page
+        page.goto("about:blank")
+        page.goto(f"{self.base}#/{where}")
+        page.wait_for_selector(ready)
+        page.wait_for_load_state("networkidle")
+        page.evaluate("document.fonts.ready.then(() => true)")
+        return page
+
+    def game(self, game_id: str, ready: str) -> Page:
+        page = self.open(f"game/{game_id}", ready)
+        page.wait_for_function(READY, timeout=30_000)
+        return page
+
+    def shot(self, name: str) -> None:
+        if self.errors:
+            raise RuntimeError(f"the page reported errors before {name}: {self.errors}")
+        path = self.out / name
+        # The highlighted spaces pulse: hold every animation still, so that each run takes the same picture.
+        self.page.add_style_tag(content="*, *::before, *::after { animation: none !important; }")
+        self.page.screenshot(path=str(path), animations="disabled", caret="hide")
+        print(f"  {path}")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def scroll_to(page: Page, selector: str, margin: int = 8) -> None:
+    """Scroll the window so that the element's top is ``margin`` pixels below the window's top."""
+    page.evaluate(
+        "([s, m]) => window.scrollTo(0, document.querySelector(s).getBoundingClientRect().top + window.scrollY - m)",
+        [selector, margin],
+    )
+
+
+# -------------------------------------------------------------------- main
+
+
+def make_pictures(out: Path) -> None:
+    double_seed = find_double_seed()
+    print(f"x2-token game: seed {double_seed}")
+    with tempfile.TemporaryDirectory(prefix="zamek-screenshots-") as tmp, \
+            running_server(Path(tmp) / "games.sqlite3") as base, sync_playwright() as playwright:
+        api = Api(base)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        desk = Camera(browser, base, out, DESKTOP)
+        phone = Camera(browser, base, out, PHONE, phone=True)
+
+        main = new_game(api, MAIN_SEED)
+        play_until(api, main, figure_offered, f"a figure choice at turn {FIGURE_TURN} or later")
+        desk.game(main, ".choice-button.pass")
+        desk.shot("figure.png")
+
+        play_until(api, main, tile_to_place, f"a tile to place at turn {MIDDLE_TURN} or later")
+        desk.game(main, ".legal.now")
+        desk.shot("game.png")
+        phone.game(main, ".legal.now")
+        phone.shot("phone.png")
+
+        play_until(api, main, lambda v: bool(v["over"]), "its end")
+        page = desk.game(main, "#chart svg")
+        scroll_to(page, "#game-over")
+        desk.shot("over.png")
+
+        total = len(api.get(f"/api/games/{main}/record")["moves"])
+        desk.open(f"replay/{main}/{round(total * REPLAY_FRACTION)}", "#replay-position")
+        desk.shot("replay.png")
+
+        double = new_game(api, double_seed, mode="hotseat", edition=DOUBLE_EDITION)
+        play_until(api, double, double_question, f"an x2-token question at turn {DOUBLE_TURN} or later")
+        desk.game(double, ".choice-button")
+        desk.shot("double.png")
+
+        other = new_game(api, LOBBY_SEED, level="easy", edition="castle2003", sokol=False)
+        play_until(api, other, lambda v: v["phase"] == "place" and v["turn"] >= LOBBY_TURN, f"turn {LOBBY_TURN}")
+
+        knights = knights_game(api)
+        page = desk.open(f"knights/{knights}", "#k-stage")
+        if page.query_selector("#k-skip"):  # the reveals so far, step by step: skip them
+            page.click("#k-skip")
+        page.wait_for_selector("#k-hand")
+        desk.shot("knights.png")
+
+        page = desk.open("", ".game-list[data-status=over] .game-item")
+        page.wait_for_selector("#knights-games .game-item")
+        page.check("#new-game input[name=sokol]")  # as a person choosing a game with Sokół would
+        desk.shot("lobby.png")
+
+        desk.close()
+        phone.close()
+        browser.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=OUT, help=f"where the pictures go (default: {OUT})")
+    args = parser.parse_args(argv)
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    make_pictures(out)
+    print(f"done in {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
