@@ -52,11 +52,13 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSi
 import zamek.web.db
 import zamek.web.knights
 import zamek.web.service
+from zamek import datafiles
 from zamek import record as records
-from zamek.actions import Action
 from zamek.bots.levels import make_bot
-from zamek.castle import CURRENT_BOARD
-from zamek.engine import GameState, Phase
+from zamek.core.actions import Action
+from zamek.core.board import CURRENT_BOARD
+from zamek.core.setup import Phase
+from zamek.core.state import GameState
 from zamek.runner import sample_chance
 from zamek.web.app import create_app
 from zamek.web.service import WebConfig, chance_rng
@@ -214,7 +216,7 @@ def find_double_seed() -> int:
     # The setup the server makes for this game (read as a saved game's setup, which names the edition).
     setup = records.setup_from_json({"edition": DOUBLE_EDITION, "expansions": ["sokol"], "board": CURRENT_BOARD})
     for seed in range(DOUBLE_FIRST_SEED, DOUBLE_FIRST_SEED + 500):
-        state = GameState.new(setup)
+        state = datafiles.new_game(setup)
         moves = 0
         while not state.is_over():
             if state.phase is Phase.DOUBLE and state.turn >= DOUBLE_TURN:

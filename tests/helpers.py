@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from zamek.actions import parse_action
-from zamek.castle import load_castle
-from zamek.editions import edition_of
-from zamek.engine import GameState, Rules, Setup, make_rules
-from zamek.tiles import parse_tileset
+from zamek.core.actions import parse_action
+from zamek.core.editions import edition_of
+from zamek.core.setup import Rules, Setup, make_rules
+from zamek.core.state import GameState
+from zamek.datafiles import load_castle, parse_tileset
 
 _BASE_KINDS_TOML = """
 [[tile]]

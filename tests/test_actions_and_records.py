@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zamek.actions import (
+from zamek.core.actions import (
     ACTION_COUNT,
     FOLLOWER_BASE,
     GRID,
@@ -29,9 +29,11 @@ from zamek.actions import (
     action_from_index,
     parse_action,
 )
-from zamek.castle import CURRENT_BOARD
-from zamek.engine import EMPTY, GameState, Phase, Setup
-from zamek.errors import IllegalActionError, MalformedActionError, RecordError
+from zamek.core.board import CURRENT_BOARD, EMPTY
+from zamek.core.errors import IllegalActionError, MalformedActionError, RecordError
+from zamek.core.setup import Phase, Setup
+from zamek.core.state import GameState
+from zamek.datafiles import new_game
 from zamek.record import make_record, read_record, replay
 from zamek.runner import PlayedGame, play_game
 
@@ -147,14 +149,14 @@ def game() -> PlayedGame:
 
 
 def _state_after(game: PlayedGame, moves: int) -> GameState:
-    state = GameState.new(game.setup)
+    state = new_game(game.setup)
     for action in game.actions[:moves]:
         state.play(action)
     return state
 
 
 def _first(game: PlayedGame, phase: Phase, after: int = 0) -> GameState:
-    state = GameState.new(game.setup)
+    state = new_game(game.setup)
     for number, action in enumerate(game.actions):
         if number >= after and state.phase is phase:
             return state
@@ -172,7 +174,7 @@ def _refused(state: GameState, action: Action, match: str = "") -> str:
 
 
 def test_z6_draw_phase_refuses_player_actions(game: PlayedGame) -> None:
-    state = GameState.new(game.setup)
+    state = new_game(game.setup)
     assert state.phase is Phase.DRAW
     _refused(state, Place(5, 5, 0), "drawn")
     _refused(state, Pass(), "drawn")
@@ -200,7 +202,7 @@ def test_z7_illegal_placements_are_refused(game: PlayedGame) -> None:
 
 def test_z7_road_must_meet_road(game: PlayedGame) -> None:
     """A tile next to a start space, turned so that a road meets a non-road, is refused (Z7b)."""
-    state = GameState.new(game.setup)
+    state = new_game(game.setup)
     for action in game.actions:
         if state.phase is Phase.PLACE:
             legal = set(state.legal_actions())
@@ -236,7 +238,7 @@ def test_z10_follower_on_an_occupied_feature_is_refused() -> None:
     # Find a follower step where some feature of the new tile joins an occupied region.
     for seed in range(40):
         g = play_game(seed)
-        state = GameState.new(g.setup)
+        state = new_game(g.setup)
         for action in g.actions:
             if state.phase is Phase.FOLLOWER and state.supply[state.current]:
                 cell, tile, _ = state.placements[-1]
@@ -280,7 +282,7 @@ def test_z20_no_action_after_the_end(game: PlayedGame) -> None:
 
 
 def test_malformed_values_are_not_illegal() -> None:
-    state = GameState.new()
+    state = new_game()
     with pytest.raises(MalformedActionError):
         state.play("pass")  # type: ignore[arg-type]
 
@@ -431,7 +433,7 @@ def test_record_without_setup_is_the_default_game() -> None:
 
 
 def test_helpers_play_notation() -> None:
-    state = GameState.new()
+    state = new_game()
     first = state.chance_outcomes()[0][0]
     play_moves(state, str(first))
     assert state.phase is Phase.PLACE

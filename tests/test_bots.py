@@ -22,8 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zamek import arena as arena_module
-from zamek import engine
-from zamek.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
+from zamek import datafiles
 from zamek.arena import ArenaReport, GameResult, play_match_game, progress_line, run_arena, wilson_interval
 from zamek.bots import mcts as mcts_module
 from zamek.bots.base import Bot, Budget
@@ -33,11 +32,13 @@ from zamek.bots.mcts import MCTSBot, ranked_moves
 from zamek.bots.simple import GreedyBot, RandomBot
 from zamek.bots.value import ValueModel
 from zamek.cli import main
-from zamek.editions import Edition
-from zamek.engine import GameState, HeldToken, Phase, Rules, Setup, make_rules
+from zamek.core.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
+from zamek.core.editions import Edition
+from zamek.core.setup import HeldToken, Phase, Rules, Setup, make_rules
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind, TileSet, merge_tilesets
+from zamek.core.tokens import TokenKind
 from zamek.runner import sample_chance
-from zamek.tiles import FeatureKind, TileSet, merge_tilesets
-from zamek.tokens import TokenKind
 
 from .helpers import ALL, custom_game, house, meadow, pigsty, road, snapshot, tile_toml
 
@@ -175,7 +176,7 @@ def assert_bots_choose_legally(state: GameState, seed: int = 0) -> None:
 def random_decisions(setup: Setup, seed: int) -> list[GameState]:
     """Return every decision position of one random game, both players holding x2 and extra-turn tokens."""
     rng = random.Random(seed)
-    state = GameState.new(dataclasses.replace(setup, first_player=seed % 2))
+    state = datafiles.new_game(dataclasses.replace(setup, first_player=seed % 2))
     for player in (0, 1):
         for kind in (TokenKind.EXTRA_TURN, TokenKind.HOUSE_X2, TokenKind.PIGSTY_X2):
             state.tokens[player].append(HeldToken(kind, 0))
@@ -409,7 +410,7 @@ def test_mcts_takes_the_extra_turn_that_completes_its_pigsty() -> None:
 def mid_game(seed: int, setup: Setup | None = None) -> GameState:
     """Return a PLACE position about a third into a random game."""
     rng = random.Random(seed)
-    state = GameState.new(setup or Setup())
+    state = datafiles.new_game(setup or Setup())
     while True:
         if state.is_chance():
             state.apply(sample_chance(state, rng))
@@ -440,7 +441,7 @@ SHORT_TILES = 10
 @pytest.fixture
 def short_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make every game started from a Setup a short one: only the first tiles of the set."""
-    real = engine.rules_for
+    real = datafiles.rules_for
     cache: dict[Setup, Rules] = {}
 
     def short_rules(setup: Setup) -> Rules:
@@ -451,7 +452,7 @@ def short_games(monkeypatch: pytest.MonkeyPatch) -> None:
             cache[key] = make_rules(rules.castle, tiles, key)
         return cache[key]
 
-    monkeypatch.setattr(engine, "rules_for", short_rules)
+    monkeypatch.setattr(datafiles, "rules_for", short_rules)
 
 
 @pytest.mark.usefixtures("short_games")

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from zamek.actions import Action, Pass, Place
 from zamek.cli import main
-from zamek.engine import GameState, Setup
+from zamek.core.actions import Action, Pass, Place
+from zamek.core.setup import Setup
+from zamek.datafiles import new_game
 from zamek.record import make_record, replay
 from zamek.runner import play_game
 
@@ -207,7 +208,7 @@ def test_watch_prints_moves_and_the_breakdown() -> None:
 
 
 def _player_actions(actions: Sequence[Action], setup: Setup) -> list[tuple[Action, int]]:
-    state = GameState.new(setup)
+    state = new_game(setup)
     result = []
     for action in actions:
         if not state.is_chance():

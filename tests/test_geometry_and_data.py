@@ -6,9 +6,9 @@ from importlib import resources
 
 import pytest
 
-from zamek.castle import CastleDef, load_castle, parse_castle
-from zamek.engine import GameState
-from zamek.geometry import (
+from zamek.core.board import CastleDef
+from zamek.core.errors import DataError
+from zamek.core.geometry import (
     FACING,
     MIDDLE_SEGMENTS,
     SEGMENTS,
@@ -20,7 +20,8 @@ from zamek.geometry import (
     side_segments,
     space_name,
 )
-from zamek.tiles import TILESET_FILES, DataError, canonical_form, load_tileset, parse_tileset
+from zamek.core.tiles import canonical_form
+from zamek.datafiles import TILESET_FILES, load_castle, load_tileset, new_game, parse_castle, parse_tileset
 
 from .helpers import tile_toml
 
@@ -361,6 +362,6 @@ def test_z3_real_tileset_has_60_distinct_tiles() -> None:
 
 
 def test_z7_every_tile_has_a_placement_in_the_empty_castle() -> None:
-    state = GameState.new()
+    state = new_game()
     for tile in state.tiles.tiles:
         assert state.placements_for(tile.index), f"{tile.id} has no legal placement in the empty castle"

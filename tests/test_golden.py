@@ -35,10 +35,12 @@ from typing import Any, Final
 
 import pytest
 
-from zamek.actions import Action, Order, Reveal, UseToken
 from zamek.bots.levels import make_bot
-from zamek.editions import Edition
-from zamek.engine import GameState, Phase, Setup
+from zamek.core.actions import Action, Order, Reveal, UseToken
+from zamek.core.editions import Edition
+from zamek.core.setup import Phase, Setup
+from zamek.core.state import GameState
+from zamek.datafiles import new_game
 from zamek.record import make_record, read_record, replay
 from zamek.report import describe_move, item_line, player_name
 from zamek.runner import play_game
@@ -134,7 +136,7 @@ class Decisions:
 def walk(record: dict[str, Any], on_action: Callable[[GameState, Action, GameState], None]) -> GameState:
     """Play a record's moves with checks, calling ``on_action(before, action, after)`` for each."""
     setup, actions = read_record(record)
-    state = GameState.new(setup)
+    state = new_game(setup)
     for action in actions:
         before = state.copy()
         state.play(action)

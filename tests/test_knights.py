@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from zamek.bots.base import Budget
 from zamek.cli import main
-from zamek.errors import IllegalActionError, MalformedActionError, RecordError
+from zamek.core.errors import DataError, IllegalActionError, MalformedActionError, RecordError
 from zamek.knights.actions import (
     ACTION_COUNT,
     ALL_CHOICES,
@@ -55,7 +55,6 @@ from zamek.knights.match import match_result, match_setups
 from zamek.knights.record import make_record, replay
 from zamek.knights.runner import play_game
 from zamek.knights.terms import TERMS, event_lines
-from zamek.tiles import DataError
 
 ANTEK, HANIA, JULKA = 0, 1, 2
 D, MK, K, F, P, H, S = (Card.DRAGON, Card.MOUNTED_KNIGHT, Card.KNIGHT, Card.FOOT_SOLDIER, Card.PEASANT, Card.HOG,

@@ -21,11 +21,13 @@ from typing import Any
 
 import pytest
 
-from zamek.actions import Place, parse_action
-from zamek.engine import GameState, Phase
-from zamek.geometry import FACING, SEGMENTS, SIDE_OFFSETS, side_segments
+from zamek.core.actions import Place, parse_action
+from zamek.core.geometry import FACING, SEGMENTS, SIDE_OFFSETS, side_segments
+from zamek.core.setup import Phase
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind, TileDef
+from zamek.datafiles import new_game
 from zamek.runner import play_game
-from zamek.tiles import FeatureKind, TileDef
 
 from .test_properties import recompute_regions
 
@@ -108,7 +110,7 @@ def brute_force_follower_options(state: GameState) -> list[int]:
 
 def data_digest() -> str:
     """Return a fingerprint of the castle and tile data the numbers were computed on."""
-    state = GameState.new()
+    state = new_game()
     tiles = [
         (t.id, t.fountain, [(f.kind.key, f.segments, f.stocks, f.shrines) for f in t.features])
         for t in state.tiles.tiles
@@ -119,7 +121,7 @@ def data_digest() -> str:
 
 
 def _position(moves: list[str]) -> GameState:
-    state = GameState.new()
+    state = new_game()
     for move in moves:
         state.play(parse_action(move))
     return state
@@ -149,7 +151,7 @@ def _occupied_neighbours(state: GameState, place: Place) -> tuple[int, int]:
 def generate() -> dict[str, Any]:
     positions = []
     for name, seed, played, phase, chosen in POSITIONS:
-        state = GameState.new()
+        state = new_game()
         moves: list[str] = []
         if seed is not None:
             game = play_game(seed, first_player=0)

@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zamek.engine import FOLLOWERS_IN_SUPPLY, GameState, Phase
-from zamek.geometry import FACING, SEGMENTS, SIDE_OFFSETS
+from zamek.core.breakdown import totals
+from zamek.core.geometry import FACING, SEGMENTS, SIDE_OFFSETS
+from zamek.core.setup import FOLLOWERS_IN_SUPPLY, Phase
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureDef, FeatureKind
+from zamek.datafiles import new_game
 from zamek.record import make_record, replay
 from zamek.runner import play_game
-from zamek.scoring import totals
-from zamek.tiles import FeatureDef, FeatureKind
 
 from .helpers import snapshot
 
@@ -164,7 +166,7 @@ def check_invariants(state: GameState, previous_scores: list[int]) -> None:
 def play_checked(seed: int) -> tuple[list[object], GameState]:
     """Replay a random game with full checks, checking every invariant after every action."""
     game = play_game(seed)
-    state = GameState.new(game.setup)
+    state = new_game(game.setup)
     scores = list(state.scores)
     check_invariants(state, scores)
     for action in game.actions:
@@ -197,7 +199,7 @@ def test_z3_z8_z17_invariants_hold_after_every_action(seed: int) -> None:
 def test_copy_is_independent(seed: int) -> None:
     game = play_game(seed)
     cut = seed % len(game.actions)
-    state = GameState.new(game.setup)
+    state = new_game(game.setup)
     for action in game.actions[:cut]:
         state.apply(action)
     before = snapshot(state)
@@ -238,7 +240,7 @@ def test_record_replay_equals_the_played_state(seed: int) -> None:
 
 def test_recomputation_sees_the_start_spaces() -> None:
     """The checker itself: in the empty castle, each start-space feature is its own region."""
-    state = GameState.new()
+    state = new_game()
     regions = check_regions(state)
     features = sum(len(s.features) for s in state.castle.starts)
     assert len(regions) == features

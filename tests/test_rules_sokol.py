@@ -20,16 +20,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zamek.actions import Action, Decline, Follower, Piece, PlayerAction, UseToken, parse_action
-from zamek.castle import load_castle
-from zamek.editions import Edition
-from zamek.engine import FOLLOWERS_IN_SUPPLY, GameState, HeldToken, Phase, Setup, advance_marker, rules_for
-from zamek.errors import IllegalActionError
+from zamek import datafiles
+from zamek.core.actions import Action, Decline, Follower, Piece, PlayerAction, UseToken, parse_action
+from zamek.core.breakdown import ScoreItem, totals
+from zamek.core.editions import Edition
+from zamek.core.errors import DataError, IllegalActionError
+from zamek.core.scoring import CHAPEL_POINTS, advance_marker, chapel_points
+from zamek.core.setup import FOLLOWERS_IN_SUPPLY, HeldToken, Phase, Setup
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind
+from zamek.core.tokens import TokenKind
+from zamek.datafiles import load_castle, parse_tileset, rules_for
 from zamek.record import make_record, replay
 from zamek.runner import sample_chance
-from zamek.scoring import CHAPEL_POINTS, ScoreItem, chapel_points, totals
-from zamek.tiles import DataError, FeatureKind, parse_tileset
-from zamek.tokens import TokenKind
 
 from .helpers import ALL, chapel, custom_game, feature, house, meadow, pigsty, road, tile_toml
 
@@ -165,16 +168,16 @@ def test_f1_78_tiles_and_a_prince_and_a_falconer_each() -> None:
     rules = rules_for(setup)
     assert len(rules.tiles) == 78
     assert len(rules.castle.interior) == 95
-    g = GameState.new(setup)
+    g = datafiles.new_game(setup)
     assert g.supply == [FOLLOWERS_IN_SUPPLY] * 2 == [6, 6]
     assert g.princes == [1, 1] and g.falconers == [1, 1]
     assert g.nests == [0, 0]
     assert figures(g, 0) == figures(g, 1) == 8
-    base = GameState.new(Setup())
+    base = datafiles.new_game(Setup())
     assert base.princes == [0, 0] and base.falconers == [0, 0]
     assert len(base.tiles) == 60
     # The 2003 edition takes the expansion the same way.
-    g2003 = GameState.new(Setup(edition=Edition.CASTLE_2003, sokol=True))
+    g2003 = datafiles.new_game(Setup(edition=Edition.CASTLE_2003, sokol=True))
     assert len(g2003.tiles) == 78 and g2003.princes == [1, 1]
 
 
@@ -481,7 +484,7 @@ def test_f6_nests_are_scored_when_the_game_ends() -> None:
 
 
 def test_f6_no_nest_scoring_without_sokol() -> None:
-    g = GameState.new(Setup())
+    g = datafiles.new_game(Setup())
     assert [i for i in g.final_items() if i.reason == "nests"] == []
 
 
@@ -806,7 +809,7 @@ def play_random(setup: Setup, seed: int) -> tuple[list[Action], GameState]:
     """Play a random game with full checks, every player action drawn from ``legal_actions``."""
     rng = random.Random(seed)
     setup = Setup(setup.edition, setup.sokol, setup.gate_guard, rng.randrange(2))
-    g = GameState.new(setup)
+    g = datafiles.new_game(setup)
     actions: list[Action] = []
     for _ in range(2000):
         if g.is_over():

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import pytest
 
-from zamek.actions import Decline, Follower, Order, Piece, Reveal, UseToken, parse_action
-from zamek.editions import EDITIONS
-from zamek.engine import TOKEN_KINDS, TOKENS_PER_KIND, GameState, HeldToken, Phase
-from zamek.errors import IllegalActionError
-from zamek.scoring import ScoreItem
+from zamek.core.actions import Decline, Follower, Order, Piece, Reveal, UseToken, parse_action
+from zamek.core.breakdown import ScoreItem
+from zamek.core.editions import EDITIONS
+from zamek.core.errors import IllegalActionError
+from zamek.core.setup import TOKEN_KINDS, TOKENS_PER_KIND, HeldToken, Phase
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind
+from zamek.core.tokens import END_KINDS, TokenKind, kind_from_printed, printed_number, usable_same_turn
 from zamek.terms import LANGUAGES, keys, term, token_name
-from zamek.tiles import FeatureKind
-from zamek.tokens import END_KINDS, TokenKind, kind_from_printed, printed_number, usable_same_turn
 
 from .helpers import ALL, custom_game, house, meadow, pigsty, road, tile_toml
 

@@ -13,24 +13,24 @@ from __future__ import annotations
 
 import pytest
 
-from zamek.actions import Draw, Follower, Pass, Place, Reveal, parse_action
-from zamek.castle import TRACK_LENGTH, load_castle, parse_castle
-from zamek.engine import (
-    EMPTY,
+from zamek.core.actions import Draw, Follower, Pass, Place, Reveal, parse_action
+from zamek.core.board import EMPTY, TRACK_LENGTH
+from zamek.core.breakdown import ScoreItem
+from zamek.core.errors import IllegalActionError, MalformedActionError
+from zamek.core.setup import (
     FOLLOWERS_IN_SUPPLY,
     ROLES,
     TOKEN_KINDS,
     TOKENS_PER_KIND,
-    GameState,
     HeldToken,
     Phase,
     Rules,
     Setup,
     make_rules,
 )
-from zamek.errors import IllegalActionError, MalformedActionError
-from zamek.scoring import ScoreItem
-from zamek.tiles import FeatureKind, load_tileset, parse_tileset
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind
+from zamek.datafiles import load_castle, load_tileset, new_game, parse_castle, parse_tileset
 
 from .helpers import ALL, custom_game, game, house, meadow, pigsty, road, rules_with, tile_toml, turn
 
@@ -141,7 +141,7 @@ def test_z3_base_set_has_60_different_tiles_and_the_draw_is_uniform() -> None:
     tiles = load_tileset("zamek")  # the loader refuses tiles equal under rotation
     assert len(tiles) == 60
     assert len(set(tiles.ids())) == 60
-    g = GameState.new()
+    g = new_game()
     outcomes = g.chance_outcomes()
     assert len(outcomes) == 60
     assert all(p == pytest.approx(1 / 60) for _, p in outcomes)

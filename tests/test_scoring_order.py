@@ -21,11 +21,13 @@ from contextlib import contextmanager
 
 import pytest
 
-from zamek.actions import Action, Follower, Order, PlayerAction
-from zamek.editions import Edition
-from zamek.engine import GameState, HeldToken, Phase, Setup
+from zamek.core.actions import Action, Follower, Order, PlayerAction
+from zamek.core.editions import Edition
+from zamek.core.setup import HeldToken, Phase, Setup
+from zamek.core.state import GameState
+from zamek.core.tokens import TokenKind
+from zamek.datafiles import new_game
 from zamek.runner import sample_chance
-from zamek.tokens import TokenKind
 
 RULE_SETS = [
     Setup(),
@@ -127,7 +129,7 @@ def closing_most(g: GameState, legal: list[PlayerAction]) -> list[PlayerAction]:
 def play_stirred(setup: Setup, seed: int) -> None:
     """Play a random game, moving markers near towers and gates and handing out x2 tokens."""
     rng = random.Random(seed)
-    g = GameState.new(Setup(setup.edition, setup.sokol, setup.gate_guard, rng.randrange(2)))
+    g = new_game(Setup(setup.edition, setup.sokol, setup.gate_guard, rng.randrange(2)))
     while not g.is_over():
         if g.is_chance():
             g.play(sample_chance(g, rng))

@@ -14,14 +14,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from zamek.actions import parse_action
 from zamek.bots import value as value_module
 from zamek.bots.levels import make_bot
 from zamek.bots.train import collect, fit, model_json, solve
 from zamek.bots.value import FEATURES, INDEX, ValueModel, default_model, frontier, model_from_json, position_features
 from zamek.cli import main
-from zamek.editions import Edition
-from zamek.engine import GameState, Phase, Setup
+from zamek.core.actions import parse_action
+from zamek.core.editions import Edition
+from zamek.core.setup import Phase, Setup
+from zamek.datafiles import new_game
 from zamek.runner import sample_chance
 
 from .test_bots import region, trap_position
@@ -59,7 +60,7 @@ def test_a_feature_no_tile_left_can_close_is_dead() -> None:
 def test_the_value_is_symmetric_and_exact_at_the_end() -> None:
     model = default_model()
     rng = random.Random(4)
-    state = GameState.new(Setup(first_player=0))
+    state = new_game(Setup(first_player=0))
     bot = make_bot("greedy")
     while not state.is_over():
         if state.is_chance():
@@ -75,7 +76,7 @@ def test_the_value_is_symmetric_and_exact_at_the_end() -> None:
 def test_features_are_computed_in_every_rule_set() -> None:
     for setup in (Setup(sokol=True), Setup(edition=Edition.CASTLE_2003, sokol=True, gate_guard=True)):
         rng = random.Random(2)
-        state = GameState.new(setup)
+        state = new_game(setup)
         while not state.is_over():
             if state.is_chance():
                 state.apply(sample_chance(state, rng))
@@ -138,6 +139,6 @@ def test_the_shipped_model_matches_the_features() -> None:
     model = value_module.default_model()
     assert len(model.coefficients) == len(FEATURES)
     assert model.win_scale > 0
-    state = GameState.new(Setup(first_player=0))
+    state = new_game(Setup(first_player=0))
     assert state.phase is Phase.DRAW
     assert model.lead(state, 0) > 0  # moving first is worth something (to_move)

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from zamek.actions import Action
-from zamek.editions import Edition
-from zamek.engine import GameState, Phase, Setup
+from zamek import datafiles
+from zamek.core.actions import Action
+from zamek.core.editions import Edition
+from zamek.core.setup import Phase, Setup
 from zamek.record import make_record
 from zamek.runner import random_policy, sample_chance
 from zamek.web.app import create_app, preferred_language
@@ -390,7 +391,7 @@ def test_export_and_import_a_game(client: TestClient) -> None:
 def _finished_record(seed: int) -> Json:
     rng = random.Random(seed)
     setup = Setup()
-    state = GameState.new(setup)
+    state = datafiles.new_game(setup)
     actions: list[Action] = []
     while not state.is_over():
         action: Action = sample_chance(state, rng) if state.is_chance() else random_policy(state, rng)
@@ -451,7 +452,7 @@ def _prefix_reaching(phases: set[Phase], setup: Setup, seeds: range) -> tuple[Js
     """A record of random play up to a position where the player is asked one of ``phases``."""
     for seed in seeds:
         rng = random.Random(seed)
-        state = GameState.new(setup)
+        state = datafiles.new_game(setup)
         actions: list[Action] = []
         while not state.is_over():
             if state.phase in phases:

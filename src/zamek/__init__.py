@@ -1,8 +1,10 @@
 """Zamek: a rules engine for Carcassonne: The Castle (Polish edition Zamek)."""
 
-from zamek.actions import Action, Draw, Follower, Pass, Piece, Place, Reveal, action_from_index, parse_action
-from zamek.engine import GameState, Phase, Setup
-from zamek.errors import IllegalActionError, MalformedActionError, RecordError, ZamekError
+from zamek.core.actions import Action, Draw, Follower, Pass, Piece, Place, Reveal, action_from_index, parse_action
+from zamek.core.errors import IllegalActionError, MalformedActionError, RecordError, ZamekError
+from zamek.core.setup import Phase, Setup
+from zamek.core.state import GameState
+from zamek.datafiles import new_game
 
 __all__ = [
     "Action",
@@ -20,5 +22,6 @@ __all__ = [
     "Setup",
     "ZamekError",
     "action_from_index",
+    "new_game",
     "parse_action",
 ]

@@ -10,7 +10,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 
 from zamek.bots.levels import make_bot
-from zamek.engine import GameState, Phase, Setup
+from zamek.core.setup import Phase, Setup
+from zamek.datafiles import new_game
 from zamek.runner import sample_chance
 
 
@@ -35,7 +36,7 @@ def play_match_game(players: tuple[str, str], seed: int, setup: Setup, a_seat: i
     bot_rngs = [random.Random(seed * 1_000_003 + seat) for seat in (0, 1)]
     draws = random.Random(seed)
     reveals = random.Random(seed ^ 0x5EED)
-    state = GameState.new(Setup(setup.edition, setup.sokol, setup.gate_guard, first_player=0))
+    state = new_game(Setup(setup.edition, setup.sokol, setup.gate_guard, first_player=0))
     decisions = [0, 0]
     thought = [0.0, 0.0]
     longest = [0.0, 0.0]

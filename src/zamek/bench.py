@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from zamek.bots.levels import make_bot
 from zamek.bots.mcts import MCTSBot
-from zamek.engine import GameState, Phase, Setup
+from zamek.core.setup import Phase, Setup
+from zamek.core.state import GameState
+from zamek.datafiles import new_game
 from zamek.runner import play_game, sample_chance
 
 
@@ -30,7 +32,7 @@ class BenchResult:
 def random_playouts(seconds: float, seed: int = 0, setup: Setup | None = None) -> BenchResult:
     """Play random games (chance events included) for about ``seconds``; count games and actions."""
     rng = random.Random(seed)
-    root = GameState.new(setup or Setup())
+    root = new_game(setup or Setup())
     games = actions = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -65,7 +67,7 @@ def mcts_search(iterations: int, positions: int = 10, seed: int = 0, setup: Setu
     """Time placement decisions of the ``mcts:iterations`` bot (the hard level's search) in positions
     from a random game."""
     game = play_game(seed, setup=setup)
-    state = GameState.new(game.setup)
+    state = new_game(game.setup)
     chosen: list[GameState] = []
     step = max(1, len(game.actions) // (positions + 1))
     for i, action in enumerate(game.actions):

@@ -10,20 +10,21 @@ from typing import Any
 import click
 
 from zamek import record as records
-from zamek.actions import Action, Draw
 from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, run_arena
 from zamek.bench import mcts_search, random_playouts
 from zamek.bots.levels import LEVELS, make_bot
-from zamek.editions import EDITIONS, edition_of
-from zamek.engine import GameState, Setup
-from zamek.errors import RecordError
+from zamek.core.actions import Action, Draw
+from zamek.core.editions import EDITIONS, edition_of
+from zamek.core.errors import DataError, RecordError
+from zamek.core.setup import Setup
+from zamek.core.state import GameState
+from zamek.datafiles import load_tileset
 from zamek.knights.cli import knights
 from zamek.render import render_castle, render_tile
 from zamek.report import breakdown, describe_move, item_line, player_name
 from zamek.runner import play_game
 from zamek.stats import format_table, random_play_table, structure_table, unplaceable_in_empty_castle
 from zamek.terms import LANGUAGES
-from zamek.tiles import DataError, load_tileset
 
 LANG = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Language.")
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
-from zamek.actions import Action, parse_action
-from zamek.editions import Edition, edition_of
-from zamek.engine import GameState, Setup
-from zamek.errors import RecordError, ZamekError
+from zamek.core.actions import Action, parse_action
+from zamek.core.editions import Edition, edition_of
+from zamek.core.errors import RecordError, ZamekError
+from zamek.core.setup import Setup
+from zamek.core.state import GameState
+from zamek.datafiles import new_game
 
 T = TypeVar("T")
 
@@ -120,7 +122,7 @@ def replay(raw: Any, upto: int | None = None) -> GameState:
     """Replay a record with full checks, up to move ``upto`` (all by default); verify the result."""
     setup, actions = read_record(raw)
     try:
-        state = GameState.new(setup)
+        state = new_game(setup)
     except ZamekError as exc:
         raise RecordError(f"setup: {exc}") from None
     limit = len(actions) if upto is None else upto

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zamek.tiles import FeatureDef, FeatureKind, TileDef
+from zamek.core.tiles import FeatureDef, FeatureKind, TileDef
 
 if TYPE_CHECKING:
-    from zamek.engine import GameState
+    from zamek.core.state import GameState
 
 SYMBOL = {
     FeatureKind.ROAD: "=",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from zamek.actions import Action, Decline, Draw, Follower, Order, Pass, Piece, Place, Reveal, UseToken
-from zamek.engine import ROLES, GameState
-from zamek.scoring import ScoreItem
+from zamek.core.actions import Action, Decline, Draw, Follower, Order, Pass, Piece, Place, Reveal, UseToken
+from zamek.core.breakdown import ScoreItem
+from zamek.core.setup import ROLES
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind
 from zamek.terms import counted, term, token_name
-from zamek.tiles import FeatureKind
 
 
 def player_name(player: int | None, lang: str = "en") -> str:

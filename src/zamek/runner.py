@@ -6,8 +6,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from zamek.actions import Action, ChanceOutcome, PlayerAction
-from zamek.engine import GameState, Setup
+from zamek.core.actions import Action, ChanceOutcome, PlayerAction
+from zamek.core.setup import Setup
+from zamek.core.state import GameState
+from zamek.datafiles import new_game
 
 Policy = Callable[[GameState, random.Random], PlayerAction]
 
@@ -53,7 +55,7 @@ def play_game(
     """Play a whole game; chance and both policies draw from one generator seeded with ``seed``."""
     setup = resolve_setup(setup, seed, first_player)
     rng = random.Random(seed)
-    state = GameState.new(setup)
+    state = new_game(setup)
     actions: list[Action] = []
     while not state.is_over():
         action: Action = sample_chance(state, rng) if state.is_chance() else policies[state.current](state, rng)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from zamek.engine import GameState, Setup
+from zamek.core.setup import Setup
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind, TileSet
+from zamek.datafiles import new_game
 from zamek.runner import play_game
-from zamek.tiles import FeatureKind, TileSet
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ def structure_table(tiles: TileSet) -> list[tuple[str, int]]:
 
 def unplaceable_in_empty_castle(setup: Setup | None = None) -> list[str]:
     """Return the ids of tiles with no legal placement in the empty castle."""
-    state = GameState.new(setup or Setup())
+    state = new_game(setup or Setup())
     return [tile.id for tile in state.tiles.tiles if not state.placements_for(tile.index)]
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from zamek.editions import EDITIONS
-from zamek.tokens import TokenKind, printed_number
+from zamek.core.editions import EDITIONS
+from zamek.core.tokens import TokenKind, printed_number
 
 LANGUAGES: Final = ("en", "pl")
 

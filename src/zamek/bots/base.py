@@ -6,8 +6,8 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from zamek.actions import PlayerAction
-from zamek.engine import GameState
+from zamek.core.actions import PlayerAction
+from zamek.core.state import GameState
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,10 @@ import math
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from zamek.engine import GameState
-from zamek.scoring import SHRINE_RATE, chapel_points, majority
-from zamek.tiles import FeatureKind
+from zamek.core.regions import majority
+from zamek.core.scoring import SHRINE_RATE, chapel_points
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind
 
 RATES: Final = {FeatureKind.ROAD: 1, FeatureKind.HOUSE: 1, FeatureKind.PIGSTY: 2}
 

@@ -23,11 +23,12 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from zamek.actions import Action, Draw, PlayerAction, Reveal
 from zamek.bots.base import Budget
 from zamek.bots.evaluate import DEFAULT, Evaluator
 from zamek.bots.simple import settle
-from zamek.engine import GameState, Phase
+from zamek.core.actions import Action, Draw, PlayerAction, Reveal
+from zamek.core.setup import Phase
+from zamek.core.state import GameState
 from zamek.runner import sample_chance
 
 Move = tuple[PlayerAction, ...]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
-from zamek.actions import PlayerAction, UseToken
 from zamek.bots.base import Budget
 from zamek.bots.evaluate import DEFAULT, Evaluator
-from zamek.engine import GameState, Phase
+from zamek.core.actions import PlayerAction, UseToken
+from zamek.core.setup import Phase
+from zamek.core.state import GameState
 from zamek.runner import sample_chance
 
 

@@ -21,7 +21,8 @@ from zamek.bots.base import Bot
 from zamek.bots.levels import make_bot
 from zamek.bots.simple import GreedyBot
 from zamek.bots.value import FEATURES, ValueModel, model_from_json, position_features
-from zamek.engine import GameState, Phase, Setup
+from zamek.core.setup import Phase, Setup
+from zamek.datafiles import new_game
 from zamek.runner import sample_chance
 
 Sample = tuple[list[float], float, float]
@@ -34,7 +35,7 @@ def game_samples(job: tuple[str, int, Setup, str | None]) -> list[Sample]:
     spec, seed, setup, model = job
     bots = [_bot(spec, model), _bot(spec, model)]
     rng = random.Random(seed)
-    state = GameState.new(Setup(setup.edition, setup.sokol, setup.gate_guard, first_player=seed % 2))
+    state = new_game(Setup(setup.edition, setup.sokol, setup.gate_guard, first_player=seed % 2))
     records: list[tuple[list[float], float]] = []
     while not state.is_over():
         if state.is_chance():

@@ -23,10 +23,13 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
-from zamek.engine import EMPTY, GameState, Rules
-from zamek.geometry import side_segments
-from zamek.scoring import SHRINE_RATE, chapel_points, majority
-from zamek.tiles import FeatureKind
+from zamek.core.board import EMPTY
+from zamek.core.geometry import side_segments
+from zamek.core.regions import majority
+from zamek.core.scoring import SHRINE_RATE, chapel_points
+from zamek.core.setup import Rules
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind
 
 KINDS: Final = ("road", "house", "pigsty")
 REACH: Final = ("dead", "one", "two", "more")

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from zamek.errors import MalformedActionError
+from zamek.core.errors import MalformedActionError
 from zamek.knights.cards import ARMY, TILES, Card
 
 

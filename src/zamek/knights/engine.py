@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Final
 
-from zamek.errors import IllegalActionError, MalformedActionError
+from zamek.core.errors import IllegalActionError, MalformedActionError
 from zamek.knights.actions import ALL_CHOICES, Action, Choose, Draw, PlayerAction, Recruit
 from zamek.knights.cards import (
     ARMY,

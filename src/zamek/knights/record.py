@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from zamek.errors import RecordError, ZamekError
+from zamek.core.errors import RecordError, ZamekError
 from zamek.knights.actions import Action, parse_action
 from zamek.knights.engine import KnightsSetup, KnightsState
 from zamek.record import check_header, parse_moves

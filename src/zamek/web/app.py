@@ -21,9 +21,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from zamek.bots.levels import LEVELS
-from zamek.castle import BOARDS, CURRENT_BOARD
-from zamek.editions import EDITIONS, edition_of
-from zamek.engine import Setup, rules_for
+from zamek.core.board import BOARDS, CURRENT_BOARD
+from zamek.core.editions import EDITIONS, edition_of
+from zamek.core.setup import Setup
+from zamek.datafiles import rules_for
 from zamek.terms import LANGUAGES
 from zamek.web.knights import KnightsService, add_routes
 from zamek.web.layout import geometry

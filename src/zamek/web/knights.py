@@ -25,7 +25,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from zamek.bots.base import Budget
-from zamek.errors import MalformedActionError, ZamekError
+from zamek.core.errors import MalformedActionError, ZamekError
 from zamek.knights import record as records
 from zamek.knights.actions import Action, Draw, parse_action
 from zamek.knights.bots import BOT_NAMES, make_bot

@@ -15,9 +15,9 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from zamek.castle import TRACK_LENGTH, CastleDef, wall_corners
-from zamek.engine import ROLES, Rules
-from zamek.tiles import FeatureDef, TileDef
+from zamek.core.board import TRACK_LENGTH, CastleDef, wall_corners
+from zamek.core.setup import ROLES, Rules
+from zamek.core.tiles import FeatureDef, TileDef
 
 Point = tuple[float, float]
 

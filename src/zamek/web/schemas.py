@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from zamek.editions import Edition
+from zamek.core.editions import Edition
 
 
 class Request(BaseModel):

@@ -26,17 +26,19 @@ from pathlib import Path
 from typing import Any, Final
 
 from zamek import record as records
-from zamek.actions import Action, Decline, Draw, Follower, Piece, Reveal, UseToken, parse_action
 from zamek.bots.levels import LEVELS, make_bot
-from zamek.editions import edition_of
-from zamek.engine import ROLES, GameState, Phase, Setup
-from zamek.errors import MalformedActionError, RecordError, ZamekError
-from zamek.geometry import rotate_segment
+from zamek.core.actions import Action, Decline, Draw, Follower, Piece, Reveal, UseToken, parse_action
+from zamek.core.editions import edition_of
+from zamek.core.errors import MalformedActionError, RecordError, ZamekError
+from zamek.core.geometry import rotate_segment
+from zamek.core.setup import ROLES, Phase, Setup
+from zamek.core.state import GameState
+from zamek.core.tiles import FeatureKind
+from zamek.core.tokens import TokenKind, printed_number
+from zamek.datafiles import new_game
 from zamek.report import describe_move, item_line, player_name
 from zamek.runner import sample_chance
 from zamek.terms import LANGUAGES, counted, term, token_name
-from zamek.tiles import FeatureKind
-from zamek.tokens import TokenKind, printed_number
 from zamek.web.db import Repository, StoredGame, default_db_url, new_id, now
 
 log = logging.getLogger("zamek.web")
@@ -133,7 +135,7 @@ def step(state: GameState, action: Action) -> MoveInfo:
 
 def replay_moves(setup: Setup, actions: list[Action]) -> tuple[GameState, list[MoveInfo]]:
     """Replay moves with every check; raise a ZamekError naming the first bad one."""
-    state = GameState.new(setup)
+    state = new_game(setup)
     infos = []
     for number, action in enumerate(actions, start=1):
         try:
@@ -221,7 +223,7 @@ class GameService:
             human = {"first": 0, "second": 1}.get(seat, random.Random(seed).randrange(2))
         else:
             level = None
-        state = GameState.new(setup)
+        state = new_game(setup)
         live = LiveGame(new_id(), mode, level, human, seed, setup, now(), [], [], state, 0)
         new_state, actions, infos = self._advance_chance(live, state.copy())
         live.state, live.actions, live.infos = new_state, actions, infos

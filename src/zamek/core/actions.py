@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
-from zamek.errors import MalformedActionError
-from zamek.geometry import parse_space, space_name
+from zamek.core.errors import MalformedActionError
+from zamek.core.geometry import parse_space, space_name
 
 
 class Piece(IntEnum):

@@ -1,17 +1,8 @@
-"""Scoring rules: rates per feature and the itemised breakdown (Z13, Z14, Z18, Z20)."""
+"""The itemised score breakdown: one line per scored feature, token or final award."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
-
-from zamek.tiles import FeatureKind
-
-ROAD_RATE: Final = 1
-ROAD_WITH_STOCKS_RATE: Final = 2
-HOUSE_RATE: Final = 1
-PIGSTY_RATE: Final = 2
-SHRINE_RATE: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,34 +36,6 @@ class ScoreItem:
     @property
     def details(self) -> tuple[str, ...]:
         return tuple(d for d in self.detail.split(",") if d)
-
-
-def majority(counts: tuple[int, int]) -> int | None:
-    """Return the player with more followers, or None on a tie (Z13)."""
-    if counts[0] > counts[1]:
-        return 0
-    if counts[1] > counts[0]:
-        return 1
-    return None
-
-
-CHAPEL_POINTS: Final = (0, 1, 3, 6, 10, 15, 21, 28, 36)
-
-
-def chapel_points(tiles: int) -> int:
-    """Return the points of a complete chapel of ``tiles`` tiles (F2)."""
-    return CHAPEL_POINTS[min(tiles, len(CHAPEL_POINTS) - 1)]
-
-
-def feature_rate(kind: FeatureKind, stocks: int) -> tuple[int, str]:
-    """Return the points per tile of a complete feature and a word on why (Z14)."""
-    if kind is FeatureKind.ROAD:
-        return (ROAD_WITH_STOCKS_RATE, "stocks") if stocks else (ROAD_RATE, "")
-    if kind is FeatureKind.HOUSE:
-        return HOUSE_RATE, ""
-    if kind is FeatureKind.PIGSTY:
-        return PIGSTY_RATE, ""
-    raise ValueError(f"{kind.key} is not scored at completion in the base game")
 
 
 def totals(items: list[ScoreItem], players: int = 2) -> list[int]:

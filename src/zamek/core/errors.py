@@ -21,3 +21,7 @@ class RecordError(ZamekError):
 
 class PositionError(ZamekError):
     """A position's text is malformed, or the position it describes cannot arise in a game."""
+
+
+class DataError(ValueError):
+    """A data file (tiles, castle, cards) breaks the data model."""
