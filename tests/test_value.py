@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from zamek.bots import value as value_module
 from zamek.bots.levels import make_bot
 from zamek.bots.train import collect, fit, model_json, solve
-from zamek.bots.value import FEATURES, INDEX, ValueModel, default_model, frontier, model_from_json, position_features
+from zamek.bots.value import FEATURES, INDEX, ValueModel, default_model, model_from_json, position_features
 from zamek.cli import main
 from zamek.core.actions import parse_action
 from zamek.core.editions import Edition
@@ -25,14 +25,14 @@ from zamek.core.setup import Phase, Setup
 from zamek.datafiles import new_game
 from zamek.runner import sample_chance
 
-from .test_bots import region, trap_position
+from .test_bots import trap_position
 
 
 def test_frontier_is_the_empty_space_an_open_feature_faces() -> None:
     g = trap_position()
     b5 = g.castle.cell_of("b5")
-    assert frontier(g, region(g, "b6", 0)) == {b5}  # Black's pigsty (Z12: open only to b5)
-    assert frontier(g, region(g, "a5", 0)) == {b5}  # White's road with stocks
+    assert g.frontier(g.feature_at("b6", 0)) == {b5}  # Black's pigsty (Z12: open only to b5)
+    assert g.frontier(g.feature_at("a5", 0)) == {b5}  # White's road with stocks
 
 
 def test_features_put_open_features_in_the_bucket_of_the_spaces_they_need() -> None:

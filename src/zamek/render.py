@@ -136,6 +136,7 @@ def render_castle(state: GameState) -> str:
     """Return the castle of a game as text: tiles, start spaces, followers and empty spaces."""
     castle = state.castle
     starts = {s.cell: s for s in castle.starts}
+    interior = set(castle.interior)
     marks: dict[int, dict[int, str]] = {}
     for f in state.followers:
         marks.setdefault(f.cell, {})[f.feature] = str(f.player + 1)
@@ -146,16 +147,17 @@ def render_castle(state: GameState) -> str:
         rows = [""] * 5
         for x in range(-1, castle.width + 1):
             cell = castle.cell(x, y)
+            placed = state.tile_on(cell)
             if cell in starts:
                 start = starts[cell]
-                block = tile_block(start.features, state.cell_table[cell], False, marks.get(cell))
-            elif state.status[cell] == 0:
+                block = tile_block(start.features, state.segment_parts(cell), False, marks.get(cell))
+            elif cell not in interior:
                 block = ["     "] * 5
-            elif state.cell_node[cell] < 0:
+            elif placed is None:
                 block = ["     ", "     ", "  ·  ", "     ", "     "]
             else:
-                tile = state.tiles.tiles[next(t for c, t, _ in state.placements if c == cell)]
-                block = tile_block(tile.features, state.cell_table[cell], tile.fountain, marks.get(cell))
+                tile = placed[0]
+                block = tile_block(tile.features, state.segment_parts(cell), tile.fountain, marks.get(cell))
             for r in range(5):
                 rows[r] += block[r]
         label = f"{y + 1:>3} " if 0 <= y < castle.height else "    "

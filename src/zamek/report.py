@@ -6,7 +6,6 @@ from zamek.core.actions import Action, Decline, Draw, Follower, Order, Pass, Pie
 from zamek.core.breakdown import ScoreItem
 from zamek.core.setup import ROLES
 from zamek.core.state import GameState
-from zamek.core.tiles import FeatureKind
 from zamek.terms import counted, term, token_name
 
 
@@ -107,8 +106,7 @@ def describe_move(state: GameState, action: Action, lang: str = "en") -> str:
     if isinstance(action, Pass):
         return term("move-pass", lang, edition, player=player)
     if isinstance(action, Order):
-        root = state.order_group()[action.choice]
-        feature = term(FeatureKind(state.kind[root]).key, lang, edition)
+        feature = term(state.order_choices()[action.choice].kind.key, lang, edition)
         return term("move-order", lang, edition, player=player, feature=feature)
     if isinstance(action, UseToken):
         return term("move-use", lang, edition, player=player, token=token_name(action.kind, lang, edition))

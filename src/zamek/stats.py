@@ -27,15 +27,14 @@ def _line(label: str, values: list[float]) -> Line:
 
 def completed_kinds(state: GameState) -> list[str]:
     """Return the kind of every complete region at the end of a game, scored or not."""
-    return [FeatureKind(state.kind[r]).key for r in state.roots() if state.open[r] == 0]
+    return [f.kind.key for f in state.features() if f.complete]
 
 
 def meadow_shrine_share(state: GameState) -> tuple[int, int]:
     """Return (shrines on meadows with a monk, all shrines on the board)."""
-    roots = {state.find(n) for n in range(len(state.parent)) if state.kind[n] == FeatureKind.MEADOW}
-    total = sum(state.shrines[r] for r in roots)
-    monked = {state.find(f.node) for f in state.followers if state.kind[f.node] == FeatureKind.MEADOW}
-    return sum(state.shrines[r] for r in monked), total
+    total = sum(f.shrines for f in state.features() if f.kind is FeatureKind.MEADOW)
+    monked = sum(f.shrines for f in state.occupied_features() if f.kind is FeatureKind.MEADOW)
+    return monked, total
 
 
 def random_play_table(games: int, seed: int, setup: Setup | None = None) -> list[Line]:

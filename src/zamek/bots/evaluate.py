@@ -14,11 +14,9 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from zamek.core.regions import majority
-from zamek.core.scoring import SHRINE_RATE, chapel_points
+from zamek.core.scoring import SHRINE_RATE, feature_points
 from zamek.core.state import GameState
 from zamek.core.tiles import FeatureKind
-
-RATES: Final = {FeatureKind.ROAD: 1, FeatureKind.HOUSE: 1, FeatureKind.PIGSTY: 2}
 
 
 class Evaluator(Protocol):
@@ -84,27 +82,16 @@ def player_values(state: GameState, weights: Weights = DEFAULT) -> tuple[float, 
         return float(state.scores[0]), float(state.scores[1])
     values = [float(state.scores[0]), float(state.scores[1])]
     left = len(state.remaining)
-    seen: set[int] = set()
-    for follower in state.followers:
-        root = state.find(follower.node)
-        if root in seen:
-            continue
-        seen.add(root)
-        owner = majority((state.fol0[root], state.fol1[root]))
+    for feature in state.occupied_features():
+        owner = feature.controller
         if owner is None:
             continue
-        kind = FeatureKind(state.kind[root])
-        double = 2 if state.prince[root] >> owner & 1 else 1
-        if kind is FeatureKind.MEADOW:
-            values[owner] += state.shrines[root] * SHRINE_RATE * double
+        double = 2 if feature.princes >> owner & 1 else 1
+        if feature.kind is FeatureKind.MEADOW:
+            values[owner] += feature.shrines * SHRINE_RATE * double
             continue
-        tiles = state.cells[root].bit_count()
-        if kind is FeatureKind.CHAPEL:
-            worth = float(chapel_points(tiles))
-        else:
-            rate = RATES[kind] * (2 if kind is FeatureKind.ROAD and state.stocks[root] else 1)
-            worth = float(tiles * rate)
-        values[owner] += worth * double * completion_chance(state.open[root], left, weights)
+        worth = float(feature_points(feature.kind, feature.tiles, feature.stocks))
+        values[owner] += worth * double * completion_chance(feature.open_edges, left, weights)
     tower_at = state.rules.tower_at
     for player in (0, 1):
         position = state.scores[player]

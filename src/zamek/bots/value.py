@@ -23,10 +23,8 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
-from zamek.core.board import EMPTY
-from zamek.core.geometry import side_segments
 from zamek.core.regions import majority
-from zamek.core.scoring import SHRINE_RATE, chapel_points
+from zamek.core.scoring import SHRINE_RATE, feature_points
 from zamek.core.setup import Rules
 from zamek.core.state import GameState
 from zamek.core.tiles import FeatureKind
@@ -51,7 +49,6 @@ def _feature_names() -> tuple[str, ...]:
 
 FEATURES: Final = _feature_names()
 INDEX: Final = {name: i for i, name in enumerate(FEATURES)}
-_RATES: Final = {FeatureKind.ROAD: 1, FeatureKind.HOUSE: 1, FeatureKind.PIGSTY: 2}
 _KIND_NAME: Final = {FeatureKind.ROAD: "road", FeatureKind.HOUSE: "house", FeatureKind.PIGSTY: "pigsty",
                      FeatureKind.CHAPEL: "house"}
 TOWER_REACH: Final = 6
@@ -63,15 +60,15 @@ _BUCKETS: Final = {
 _TOKEN_AT: Final = (-1, *(INDEX[f"token_{kind}"] for kind in range(1, 10)))
 
 
-_TABLES: dict[int, tuple[Rules, tuple[int, ...], dict[int, tuple[int]]]] = {}
-"""Per rules (by identity: hashing the rules deeply on every call is slow): fit table and start sides."""
+_TABLES: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+"""Per rules (by identity: hashing the rules deeply on every call is slow): the fit table."""
 
 
-def _tables(rules: Rules) -> tuple[tuple[int, ...], dict[int, tuple[int]]]:
+def _fit(rules: Rules) -> tuple[int, ...]:
     entry = _TABLES.get(id(rules))
     if entry is None or entry[0] is not rules:
-        entry = _TABLES[id(rules)] = (rules, _fit_table(rules), _start_sides(rules))
-    return entry[1], entry[2]
+        entry = _TABLES[id(rules)] = (rules, _fit_table(rules))
+    return entry[1]
 
 
 def _fit_table(rules: Rules) -> tuple[int, ...]:
@@ -89,36 +86,6 @@ def _fit_table(rules: Rules) -> tuple[int, ...]:
     return tuple(table)
 
 
-def frontier(state: GameState, root: int) -> set[int]:
-    """Return the empty spaces that the open edges of region ``root`` face."""
-    result: set[int] = set()
-    status = state.status
-    offsets = state.castle.offsets
-    starts = _tables(state.rules)[1]
-    find = state.find
-    bits = state.cells[root]
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        cell = low.bit_length() - 1
-        base = state.cell_node[cell]
-        table = state.cell_table[cell]
-        for side in starts.get(cell, range(4)):
-            neighbour = cell + offsets[side]
-            if status[neighbour] != EMPTY:
-                continue
-            for s in side_segments(side):
-                if table[s] >= 0 and find(base + table[s]) == root:
-                    result.add(neighbour)
-                    break
-    return result
-
-
-def _start_sides(rules: Rules) -> dict[int, tuple[int]]:
-    """The one side of each start space that faces the interior."""
-    return {start.cell: ((start.side + 2) % 4,) for start in rules.castle.starts}
-
-
 def position_features(state: GameState) -> tuple[list[float], list[float]]:
     """Return the feature vector of each player (see ``FEATURES``)."""
     x = [[0.0] * len(FEATURES), [0.0] * len(FEATURES)]
@@ -130,24 +97,18 @@ def position_features(state: GameState) -> tuple[list[float], list[float]]:
         remaining_bits |= 1 << tile
     if state.drawn >= 0:  # drawn but not yet placed: it can still fill a space
         remaining_bits |= 1 << state.drawn
-    fit = _tables(state.rules)[0]
-    need_mask, need_road = state.need_mask, state.need_road
-    seen: set[int] = set()
-    for follower in state.followers:
-        root = state.find(follower.node)
-        if root in seen:
-            continue
-        seen.add(root)
-        counts = (state.fol0[root], state.fol1[root])
-        owner = majority(counts)
-        kind = FeatureKind(state.kind[root])
-        double = 2 if owner is not None and state.prince[root] >> owner & 1 else 1
+    fit = _fit(state.rules)
+    for feature in state.occupied_features():
+        counts = feature.followers
+        owner = feature.controller
+        kind = feature.kind
+        double = 2 if owner is not None and feature.princes >> owner & 1 else 1
         if kind is FeatureKind.MEADOW:
             if owner is None:
                 for p in (0, 1):
                     x[p][INDEX["meadow_blocked"]] += counts[p]
                 continue
-            points = state.shrines[root] * SHRINE_RATE * double
+            points = feature.shrines * SHRINE_RATE * double
             x[owner][INDEX["meadow"]] += points
             x[owner][INDEX["meadow_early"]] += points * early
             x[owner][INDEX["meadow_monks"]] += counts[owner]
@@ -158,14 +119,9 @@ def position_features(state: GameState) -> tuple[list[float], list[float]]:
                 x[p][INDEX["blocked"]] += counts[p]
             continue
         x[1 - owner][INDEX["blocked"]] += counts[1 - owner]
-        tiles = state.cells[root].bit_count()
-        if kind is FeatureKind.CHAPEL:
-            worth = float(chapel_points(tiles))
-        else:
-            worth = float(tiles * _RATES[kind] * (2 if kind is FeatureKind.ROAD and state.stocks[root] else 1))
-        worth *= double
-        spaces = frontier(state, root)
-        dead = any(fit[need_mask[c] * 16 + need_road[c]] & remaining_bits == 0 for c in spaces) or left == 0
+        worth = float(feature_points(kind, feature.tiles, feature.stocks)) * double
+        spaces = state.frontier(feature)
+        dead = left == 0 or any(fit[_fit_key(state.space_needs(c))] & remaining_bits == 0 for c in spaces)
         reach = 0 if dead else min(len(spaces), 3)
         at, at_early, at_held = _BUCKETS[_KIND_NAME[kind], reach]
         xo = x[owner]
@@ -242,3 +198,8 @@ def default_model() -> ValueModel:
     """Return the model shipped in ``data/value_model.json``."""
     text = resources.files("zamek").joinpath("data/value_model.json").read_text(encoding="utf-8")
     return model_from_json(text)
+
+
+def _fit_key(needs: tuple[int, int]) -> int:
+    """The index into the fit table of an empty space that needs ``(sides, road sides)``."""
+    return needs[0] * 16 + needs[1]

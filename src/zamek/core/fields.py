@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from zamek.core.board import CastleDef
 from zamek.core.breakdown import ScoreItem
 from zamek.core.setup import HeldToken, Phase, PlacedFollower, Rules, Setup
-from zamek.core.tiles import TileSet
+from zamek.core.tiles import FeatureKind, TileSet
 
 
 @dataclass(slots=True)
@@ -57,7 +57,7 @@ class StateFields:
     need_mask: list[int]
     need_road: list[int]
     parent: list[int]
-    kind: list[int]
+    kind: list[FeatureKind]
     open: list[int]
     cells: list[int]
     fol0: list[int]

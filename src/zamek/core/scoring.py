@@ -8,6 +8,7 @@ from typing import Final
 from zamek.core.actions import Piece
 from zamek.core.board import EMPTY, TRACK_LENGTH
 from zamek.core.breakdown import ScoreItem
+from zamek.core.features import FeatureView
 from zamek.core.legality import Legality
 from zamek.core.regions import majority
 from zamek.core.setup import Phase
@@ -27,6 +28,24 @@ CHAPEL_POINTS: Final = (0, 1, 3, 6, 10, 15, 21, 28, 36)
 def chapel_points(tiles: int) -> int:
     """Return the points of a complete chapel of ``tiles`` tiles (F2)."""
     return CHAPEL_POINTS[min(tiles, len(CHAPEL_POINTS) - 1)]
+
+
+_RATES: Final = {
+    FeatureKind.ROAD: (ROAD_RATE, ROAD_WITH_STOCKS_RATE),
+    FeatureKind.HOUSE: (HOUSE_RATE, HOUSE_RATE),
+    FeatureKind.PIGSTY: (PIGSTY_RATE, PIGSTY_RATE),
+}
+"""Points a tile of a complete feature, without and with stocks beside it (only a road counts them, Z14)."""
+
+
+def feature_points(kind: FeatureKind, tiles: int, stocks: int) -> int:
+    """Return what a complete road, house, pigsty or chapel of ``tiles`` tiles is worth (Z14, F2).
+
+    Before a prince or a x2 token doubles it (F4, Z19); the bots judge open features by it too.
+    """
+    if kind is FeatureKind.CHAPEL:
+        return chapel_points(tiles)
+    return tiles * _RATES[kind][stocks > 0]
 
 
 def feature_rate(kind: FeatureKind, stocks: int) -> tuple[int, str]:
@@ -75,6 +94,14 @@ class Scoring(Legality):
     """
 
     __slots__ = ()
+
+    def feature_being_scored(self) -> FeatureView | None:
+        """The feature scored next, while the order (Z15) or a x2 token (Z19) is being decided; else None."""
+        return self.feature(self.queue[0]) if self.queue else None
+
+    def order_choices(self) -> list[FeatureView]:
+        """The features the player may have scored next (Z15), in the order of ``Order(k)``."""
+        return [self.feature(root) for root in self.order_group()]
 
     def _start_scoring(self) -> None:
         """Queue the completed regions: the current player's first, then the opponent's (Z15, C5)."""

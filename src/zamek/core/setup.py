@@ -114,6 +114,8 @@ class Rules:
     gate_guard: bool = False
     place_actions: tuple[tuple[Place, ...], ...] = ()
     """The Place action for each cell and rotation (shared, immutable: saves building them per call)."""
+    start_inward_side: tuple[int, ...] = ()
+    """For each cell, the side a start space there faces the interior by; -1 for other cells."""
 
     @property
     def gates(self) -> frozenset[int]:
@@ -138,9 +140,12 @@ def make_rules(castle: CastleDef, tiles: TileSet, setup: Setup | None = None) ->
     for cell in range(castle.cell_count):
         x, y = castle.xy(cell)
         place_actions.append(tuple(Place(x, y, r) for r in range(4)))
+    inward = [-1] * castle.cell_count
+    for start in castle.starts:
+        inward[start.cell] = (start.side + 2) % 4
     return Rules(
         castle, tiles, tuple(tower_at), tuple(start_tables), setup.edition, setup.sokol, setup.gate_guard,
-        tuple(place_actions),
+        tuple(place_actions), tuple(inward),
     )
 
 

@@ -12,7 +12,7 @@ from typing import Final
 from zamek.core.breakdown import ScoreItem
 from zamek.core.editions import edition_of
 from zamek.core.errors import IllegalActionError
-from zamek.core.regions import Regions
+from zamek.core.features import Features
 from zamek.core.tiles import FeatureKind
 
 
@@ -79,7 +79,7 @@ FAMILY_TOKEN_BONUS: Final = 2
 FIVE_POINTS: Final = 5
 
 
-class Tokens(Regions):
+class Tokens(Features):
     """What the special tokens (wall tiles) do: when they may be used, and their effects (Z19, C3, C4)."""
 
     __slots__ = ()

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from zamek import record as records
 from zamek.bots.levels import LEVELS, make_bot
-from zamek.core.actions import Action, Decline, Draw, Follower, Piece, Reveal, UseToken, parse_action
+from zamek.core.actions import Action, Decline, Draw, Follower, Piece, Place, Reveal, UseToken, parse_action
 from zamek.core.editions import edition_of
 from zamek.core.errors import MalformedActionError, RecordError, ZamekError
 from zamek.core.geometry import rotate_segment
@@ -561,32 +561,29 @@ def _choices(state: GameState, lang: str, edition: str) -> list[dict[str, Any]]:
             if isinstance(action, Follower):
                 feature = tile.features[action.feature]
                 kind = feature.kind
-                root = state.region_of(cell, action.feature)
+                region = state.feature_at(cell, action.feature)
                 sides = sorted({rotate_segment(s, rotation) // 3 for s in feature.segments})
                 options.append({
                     "action": str(action), "type": "figure", "feature": action.feature, "piece": action.piece.key,
                     "sides": sides,
                     "kind": kind.key, "role": ROLES[kind], "label": _feature_label(kind, action.piece, lang, edition),
-                    "cells": cells_of(state.cells[root]), "region_tiles": state.region_tiles(root),
+                    "cells": cells_of(region.cells), "region_tiles": region.tiles,
                 })
             else:
                 options.append({"action": str(action), "type": "pass"})
     elif phase is Phase.ORDER:
-        for k, root in enumerate(state.order_group()):
-            kind = FeatureKind(state.kind[root])
-            tiles = state.region_tiles(root)
+        for k, choice in enumerate(state.order_choices()):
             options.append({
-                "action": f"order:{k}", "type": "order", "kind": kind.key,
-                "label": f"{term(kind.key, lang, edition)}: {counted(tiles, 'tiles', lang, edition)}",
-                "cells": cells_of(state.cells[root]),
+                "action": f"order:{k}", "type": "order", "kind": choice.kind.key,
+                "label": f"{term(choice.kind.key, lang, edition)}: {counted(choice.tiles, 'tiles', lang, edition)}",
+                "cells": cells_of(choice.cells),
             })
     elif phase is Phase.DOUBLE:
-        root = state.queue[0]
-        kind = FeatureKind(state.kind[root])
-        tiles = state.region_tiles(root)
-        words = f"{term(kind.key, lang, edition)}: {counted(tiles, 'tiles', lang, edition)}"
+        scored = state.feature_being_scored()
+        assert scored is not None  # a x2 decision is about the feature scored next
+        words = f"{term(scored.kind.key, lang, edition)}: {counted(scored.tiles, 'tiles', lang, edition)}"
         for action in state.legal_actions():
-            entry: dict[str, Any] = {"action": str(action), "cells": cells_of(state.cells[root]), "feature": words}
+            entry: dict[str, Any] = {"action": str(action), "cells": cells_of(scored.cells), "feature": words}
             if isinstance(action, UseToken):
                 entry.update(type="use", label=token_name(action.kind, lang, edition))
             else:
@@ -619,12 +616,12 @@ def game_view(live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str
     followers = []
     for f in state.followers:
         x, y = castle.xy(f.cell)
-        kind = FeatureKind(state.kind[f.node])
+        kind = state.feature(f.node).kind
         followers.append({"player": f.player, "cell": f.cell, "x": x, "y": y, "feature": f.feature,
                           "piece": f.piece.key, "kind": kind.key, "role": ROLES[kind]})
     drawn = None
     if state.drawn >= 0 and state.phase is not Phase.OVER:
-        options = [[*castle.xy(c), r] for c, r in state.drawn_placements]
+        options = [[a.x, a.y, a.rotation] for a in state.legal_actions() if isinstance(a, Place)]
         drawn = {"id": tiles[state.drawn].id, "options": options if state.phase is Phase.PLACE else []}
     same_turn = edition_of(edition).tokens_usable_same_turn
     players = []
@@ -654,8 +651,9 @@ def game_view(live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str
     recent = [{"words": i.words.get(lang, i.text), "player": i.player, "chance": i.chance, "text": i.text}
               for i in infos[-8:]]
     scoring = None
-    if state.phase in (Phase.ORDER, Phase.DOUBLE) and state.queue:
-        scoring = cells_of(state.cells[state.queue[0]])
+    scored = state.feature_being_scored()
+    if state.phase in (Phase.ORDER, Phase.DOUBLE) and scored is not None:
+        scoring = cells_of(scored.cells)
     return {
         "rules": setup.name,
         "setup": records.setup_to_json(setup),
