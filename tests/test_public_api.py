@@ -1,0 +1,35 @@
+"""The public API: what ``zamek`` exports, and the README's example of using it, run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import zamek
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_every_listed_name_is_exported() -> None:
+    assert len(zamek.__all__) == len(set(zamek.__all__))
+    for name in zamek.__all__:
+        assert getattr(zamek, name, None) is not None, name
+
+
+def test_the_readme_table_names_only_exported_things() -> None:
+    section = README.read_text(encoding="utf-8").split("## Using the library", 1)[1].split("\n## ", 1)[0]
+    table = section[section.index("| what | names |"):]
+    named = set(re.findall(r"`([A-Za-z_][A-Za-z_0-9]*)`", table.split("\n\n", 1)[0]))
+    methods = {"legal_actions", "play", "apply", "copy", "is_chance", "chance_outcomes", "result", "final_items",
+               "log", "features", "occupied_features", "order_choices", "feature_being_scored"}
+    assert named - methods <= set(zamek.__all__), sorted(named - methods - set(zamek.__all__))
+    assert set(zamek.__all__) <= named, sorted(set(zamek.__all__) - named)
+
+
+def test_the_readme_example_runs() -> None:
+    section = README.read_text(encoding="utf-8").split("## Using the library", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {}
+    exec(compile(code, "README.md", "exec"), namespace)  # the assert at its end checks the replay
+    game = namespace["game"]
+    assert isinstance(game, zamek.GameState) and game.is_over()
