@@ -300,7 +300,7 @@ def _round_trip(game: PlayedGame) -> dict[str, Any]:
 def test_record_round_trip_replays_exactly(seed: int) -> None:
     game = play_game(seed)
     record = _round_trip(game)
-    assert record["format"] == "zamek-game" and record["version"] == 2 and record["seed"] == seed
+    assert record["format"] == "zamek-game" and record["version"] == 3 and record["seed"] == seed
     assert record["setup"]["board"] == CURRENT_BOARD
     assert record["result"] == {"scores": list(game.state.scores)}
     state = replay(record)
@@ -355,7 +355,7 @@ def test_a_version_1_record_replays_on_the_board_it_was_played_on(name: str) -> 
     assert (96, 97) in [t.track for t in state.castle.towers]  # board 1's last tower
     # Written again, it names its board and still replays there.
     again = make_record(state.setup, record["seed"], read_record(record)[1], state)
-    assert again["version"] == 2 and again["setup"]["board"] == 1
+    assert again["version"] == 3 and again["setup"]["board"] == 1
     assert replay(again).scores == state.scores
 
 
@@ -365,7 +365,7 @@ def test_a_record_on_an_unknown_board_is_refused(game: PlayedGame) -> None:
     _bad(record, "^setup: unknown board 7")
 
 
-@pytest.mark.parametrize("version", [0, 3, "1", None, 1.5, True])
+@pytest.mark.parametrize("version", [0, 4, "1", None, 1.5, True])
 def test_record_with_a_bad_version(game: PlayedGame, version: object) -> None:
     record = _round_trip(game)
     record["version"] = version

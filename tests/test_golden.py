@@ -59,8 +59,8 @@ RULES: Final[dict[str, Setup]] = {
 """The rule sets by their name (``Setup.name``)."""
 
 SEEDS: Final[dict[str, tuple[int, int]]] = {
-    "zamek": (4, 24),
-    "castle2003": (4, 54),
+    "zamek": (1, 29),
+    "castle2003": (6, 38),
     "zamek+sokol": (6, 16),
     "zamek+sokol+gate-guard": (13, 22),
 }

@@ -38,12 +38,12 @@ FIXTURE = Path(__file__).parent / "fixtures" / "placement_counts.json"
 POSITIONS: list[tuple[str, int | None, int, str, str | None]] = [
     ("empty castle, every tile", None, 0, "DRAW", None),
     ("first tile of seed 1", 1, 0, "PLACE", None),
-    ("seed 2, early: a feature joins an occupied road", 2, 25, "PLACE", "e4/90"),
-    ("seed 3, early middle game: a feature joins an occupied house", 3, 40, "PLACE", "e4/0"),
-    ("seed 5, early: two parts of the tile join one region", 5, 22, "PLACE", "g9/0"),
+    ("seed 2, early: a feature joins an occupied road", 2, 25, "PLACE", "e9/0"),
+    ("seed 3, early middle game: a feature joins an occupied house", 3, 46, "PLACE", "h6/270"),
+    ("seed 9, early: two parts of the tile join one region", 9, 22, "PLACE", "i3/0"),
     ("seed 4, middle game: no follower left", 4, 90, "PLACE", None),
     ("seed 5, late middle game", 5, 120, "PLACE", None),
-    ("seed 8, late: a tile without placement is next", 8, 168, "DRAW", None),
+    ("seed 1, late: a tile without placement is next", 1, 159, "DRAW", None),
     ("seed 7, near the end", 7, 165, "PLACE", None),
 ]
 
@@ -261,7 +261,7 @@ def test_brute_force_agrees_with_the_fixture(position: dict[str, Any]) -> None:
 
 def test_z8_a_tile_without_placement_is_discarded() -> None:
     """A drawn tile with no legal placement is removed and the same player draws again (Z8)."""
-    (position,) = [p for p in ALL if p["name"].startswith("seed 8, late")]
+    (position,) = [p for p in ALL if p["name"].startswith("seed 1, late")]
     stuck = sorted(tile_id for tile_id, count in position["counts"].items() if count == 0)
     assert stuck, "the position should hold a tile without placement"
     assert min(ALL[0]["counts"].values()) > 0  # none in the empty castle

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from zamek.bots.levels import make_bot
-from zamek.core.setup import Phase, Setup
+from zamek.core.setup import Setup
 from zamek.datafiles import new_game
-from zamek.runner import sample_chance
+from zamek.seeding import SeededChance, player_rng
 
 
 @dataclass(frozen=True)
@@ -30,19 +29,18 @@ class GameResult:
 
 
 def play_match_game(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
-    """Play one game; seat 0 moves first. Tile draws come from their own generator seeded with ``seed``,
-    so the two seat orders of one seed see the same tiles (until a discard or a token changes course)."""
+    """Play one game; seat 0 moves first. Chance follows the seed (``zamek.seeding``), so the two seat
+    orders of one seed see the same tiles and tokens in the same order, whatever the players do."""
     bots = [make_bot(p) for p in players]
-    bot_rngs = [random.Random(seed * 1_000_003 + seat) for seat in (0, 1)]
-    draws = random.Random(seed)
-    reveals = random.Random(seed ^ 0x5EED)
-    state = new_game(Setup(setup.edition, setup.sokol, setup.gate_guard, first_player=0))
+    bot_rngs = [player_rng(seed, seat) for seat in (0, 1)]
+    state = new_game(replace(setup, first_player=0))
+    chance = SeededChance(seed, state.tiles)
     decisions = [0, 0]
     thought = [0.0, 0.0]
     longest = [0.0, 0.0]
     while not state.is_over():
         if state.is_chance():
-            state.apply(sample_chance(state, draws if state.phase is Phase.DRAW else reveals))
+            state.apply(chance.outcome(state))
             continue
         seat = state.current
         start = time.perf_counter()

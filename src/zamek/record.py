@@ -20,9 +20,10 @@ from zamek.datafiles import new_game
 T = TypeVar("T")
 
 FORMAT: Final = "zamek-game"
-VERSION: Final = 2
-"""Version 2 names the board (the castle's revision) in the setup; version 1 records, without it, were
-played on board 1 and replay there."""
+VERSION: Final = 3
+"""Version 3: the seed follows the one seeding convention (``zamek.seeding``). Version 2 named the board
+(the castle's revision) in the setup; version 1 records, without it, were played on board 1 and replay
+there. A record's moves hold every draw and reveal, so every version replays without its seed."""
 
 
 def setup_to_json(setup: Setup) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from zamek.core.actions import Action, ChanceOutcome, PlayerAction
 from zamek.core.setup import Setup
 from zamek.core.state import GameState
 from zamek.datafiles import new_game
+from zamek.seeding import SeededChance, player_rng
+from zamek.seeding import first_player as seeded_first_player
 
 Policy = Callable[[GameState, random.Random], PlayerAction]
 
@@ -29,9 +31,9 @@ def random_policy(state: GameState, rng: random.Random) -> PlayerAction:
 
 
 def resolve_setup(setup: Setup | None, seed: int, first_player: int | None) -> Setup:
-    """Return a setup whose first player is fixed: given, or chosen by the seed (Z5)."""
+    """Return a setup whose first player is fixed: given, or chosen by the seed (Z5, ``zamek.seeding``)."""
     base = setup or Setup()
-    chosen = first_player if first_player is not None else random.Random(seed).randrange(2)
+    chosen = first_player if first_player is not None else seeded_first_player(seed)
     return replace(base, first_player=chosen)
 
 
@@ -52,13 +54,16 @@ def play_game(
     first_player: int | None = None,
     on_action: Callable[[GameState, Action], None] | None = None,
 ) -> PlayedGame:
-    """Play a whole game; chance and both policies draw from one generator seeded with ``seed``."""
+    """Play a whole game of seed ``seed`` (its chance and each player's randomness as in ``zamek.seeding``)."""
     setup = resolve_setup(setup, seed, first_player)
-    rng = random.Random(seed)
     state = new_game(setup)
+    chance = SeededChance(seed, state.tiles)
+    rngs = [player_rng(seed, seat) for seat in (0, 1)]
     actions: list[Action] = []
     while not state.is_over():
-        action: Action = sample_chance(state, rng) if state.is_chance() else policies[state.current](state, rng)
+        action: Action = (
+            chance.outcome(state) if state.is_chance() else policies[state.current](state, rngs[state.current])
+        )
         if on_action is not None:
             on_action(state, action)
         state.apply(action)

@@ -5,8 +5,8 @@ position those moves reach. Every change goes through :meth:`GameService._commit
 whole new move list in one transaction *before* the position in memory changes, so what a person
 saw confirmed is on disk, and a restarted server replays each record to the same position.
 
-Chance (the tile drawn, a token revealed) is decided by the server, from a generator seeded by the
-game's seed and the number of moves so far, so a restarted server decides the same way.
+Chance (the tile drawn, a token revealed) is decided by the server from the game's seed, by the one
+seeding convention (``zamek.seeding``): a restarted server, or an undo, finds the same tiles again.
 
 The computer thinks in a worker thread, off the request path: it works on a copy of the position
 and commits its whole turn at once, and only if nothing changed meanwhile (an undo in the moment
@@ -37,7 +37,7 @@ from zamek.core.tiles import FeatureKind
 from zamek.core.tokens import TokenKind, printed_number
 from zamek.datafiles import new_game
 from zamek.report import describe_move, item_line, player_name
-from zamek.runner import sample_chance
+from zamek.seeding import SeededChance, player_move_rng
 from zamek.terms import LANGUAGES, counted, term, token_name
 from zamek.web.db import Repository, StoredGame, default_db_url, new_id, now
 
@@ -145,9 +145,9 @@ def replay_moves(setup: Setup, actions: list[Action]) -> tuple[GameState, list[M
     return state, infos
 
 
-def chance_rng(seed: int, moves: int) -> random.Random:
-    """Return the generator for the chance event after ``moves`` moves (the same after a restart)."""
-    return random.Random(f"zamek:{seed}:{moves}")
+def chance_for(seed: int, state: GameState) -> Action:
+    """The chance event due now in a game of ``seed`` (``zamek.seeding``): the same after a restart or an undo."""
+    return SeededChance(seed, state.tiles).outcome(state)
 
 
 class GameService:
@@ -313,7 +313,7 @@ class GameService:
             actions: list[Action] = []
             infos: list[MoveInfo] = []
             while new_state.phase is Phase.DRAW:  # a tile that fits nowhere is discarded; draw again (Z8)
-                action = sample_chance(new_state, chance_rng(live.seed, len(live.actions) + len(actions)))
+                action = chance_for(live.seed, new_state)
                 infos.append(step(new_state, action))
                 actions.append(action)
             self._commit(live, new_state, actions, infos)
@@ -357,7 +357,7 @@ class GameService:
                     break  # the computer's draw starts its turn, in the worker
                 if live.mode == HOTSEAT and (moves + len(actions)) > 0:
                     break  # the next player draws when they sit down (undo stays possible till then)
-            action = sample_chance(state, chance_rng(live.seed, moves + len(actions)))
+            action = chance_for(live.seed, state)
             infos.append(step(state, action))
             actions.append(action)
         return state, actions, infos
@@ -422,9 +422,9 @@ class GameService:
                     return
                 n = moves + len(actions)
                 if state.is_chance():
-                    action: Action = sample_chance(state, chance_rng(live.seed, n))
+                    action: Action = chance_for(live.seed, state)
                 else:
-                    action = bot.choose(state, random.Random(f"zamek-bot:{live.seed}:{n}"))
+                    action = bot.choose(state, player_move_rng(live.seed, state.current, n))
                 infos.append(step(state, action))
                 actions.append(action)
             with live.lock:
