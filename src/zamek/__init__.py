@@ -28,11 +28,12 @@ from zamek.core.breakdown import ScoreItem
 from zamek.core.editions import EDITIONS, Edition
 from zamek.core.errors import DataError, IllegalActionError, MalformedActionError, RecordError, ZamekError
 from zamek.core.features import FeatureView
+from zamek.core.position import Position
 from zamek.core.setup import HeldToken, Phase, Result, Rules, Setup
 from zamek.core.state import GameState
 from zamek.core.tiles import FeatureKind, TileDef, TileSet
 from zamek.core.tokens import TokenKind
-from zamek.datafiles import new_game, rules_for
+from zamek.datafiles import new_game, position_state, read_position, rules_for
 from zamek.record import make_record, read_record, replay
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "Piece",
     "Place",
     "PlayerAction",
+    "Position",
     "RecordError",
     "Result",
     "Reveal",
@@ -79,6 +81,8 @@ __all__ = [
     "make_record",
     "new_game",
     "parse_action",
+    "position_state",
+    "read_position",
     "read_record",
     "replay",
     "rules_for",

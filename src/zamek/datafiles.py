@@ -25,6 +25,7 @@ from zamek.core.board import (
 )
 from zamek.core.errors import DataError
 from zamek.core.geometry import MIDDLE_SEGMENTS, SEGMENTS, SIDE_OFFSETS, Side, parse_space, side_segments
+from zamek.core.position import Position
 from zamek.core.setup import Rules, Setup, make_rules
 from zamek.core.state import GameState
 from zamek.core.tiles import (
@@ -335,3 +336,15 @@ def new_game(setup: Setup | None = None) -> GameState:
     """Return a new game of ``setup`` (the default game when None), played with the rules of the data files."""
     setup = setup or Setup()
     return GameState.new(setup, rules_for(setup))
+
+
+def read_position(text: str) -> Position:
+    """Read a position of the shipped castle and tiles from its text (``Position.parse``)."""
+    return Position.parse(text, rules_for)
+
+
+def position_state(position: Position | str) -> GameState:
+    """Return a playable state of a position (or its text) in the shipped castle and tiles."""
+    if isinstance(position, str):
+        position = read_position(position)
+    return position.to_state(rules_for)
