@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
@@ -11,6 +9,8 @@ from dataclasses import asdict, dataclass, field, replace
 from zamek.bots.levels import make_bot
 from zamek.core.setup import Setup
 from zamek.datafiles import new_game
+from zamek.games.intervals import wilson_interval as wilson_interval  # also the arena's, as before
+from zamek.games.play import run
 from zamek.seeding import SeededChance, player_rng
 
 
@@ -35,33 +35,10 @@ def play_match_game(players: tuple[str, str], seed: int, setup: Setup, a_seat: i
     bot_rngs = [player_rng(seed, seat) for seat in (0, 1)]
     state = new_game(replace(setup, first_player=0))
     chance = SeededChance(seed, state.tiles)
-    decisions = [0, 0]
-    thought = [0.0, 0.0]
-    longest = [0.0, 0.0]
-    while not state.is_over():
-        if state.is_chance():
-            state.apply(chance.outcome(state))
-            continue
-        seat = state.current
-        start = time.perf_counter()
-        action = bots[seat].choose(state, bot_rngs[seat])
-        spent = time.perf_counter() - start
-        state.play(action)
-        decisions[seat] += 1
-        thought[seat] += spent
-        longest[seat] = max(longest[seat], spent)
-    return GameResult(seed, players, a_seat, (state.scores[0], state.scores[1]), (decisions[0], decisions[1]),
-                      (thought[0], thought[1]), (longest[0], longest[1]))
-
-
-def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the 95% Wilson score interval of a proportion (draws count as half a win)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    played = run(state, [bot.choose for bot in bots], bot_rngs, chance.outcome)
+    d, t, m = played.decisions, played.think_seconds, played.max_seconds
+    return GameResult(seed, players, a_seat, (state.scores[0], state.scores[1]), (d[0], d[1]), (t[0], t[1]),
+                      (m[0], m[1]))
 
 
 @dataclass

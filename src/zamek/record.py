@@ -7,8 +7,8 @@ record raises :class:`RecordError` naming the first bad entry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from collections.abc import Sequence
+from typing import Any, Final
 
 from zamek.core.actions import Action, parse_action
 from zamek.core.editions import Edition, edition_of
@@ -16,8 +16,7 @@ from zamek.core.errors import RecordError, ZamekError
 from zamek.core.setup import Setup
 from zamek.core.state import GameState
 from zamek.datafiles import new_game
-
-T = TypeVar("T")
+from zamek.games.records import check_header, parse_moves
 
 FORMAT: Final = "zamek-game"
 VERSION: Final = 3
@@ -84,32 +83,6 @@ def make_record(
     if state is not None and state.is_over():
         record["result"] = {"scores": list(state.scores)}
     return record
-
-
-def check_header(raw: Any, format_name: str, version: int) -> dict[str, Any]:
-    """Return ``raw`` if it is a record object of ``format_name`` in a version 1..``version``; else raise."""
-    if not isinstance(raw, dict):
-        raise RecordError("a saved game must be a JSON object")
-    if raw.get("format") != format_name:
-        raise RecordError(f"format: expected {format_name!r}, found {raw.get('format')!r}")
-    found = raw.get("version")
-    if not isinstance(found, int) or isinstance(found, bool) or not 1 <= found <= version:
-        raise RecordError(f"version: {found!r} is not a version this program reads (1 to {version})")
-    return raw
-
-
-def parse_moves(raw: dict[str, Any], parse: Callable[[str], T]) -> list[T]:
-    """Parse a record's ``moves`` with ``parse``; raise RecordError naming the first bad move."""
-    moves = raw.get("moves")
-    if not isinstance(moves, list):
-        raise RecordError("moves: must be a list")
-    actions = []
-    for number, text in enumerate(moves, start=1):
-        try:
-            actions.append(parse(text))
-        except ZamekError as exc:
-            raise RecordError(f"move {number}: {exc}") from None
-    return actions
 
 
 def read_record(raw: Any) -> tuple[Setup, list[Action]]:

@@ -1,4 +1,4 @@
-"""Driving games: sampling chance events and letting policies choose actions."""
+"""Driving castle games: policies, and whole games by the seed (the loop is :func:`zamek.games.play.run`)."""
 
 from __future__ import annotations
 
@@ -6,23 +6,17 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from zamek.core.actions import Action, ChanceOutcome, PlayerAction
+from zamek.core.actions import Action, PlayerAction
 from zamek.core.setup import Setup
 from zamek.core.state import GameState
 from zamek.datafiles import new_game
+from zamek.games.play import run, sample_chance
 from zamek.seeding import SeededChance, player_rng
 from zamek.seeding import first_player as seeded_first_player
 
+__all__ = ["PlayedGame", "Policy", "play_game", "random_policy", "resolve_setup", "sample_chance"]
+
 Policy = Callable[[GameState, random.Random], PlayerAction]
-
-
-def sample_chance(state: GameState, rng: random.Random) -> ChanceOutcome:
-    """Pick a chance outcome with its probability."""
-    outcomes = state.chance_outcomes()
-    if len(outcomes) == 1:
-        return outcomes[0][0]
-    weights = [p for _, p in outcomes]
-    return rng.choices([o for o, _ in outcomes], weights=weights)[0]
 
 
 def random_policy(state: GameState, rng: random.Random) -> PlayerAction:
@@ -59,13 +53,5 @@ def play_game(
     state = new_game(setup)
     chance = SeededChance(seed, state.tiles)
     rngs = [player_rng(seed, seat) for seat in (0, 1)]
-    actions: list[Action] = []
-    while not state.is_over():
-        action: Action = (
-            chance.outcome(state) if state.is_chance() else policies[state.current](state, rngs[state.current])
-        )
-        if on_action is not None:
-            on_action(state, action)
-        state.apply(action)
-        actions.append(action)
-    return PlayedGame(setup, seed, actions, state)
+    played = run(state, policies, rngs, chance.outcome, checked=False, on_action=on_action)
+    return PlayedGame(setup, seed, played.actions, state)

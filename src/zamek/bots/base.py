@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Protocol
 
 from zamek.core.actions import PlayerAction
 from zamek.core.state import GameState
+from zamek.games.budget import Budget
 
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How much a bot may think: a number of iterations, or seconds, or both (whichever ends first)."""
-
-    iterations: int | None = None
-    seconds: float | None = None
+__all__ = ["Bot", "Budget"]
 
 
 class Bot(Protocol):

@@ -17,6 +17,7 @@ from zamek.core.editions import Edition, edition_of
 from zamek.core.geometry import SEGMENTS
 from zamek.core.tiles import FeatureKind, TileSet
 
+PLAYERS: Final = 2
 FOLLOWERS_IN_SUPPLY: Final = 6
 TOKEN_KINDS: Final = 9
 TOKENS_PER_KIND: Final = 2

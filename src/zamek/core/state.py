@@ -13,6 +13,8 @@ tokens (:mod:`zamek.core.tokens`), legality (:mod:`zamek.core.legality`), scorin
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from zamek.core.actions import Action, Decline, Draw, Follower, Order, Pass, Piece, Place, Reveal, UseToken
 from zamek.core.board import EMPTY, TAKEN, WALL
 from zamek.core.errors import MalformedActionError
@@ -20,6 +22,7 @@ from zamek.core.geometry import FACING, MIDDLE_SEGMENTS, side_segments
 from zamek.core.scoring import Scoring
 from zamek.core.setup import (
     FOLLOWERS_IN_SUPPLY,
+    PLAYERS,
     TOKEN_KINDS,
     TOKENS_PER_KIND,
     HeldToken,
@@ -31,6 +34,7 @@ from zamek.core.setup import (
 )
 from zamek.core.tiles import SCORED_KINDS, FeatureKind
 from zamek.core.tokens import TokenKind
+from zamek.games.protocol import CHANCE, TERMINAL
 
 
 class GameState(Scoring):
@@ -163,6 +167,32 @@ class GameState(Scoring):
 
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    # ------------------------------------------------------- the game protocol (zamek.games.protocol)
+
+    @property
+    def num_players(self) -> int:
+        return PLAYERS
+
+    @property
+    def current_player(self) -> int:
+        """The player to move; ``CHANCE`` while a tile or token is to be drawn; ``TERMINAL`` at the end."""
+        if self.phase is Phase.OVER:
+            return TERMINAL
+        return CHANCE if self.is_chance() else self.current
+
+    def returns(self) -> tuple[float, ...]:
+        """1 to the winner at the end, a half each on a shared victory (Z21); nothing before the end."""
+        result = self.result()
+        if result is None:
+            return (0.0,) * PLAYERS
+        return tuple(1 / len(result.winners) if p in result.winners else 0.0 for p in range(PLAYERS))
+
+    def view(self, player: int) -> GameState:
+        """What ``player`` may see: the whole position (open information, Z22) but never a fixed draw order."""
+        seen = self.copy()
+        seen.setup = replace(self.setup, draw_order=None)
+        return seen
 
     def result(self) -> Result | None:
         if self.phase is not Phase.OVER:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from zamek.core.errors import MalformedActionError
+from zamek.games.errors import MalformedActionError
 from zamek.knights.cards import ARMY, TILES, Card
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
-from zamek.arena import wilson_interval
+from zamek.games.intervals import wilson_interval
 from zamek.knights.engine import KnightsSetup
 from zamek.knights.runner import play_game
 

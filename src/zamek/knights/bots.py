@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Final, Protocol
 
-from zamek.bots.base import Budget
+from zamek.games.budget import Budget
 from zamek.knights.actions import Choose, Draw, PlayerAction, Recruit
 from zamek.knights.cards import ARMY, ROUNDS, TILES, Card, CardTable, CastleKind
 from zamek.knights.engine import KnightsState, Phase, View, choices_from

@@ -15,7 +15,7 @@ from importlib import resources
 from itertools import combinations
 from typing import Any, Final
 
-from zamek.core.errors import DataError
+from zamek.games.errors import DataError
 
 
 class Card(IntEnum):

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from zamek.core.errors import RecordError
+from zamek.games.errors import RecordError
 from zamek.knights import record as records
 from zamek.knights.actions import Action, Choose, PlayerAction, Recruit
 from zamek.knights.arena import run_arena

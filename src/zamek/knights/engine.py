@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Final
 
-from zamek.core.errors import IllegalActionError, MalformedActionError
+from zamek.games.errors import IllegalActionError, MalformedActionError
+from zamek.games.protocol import CHANCE, TERMINAL
 from zamek.knights.actions import ALL_CHOICES, Action, Choose, Draw, PlayerAction, Recruit
 from zamek.knights.cards import (
     ARMY,
@@ -433,6 +434,26 @@ class KnightsState:
             camp = self.camps[self.current]
             return [Recruit(c) for c in ARMY if camp[c]]
         return []
+
+    # ------------------------------------------------------- the game protocol (zamek.games.protocol)
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def current_player(self) -> int:
+        """The player to choose; ``CHANCE`` while a tile is to be turned up; ``TERMINAL`` at the end."""
+        if self.phase is Phase.OVER:
+            return TERMINAL
+        return CHANCE if self.is_chance() else self.current
+
+    def returns(self) -> tuple[float, ...]:
+        """1 to the winner at the end (K6 leaves no tie), 0 to the others; nothing before the end."""
+        result = self.result()
+        if result is None:
+            return (0.0,) * self.players
+        return tuple(1.0 if p == result.winner else 0.0 for p in range(self.players))
 
     def result(self) -> KnightsResult | None:
         if self.phase is not Phase.OVER:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from zamek.core.errors import RecordError, ZamekError
+from zamek.games.errors import RecordError, ZamekError
+from zamek.games.records import check_header, parse_moves
 from zamek.knights.actions import Action, parse_action
 from zamek.knights.engine import KnightsSetup, KnightsState
-from zamek.record import check_header, parse_moves
 
 FORMAT: Final = "zamek-knights-game"
 VERSION: Final = 1

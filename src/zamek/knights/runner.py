@@ -1,23 +1,17 @@
-"""Driving games of Rycerze i zamki: sampling the tiles and letting bots choose."""
+"""Driving games of Rycerze i zamki: seeds and bots (the loop is :func:`zamek.games.play.run`)."""
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from zamek.knights.actions import Action, Draw
+from zamek.games.play import run, sample_chance
+from zamek.knights.actions import Action
 from zamek.knights.bots import KnightsBot, make_bot
 from zamek.knights.engine import KnightsSetup, KnightsState
 
-
-def sample_chance(state: KnightsState, rng: random.Random) -> Draw:
-    """Pick the next tile with its probability."""
-    outcomes = state.chance_outcomes()
-    if len(outcomes) == 1:
-        return outcomes[0][0]
-    return rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+__all__ = ["PlayedGame", "bot_rng", "play_game", "sample_chance"]
 
 
 @dataclass
@@ -53,21 +47,7 @@ def play_game(
     tiles = random.Random(seed)
     rngs = [bot_rng(seed, seat) for seat in range(setup.players)]
     state = KnightsState.new(setup)
-    game = PlayedGame(setup, seed, [], state, [0] * setup.players, [0.0] * setup.players, [0.0] * setup.players)
-    while not state.is_over():
-        action: Action
-        if state.is_chance():
-            action = sample_chance(state, tiles)
-        else:
-            seat = state.current
-            start = time.perf_counter()
-            action = players[seat].choose(state, rngs[seat])
-            spent = time.perf_counter() - start
-            game.decisions[seat] += 1
-            game.think_seconds[seat] += spent
-            game.max_seconds[seat] = max(game.max_seconds[seat], spent)
-        if on_action is not None:
-            on_action(state, action)
-        state.play(action)
-        game.actions.append(action)
-    return game
+    played = run(state, [bot.choose for bot in players], rngs, lambda game: sample_chance(game, tiles),
+                 on_action=on_action)
+    return PlayedGame(setup, seed, played.actions, state, played.decisions, played.think_seconds,
+                      played.max_seconds)
