@@ -12,9 +12,9 @@ gives the grammar. Positions are taken between scoring steps: a state waiting fo
 x2 token decision or a token's reveal (ORDER, DOUBLE, REVEAL) has none. Left out as history: the score
 breakdown so far (``GameState.log``), the first player and a fixed draw order (a rebuilt state draws
 at random from the tiles left). ``to_state`` places the tiles in board order (the tile just placed
-last) and puts the figures on their features; only region node numbers differ from the original
-state, and with them, where the engine breaks ties by node, the order of the final meadow lines and
-which of two equal features an end token 4 or 7-9 picks (never a score). ``parse`` also checks that
+last) and puts the figures on their features; only region node numbers differ from the original state,
+and the engine never lets them decide anything (it breaks ties between features by the spaces they
+cover), so the game goes on exactly as the original, breakdown included. ``parse`` also checks that
 the position can arise in a game, and raises :class:`PositionError` naming the field and the problem.
 """
 

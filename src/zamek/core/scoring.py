@@ -342,7 +342,9 @@ class Scoring(Legality):
         """
         items: list[ScoreItem] = []
         turn = self.turn
-        meadows = sorted({self.find(f.node) for f in self.followers if self.kind[f.node] == FeatureKind.MEADOW})
+        # Ordered by the spaces they cover, not by node number: a position rebuilt from text scores alike.
+        roots = {self.find(f.node) for f in self.followers if self.kind[f.node] == FeatureKind.MEADOW}
+        meadows = sorted(roots, key=lambda r: self.cells[r])
         upgraded = self._meadows_upgraded(meadows)
         for root in meadows:
             owner = self.region_owner(root)
