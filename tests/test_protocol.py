@@ -15,6 +15,7 @@ from zamek.core.editions import Edition
 from zamek.core.setup import Setup
 from zamek.core.state import GameState
 from zamek.datafiles import new_game
+from zamek.games.arena import play_all, schedule, seating
 from zamek.games.play import run, sample_chance
 from zamek.games.protocol import CHANCE, TERMINAL, Game, check_game
 from zamek.knights.engine import KnightsSetup, KnightsState
@@ -138,3 +139,18 @@ def test_neither_game_borrows_from_the_others_files() -> None:
         assert [m for _, m in _imports(folder) if m.startswith("zamek.knights")] == []
     # The core stands on itself and the shared modules only.
     assert _outside(_imports(SRC / "core"), ["zamek.core", "zamek.games.protocol", "zamek.games.errors"]) == []
+
+
+def square(n: int) -> int:
+    return n * n
+
+
+def test_one_arena_schedules_and_plays_both_games_matches() -> None:
+    # Seeds and rotations: n games a seed, each listed player once in every seat.
+    assert schedule(2, 5, 10) == [(10, 0), (10, 1), (11, 0), (11, 1), (12, 0)]
+    assert schedule(3, 4, 1) == [(1, 0), (1, 1), (1, 2), (2, 0)]
+    assert [seating(3, r) for r in range(3)] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    heard: list[tuple[int, int]] = []
+    assert play_all(square, [3, 1, 2], 1, lambda index, result: heard.append((index, result))) == [9, 1, 4]
+    assert heard == [(0, 9), (1, 1), (2, 4)]
+    assert play_all(square, list(range(8)), 2) == [n * n for n in range(8)]  # on two processes, in order

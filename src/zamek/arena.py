@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 
 from zamek.bots.levels import make_bot
 from zamek.core.setup import Setup
 from zamek.datafiles import new_game
+from zamek.games.arena import play_all, schedule, seating
 from zamek.games.intervals import wilson_interval as wilson_interval  # also the arena's, as before
 from zamek.games.play import run
 from zamek.seeding import SeededChance, player_rng
@@ -131,11 +131,12 @@ def run_arena(a: str, b: str, games: int, seed: int, setup: Setup, workers: int 
 
     ``on_game`` hears of every game as it finishes, so that a long match can show progress and save
     what it has; with several workers games finish out of order, but the report keeps them in order."""
+    listed = (a, b)
     jobs = []
-    for i in range(games):
-        players = (a, b) if i % 2 == 0 else (b, a)
-        jobs.append((players, seed + i // 2, setup, i % 2))
-    report = ArenaReport((a, b), setup.name, planned=games)
+    for game_seed, rotation in schedule(2, games, seed):
+        players = (listed[seating(2, rotation)[0]], listed[seating(2, rotation)[1]])
+        jobs.append((players, game_seed, setup, rotation))
+    report = ArenaReport(listed, setup.name, planned=games)
     finished: list[GameResult | None] = [None] * games
 
     def record(index: int, result: GameResult) -> None:
@@ -144,14 +145,7 @@ def run_arena(a: str, b: str, games: int, seed: int, setup: Setup, workers: int 
         if on_game is not None:
             on_game(report, result)
 
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(_play, job): index for index, job in enumerate(jobs)}
-            for future in as_completed(futures):
-                record(futures[future], future.result())
-    else:
-        for index, job in enumerate(jobs):
-            record(index, _play(job))
+    play_all(_play, jobs, workers, record)
     return report
 
 

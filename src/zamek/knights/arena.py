@@ -1,18 +1,18 @@
 """Matches between Rycerze i zamki bots: every seat rotation, win rates with confidence intervals.
 
-Game ``i`` of an arena uses seed ``S + i // n`` and rotation ``i % n`` (n players): the listed
-players move one seat on at each rotation, so over n games on one seed each sits in every seat
-(the last seat is the youngest, who holds the sword first and wins final ties, K3, K6) and all
-see the same tiles (they come from the seed alone).
+Games are scheduled and played by the one arena of both games (:mod:`zamek.games.arena`): game ``i``
+uses seed ``S + i // n`` and rotation ``i % n`` (n players), so over n games on one seed each listed
+player sits in every seat (the last seat is the youngest, who holds the sword first and wins final
+ties, K3, K6) and all see the same tiles (they come from the seed alone).
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
+from zamek.games.arena import play_all, schedule
+from zamek.games.arena import seating as seating  # the arena's, as before
 from zamek.games.intervals import wilson_interval
 from zamek.knights.engine import KnightsSetup
 from zamek.knights.runner import play_game
@@ -36,11 +36,6 @@ class ArenaGame:
     @property
     def winner_entrant(self) -> int:
         return self.entrants[self.ranking[0]]
-
-
-def seating(players: int, rotation: int) -> tuple[int, ...]:
-    """Return, per seat, the listed player who sits there at a rotation."""
-    return tuple((seat + rotation) % players for seat in range(players))
 
 
 def play_arena_game(players: tuple[str, ...], seed: int, rotation: int) -> ArenaGame:
@@ -175,12 +170,7 @@ def _play(job: tuple[tuple[str, ...], int, int]) -> ArenaGame:
 
 def run_arena(players: tuple[str, ...], games: int, seed: int, workers: int = 1) -> ArenaReport:
     """Play ``games`` games: game i on seed S + i // n at rotation i % n (n = number of players)."""
-    n = len(players)
-    jobs = [(players, seed + i // n, i % n) for i in range(games)]
+    jobs = [(players, game_seed, rotation) for game_seed, rotation in schedule(len(players), games, seed)]
     report = ArenaReport(players)
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            report.games = list(pool.map(_play, jobs, chunksize=max(1, math.ceil(len(jobs) / (4 * workers)))))
-    else:
-        report.games = [_play(job) for job in jobs]
+    report.games = play_all(_play, jobs, workers)
     return report
