@@ -1,4 +1,5 @@
-"""Building test positions: custom tiles in the real castle, a fixed draw order, moves as text."""
+"""Building test positions: custom tiles in the real castle, a fixed draw order, moves as text, and
+positions written in the position notation (README.md, "Positions as text")."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from typing import Any
 
 from zamek.core.actions import parse_action
 from zamek.core.editions import edition_of
+from zamek.core.position import Position
 from zamek.core.setup import Rules, Setup, make_rules
 from zamek.core.state import GameState
-from zamek.datafiles import load_castle, parse_tileset
+from zamek.datafiles import load_castle, parse_tileset, position_state
 
 _BASE_KINDS_TOML = """
 [[tile]]
@@ -82,6 +84,34 @@ def turn(state: GameState, place: str, follower: str = "pass") -> GameState:
     while state.is_chance() and state.phase.name == "REVEAL":
         state.play(state.chance_outcomes()[0][0])
     return state
+
+
+def position(text: str, *tiles: str) -> GameState:
+    """Return a playable state of a position written in the notation (README.md, "Positions as text").
+
+    Without ``tiles`` the position is one of the shipped castle and tiles (``position_state``). With
+    ``tiles`` (TOML blocks from ``tile_toml``) the tile set is exactly those tiles, in the real castle of
+    the position's rule set (the Sokół castle with ``+sokol``), as ``custom_game`` builds it. The text is
+    checked as any position is: a position that cannot arise in a game raises ``PositionError``.
+    """
+    if not tiles:
+        return position_state(text)
+    tileset = parse_tileset("\n".join(tiles), "test")
+
+    def rules_of(setup: Setup) -> Rules:
+        return make_rules(load_castle("sokol" if setup.sokol else "zamek", setup.board), tileset, setup)
+
+    return Position.parse(text, rules_of).to_state(rules_of)
+
+
+def with_fields(text: str, rules: str | None = None, **fields: str) -> str:
+    """Return a position's text with its rule set and some fields replaced: ``with_fields(text, score="27g/0")``."""
+    rule_set, *words = text.split()
+    keys = [word.partition("=")[0] for word in words]
+    unknown = set(fields) - set(keys)
+    assert not unknown, f"no field {', '.join(sorted(unknown))} in {text!r}"
+    words = [f"{key}={fields[key]}" if key in fields else word for key, word in zip(keys, words, strict=True)]
+    return " ".join([rules or rule_set, *words])
 
 
 def snapshot(state: GameState) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from zamek.core.actions import (
     action_from_index,
     parse_action,
 )
-from zamek.core.board import CURRENT_BOARD, EMPTY
+from zamek.core.board import CURRENT_BOARD
 from zamek.core.errors import IllegalActionError, MalformedActionError, RecordError
 from zamek.core.setup import Phase, Setup
 from zamek.core.state import GameState
@@ -209,7 +209,7 @@ def test_z7_road_must_meet_road(game: PlayedGame) -> None:
             for start in state.castle.starts:
                 x, y = state.castle.xy(start.faces)
                 for r in range(4):
-                    if state.status[start.faces] == EMPTY and Place(x, y, r) not in legal:
+                    if state.is_empty(start.faces) and Place(x, y, r) not in legal:
                         message = _refused(state, Place(x, y, r), "roads must meet roads")
                         assert "Z7" in message
                         return
@@ -243,8 +243,7 @@ def test_z10_follower_on_an_occupied_feature_is_refused() -> None:
             if state.phase is Phase.FOLLOWER and state.supply[state.current]:
                 cell, tile, _ = state.placements[-1]
                 for feature in range(len(state.tiles.tiles[tile].features)):
-                    root = state.region_of(cell, feature)
-                    if state.fol0[root] + state.fol1[root]:
+                    if state.feature_at(cell, feature).occupied:
                         message = _refused(state, Follower(feature), "already holds a follower")
                         assert "Z10" in message
                         return

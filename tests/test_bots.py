@@ -34,6 +34,7 @@ from zamek.bots.value import ValueModel
 from zamek.cli import main
 from zamek.core.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
 from zamek.core.editions import Edition
+from zamek.core.features import FeatureView
 from zamek.core.setup import HeldToken, Phase, Rules, Setup, make_rules
 from zamek.core.state import GameState
 from zamek.core.tiles import FeatureKind, TileSet, merge_tilesets
@@ -145,8 +146,9 @@ def new_game(order: list[str], *, first_player: int = 0, spare: bool = False, ru
     )
 
 
-def region(state: GameState, space: str, feature: int) -> int:
-    return state.region_of(state.castle.cell_of(space), feature)
+def region(state: GameState, space: str, feature: int) -> FeatureView:
+    """Return the feature (region) holding part ``feature`` of the tile on ``space``."""
+    return state.feature_at(space, feature)
 
 
 # ------------------------------------------------------------------------------ the bots
@@ -264,7 +266,7 @@ def test_order_decision_takes_the_tower_token(name: str) -> None:
     # From 11, the house first ends on 13 and takes a token; the pigsty first passes the tower.
     # Both orders end on 17: the token is free, and both bots must take it.
     g = z15_column(BASE, score=11)
-    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    kinds = [f.kind for f in g.order_choices()]
     bot = make_bot(name)
     action = bot.choose(g, random.Random(3), TINY)
     assert action == Order(kinds.index(FeatureKind.HOUSE))
@@ -296,8 +298,8 @@ def big_pigsty_or_small_road(scores: tuple[int, int]) -> GameState:
 def test_pigsty_position_is_as_described() -> None:
     g = big_pigsty_or_small_road((0, 6))
     sty, path = region(g, "b6", 0), region(g, "d3", 0)
-    assert g.region_owner(sty) == 0 and g.region_tiles(sty) == 4 and g.open[sty] == 3
-    assert g.region_owner(path) == 0 and g.region_tiles(path) == 2 and g.open[path] == 1
+    assert sty.controller == 0 and sty.tiles == 4 and sty.open_edges == 3
+    assert path.controller == 0 and path.tiles == 2 and path.open_edges == 1
     closed = g.copy()
     closed.play(place(g, "b5/0"))
     closed.play(parse_action("pass"))
@@ -353,8 +355,8 @@ def test_trap_position_is_as_described() -> None:
     g = trap_position()
     assert g.current == 0
     sty, path = region(g, "b6", 0), region(g, "a5", 0)
-    assert g.region_owner(sty) == 1 and g.region_tiles(sty) == 4 and g.open[sty] == 3
-    assert g.region_owner(path) == 0 and g.region_tiles(path) == 3 and g.open[path] == 1
+    assert sty.controller == 1 and sty.tiles == 4 and sty.open_edges == 3
+    assert path.controller == 0 and path.tiles == 3 and path.open_edges == 1
     assert [str(a) for a in g.legal_actions() if str(a).startswith("b5")] == ["b5/0"]
     trapped = g.copy()
     trapped.play(place(g, "b5/0"))

@@ -144,8 +144,9 @@ def _occupied_neighbours(state: GameState, place: Place) -> tuple[int, int]:
     probe.play(place)
     cell = probe.placements[-1][0]
     features = len(probe.tiles.tiles[probe.placements[-1][1]].features)
-    occupied = sum(1 for i in range(features) if sum(probe.region_followers(probe.region_of(cell, i))))
-    return occupied, bin(state.need_mask[cell]).count("1")
+    occupied = sum(1 for i in range(features) if probe.feature_at(cell, i).occupied)
+    touching, _ = state.space_needs(cell)
+    return occupied, bin(touching).count("1")
 
 
 def generate() -> dict[str, Any]:

@@ -125,26 +125,39 @@ def recompute_regions(state: GameState) -> list[Region]:
 
 
 def check_regions(state: GameState) -> list[Region]:
-    """Compare every recomputed region with the engine's union-find root for it."""
+    """Compare every recomputed region with the engine's feature (its union-find root) for it."""
     regions = recompute_regions(state)
     roots_used: set[int] = set()
     for region in regions:
-        roots = {state.find(state.cell_node[cell] + index) for cell, index in region.nodes}
-        assert len(roots) == 1, f"one region, several roots: {roots}"
-        (root,) = roots
-        assert root not in roots_used, "two regions share a root"
-        roots_used.add(root)
-        assert FeatureKind(state.kind[root]) == region.kind
-        assert state.cells[root] == sum(1 << c for c in region.cells)
-        assert state.region_tiles(root) == len(region.cells)
-        assert state.open[root] == region.open, f"{region.kind.key} at {sorted(region.cells)}"
-        assert [state.fol0[root], state.fol1[root]] == region.followers
-        assert state.stocks[root] == region.stocks
-        assert state.shrines[root] == region.shrines
-    assert roots_used == set(state.roots())
+        views = {state.feature_at(cell, index) for cell, index in region.nodes}
+        assert len(views) == 1, f"one region, several features: {sorted(v.id for v in views)}"
+        (view,) = views
+        assert view.id not in roots_used, "two regions share a root"
+        roots_used.add(view.id)
+        assert view.kind == region.kind
+        assert view.cells == sum(1 << c for c in region.cells)
+        assert view.tiles == len(region.cells)
+        assert view.open_edges == region.open, f"{region.kind.key} at {sorted(region.cells)}"
+        assert list(view.followers) == region.followers
+        assert view.stocks == region.stocks
+        assert view.shrines == region.shrines
+    assert roots_used == {view.id for view in state.features()}
     for f in state.followers:
-        assert f.node == state.cell_node[f.cell] + f.feature
+        assert f.node == engine_node(state, f.cell, f.feature)
     return regions
+
+
+# White-box on purpose: a self-check of the core's union-find must read (and corrupt) the core's own arrays.
+
+
+def engine_node(state: GameState, cell: int, feature: int) -> int:
+    """The union-find node of part ``feature`` of the tile (or start space) on ``cell``."""
+    return state.cell_node[cell] + feature
+
+
+def corrupt_region(state: GameState, field_name: str, root: int) -> None:
+    """Add one to a region's ``field_name`` (open, stocks, fol1, ...) in the core's arrays."""
+    getattr(state, field_name)[root] += 1
 
 
 # ---------------------------------------------------------------- invariants
@@ -251,10 +264,10 @@ def test_recomputation_sees_the_start_spaces() -> None:
 def test_recomputation_catches_a_corrupted_region() -> None:
     """The checker fails when the engine's region data is wrong (so the property is not vacuous)."""
     _, state = play_checked(7)
-    roots = [r for r in state.roots() if state.kind[r] == FeatureKind.ROAD]
+    roads = [view.id for view in state.features() if view.kind is FeatureKind.ROAD]
     for field_name in ("open", "stocks", "fol1"):
         broken = state.copy()
-        getattr(broken, field_name)[roots[0]] += 1
+        corrupt_region(broken, field_name, roads[0])
         try:
             check_regions(broken)
         except AssertionError:

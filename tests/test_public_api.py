@@ -21,7 +21,7 @@ def test_the_readme_table_names_only_exported_things() -> None:
     table = section[section.index("| what | names |"):]
     named = set(re.findall(r"`([A-Za-z_][A-Za-z_0-9]*)`", table.split("\n\n", 1)[0]))
     methods = {"legal_actions", "play", "apply", "copy", "is_chance", "chance_outcomes", "result", "final_items",
-               "log", "features", "occupied_features", "order_choices", "feature_being_scored"}
+               "log", "features", "occupied_features", "completed_features", "order_choices", "feature_being_scored"}
     assert named - methods <= set(zamek.__all__), sorted(named - methods - set(zamek.__all__))
     assert set(zamek.__all__) <= named, sorted(set(zamek.__all__) - named)
 

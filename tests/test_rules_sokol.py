@@ -2,7 +2,9 @@
 every rule set (Zamek / The Castle 2003, without Sokół, with Sokół, with Sokół and the gate guard).
 
 Positions are built in the real Sokół castle with custom tiles and a fixed draw order
-(``tests.helpers.custom_game``). The Sokół castle's start spaces: S1 faces a7 (W, road), S2 b9
+(``tests.helpers.custom_game``); those of F7 and F8, where the markers stand near the gates, are
+written in the position notation over the same tiles (``tests.helpers.position``, README.md
+"Positions as text"). The Sokół castle's start spaces: S1 faces a7 (W, road), S2 b9
 (N, pigsty), S3 e11 (N, meadow with a shrine), S4 j9 (N, road), S5 k4 (E, house), S6 g3 (S, road),
 S7 d3 (S, road), G1 f11 (N, chapel), G2 a6 (W, road with a falcon nest). Tiles are written in board
 orientation; mid-game positions add ``SPARE`` so that the game does not end.
@@ -34,7 +36,20 @@ from zamek.datafiles import load_castle, parse_tileset, rules_for
 from zamek.record import make_record, replay
 from zamek.runner import sample_chance
 
-from .helpers import ALL, chapel, custom_game, feature, house, meadow, pigsty, road, tile_toml
+from .helpers import (
+    ALL,
+    chapel,
+    custom_game,
+    feature,
+    house,
+    meadow,
+    pigsty,
+    play,
+    position,
+    road,
+    tile_toml,
+    with_fields,
+)
 
 # ---------------------------------------------------------------------------- building blocks
 
@@ -237,7 +252,7 @@ def test_f2_chapel_is_placed_like_a_house() -> None:
     # A chapel is a building: it completes against G1's chapel, and no road may meet its side.
     g = new_game(["C1"])
     draw_and_place(g, "f11/0")
-    assert g.kind[g.region_of(g.castle.cell_of("f11"), 0)] == FeatureKind.CHAPEL
+    assert g.feature_at("f11", 0).kind is FeatureKind.CHAPEL
     g = new_game(["C1"])
     ((outcome, _),) = g.chance_outcomes()
     g.play(outcome)
@@ -266,8 +281,7 @@ def test_f3_prince_and_falconer_not_on_a_feature_the_tile_completes(piece: Piece
 def test_f3_prince_and_falconer_on_an_unfinished_feature(piece: Piece) -> None:
     g = new_game(["H2"])
     step(g, "k4/0", f"{piece.key}:0")
-    root = g.region_of(g.castle.cell_of("k4"), 0)
-    assert g.region_followers(root) == (1, 0)
+    assert g.feature_at("k4", 0).followers == (1, 0)
     assert (g.princes[0], g.falconers[0]) == ((0, 1) if piece is Piece.PRINCE else (1, 0))
     assert g.supply[0] == 6
     assert figures(g, 0) == 8
@@ -490,20 +504,28 @@ def test_f6_no_nest_scoring_without_sokol() -> None:
 
 # ------------------------------------------------------------------------------------------ F7
 
+# The F7 and F8 positions are written in the position notation (README.md, "Positions as text") over the
+# custom tiles named in them; the towers named in ``towers=`` still hold their tokens.
+TOWERS = "12,19,23,32,36,43,56,59,65,71,76,88,94"
 
-def five_tile_house(*, gate_guard: bool, edition: str = "zamek", spare: bool = True) -> GameState:
-    """White's house from S5 west over k4, j4 and i4; Black closes it at h4 (5 tiles, 5 points) next."""
-    g = new_game(["H2", "H2A", "H2B", "H1", "C1"], edition=edition, gate_guard=gate_guard, spare=spare)
-    step(g, "k4/0", "follower:0")
-    step(g, "j4/0")
-    step(g, "i4/0")
-    return g
+# White's house from S5 west over k4, j4 and i4, with White's squire on k4; Black, to place H1, closes it at
+# h4 next: 5 tiles, 5 points for White. G1's chapel (C1 closes it at f11) is still to come.
+FIVE_TILE_HOUSE = (
+    "zamek+sokol+gate-guard board=2 tiles=H2B@i4/0,H2A@j4/0,H2@k4/0 figures=0f:k4.0 score=25/0"
+    f" supply=5f1p1h/6f1p1h tokens=-/- towers={TOWERS} pool=222222222 family=-/- nests=0/0"
+    " left=C1,SPARE out=- turn=4 player=1 phase=place:H1"
+)
+FIVE_TILE_HOUSE_TILES = [TILES[t] for t in ("H2", "H2A", "H2B", "H1", "C1", "SPARE")]
+
+
+def five_tile_house(rules: str = "zamek+sokol+gate-guard", **fields: str) -> GameState:
+    """The position FIVE_TILE_HOUSE under ``rules``, with ``fields`` changed (``score="27/0"``)."""
+    return position(with_fields(FIVE_TILE_HOUSE, rules, **fields), *FIVE_TILE_HOUSE_TILES)
 
 
 def test_f7_without_gate_guard_gates_change_no_score() -> None:
-    g = five_tile_house(gate_guard=False)
-    g.scores[0] = 25
-    step(g, "h4/0")
+    g = five_tile_house("zamek+sokol", score="25/0")
+    play(g, "h4/0", "pass")
     assert g.scores[0] == 30
     (item,) = g.log
     assert (item.points, item.lost) == (5, 0)
@@ -513,10 +535,12 @@ def test_f7_without_gate_guard_gates_change_no_score() -> None:
 @pytest.mark.parametrize("start", [25, 45, 67, 89, 125])
 def test_f7_markers_pass_the_gates(start: int) -> None:
     # Without the guard a 5-point house carries the marker over the gate after 27, 47, 69, 91 (127).
-    g = five_tile_house(gate_guard=False)
+    # A marker stands on a tower only once it has taken the token there (Z16): on 89 the tower 88/89 is
+    # empty, its token (an extra turn, 1) used.
+    emptied = {"towers": TOWERS.replace(",88,", ","), "pool": "122222222"} if start == 89 else {}
+    g = five_tile_house("zamek+sokol", score=f"{start}/0", **emptied)
     assert any(start < gate + 100 * lap <= start + 5 for gate in g.castle.gates for lap in (0, 1))
-    g.scores[0] = start
-    step(g, "h4/0")
+    play(g, "h4/0", "pass")
     assert g.scores[0] == start + 5 and g.on_gate == [False, False]
     assert [(i.points, i.lost) for i in g.log] == [(5, 0)]
 
@@ -526,24 +550,22 @@ def test_f7_markers_pass_the_gates(start: int) -> None:
 
 @pytest.mark.parametrize("edition", ["zamek", "castle2003"])
 def test_f8_gate_guard_stops_at_27(edition: str) -> None:
-    g = five_tile_house(gate_guard=True, edition=edition)
-    g.scores[0] = 25
-    step(g, "h4/0")
+    g = five_tile_house(f"{edition}+sokol+gate-guard", score="25/0")
+    play(g, "h4/0", "pass")
     assert g.scores[0] == 27
     assert g.on_gate == [True, False]
     (item,) = g.log
     assert (item.reason, item.player, item.points, item.lost) == ("house", 0, 2, 3)
     # The next movement leaves the gate to 28 with its first point: G1's chapel, 3 points.
-    step(g, "f11/0", "follower:0")
+    play(g, "draw:C1", "f11/0", "follower:0")
     assert g.scores[0] == 30
     assert g.on_gate == [False, False]
     assert (g.log[-1].points, g.log[-1].lost) == (3, 0)
 
 
 def test_f8_marker_exactly_on_27_is_stopped_by_its_next_movement() -> None:
-    g = five_tile_house(gate_guard=True)
-    g.scores[0] = 27
-    step(g, "h4/0")
+    g = five_tile_house(score="27/0")
+    play(g, "h4/0", "pass")
     assert g.scores[0] == 27
     assert g.on_gate[0]
     (item,) = g.log
@@ -551,28 +573,30 @@ def test_f8_marker_exactly_on_27_is_stopped_by_its_next_movement() -> None:
 
 
 def test_f8_gates_stop_markers_on_later_laps() -> None:
-    g = five_tile_house(gate_guard=True)
-    g.scores[0] = 125
-    step(g, "h4/0")
+    g = five_tile_house(score="125/0")
+    play(g, "h4/0", "pass")
     assert g.scores[0] == 127
     assert g.on_gate[0]
     assert g.log[-1].lost == 3
 
 
 def test_f8_gate_guard_not_at_final_scoring() -> None:
-    g = new_game(["M0"], gate_guard=True, spare=False)
-    g.scores[0] = 25
-    give(g, 0, TokenKind.FIVE_POINTS, TokenKind.FIVE_POINTS)
-    step(g, "e11/0")
+    # White to place the last tile, at 25 with two 5-point tokens (6) from the towers 12/13 and 19/20.
+    g = position(
+        "zamek+sokol+gate-guard board=2 tiles=- figures=- score=25/0 supply=6f1p1h/6f1p1h tokens=6@1,6@1/-"
+        " towers=23,32,36,43,56,59,65,71,76,88,94 pool=222220222 family=-/- nests=0/0 left=- out=- turn=1 player=0"
+        " phase=place:M0",
+        TILES["M0"],
+    )
+    play(g, "e11/0", "pass")
     assert g.is_over()
     assert g.scores[0] == 35
     assert sum(i.lost for i in g.log) == 0
 
 
 def test_f8_gate_stops_only_the_scoring_players_marker() -> None:
-    g = five_tile_house(gate_guard=True)
-    g.scores = [25, 25]
-    step(g, "h4/0")
+    g = five_tile_house(score="25/25")
+    play(g, "h4/0", "pass")
     assert g.scores == [27, 25]
     assert g.on_gate == [True, False]
 
@@ -599,29 +623,32 @@ def test_f8_advance_marker(score: int, on_gate: bool, points: int, expected: tup
     assert advance_marker(score, on_gate, points, frozenset({27, 47, 69, 91})) == expected
 
 
+# White's house a7 (from S1's road) and pigsty a9, White's squire and farmer on them, are closed together by
+# A8 on a8 (2 and 4 points). White's marker is on 66: it took the token of the tower 65/66 there (an extra
+# turn, 1, since used).
+A_COLUMN = (
+    "zamek+sokol+gate-guard board=2 tiles=R1@a7/0,PG1@a9/180,M0@b9/0,M1@e11/0 figures=0f:a7.0,0f:a9.0"
+    " score=66/0 supply=4f1p1h/6f1p1h tokens=-/- towers=12,19,23,32,36,43,56,59,71,76,88,94 pool=122222222"
+    " family=-/- nests=0/0 left=SPARE out=- turn=5 player=0 phase=place:A8"
+)
+
+
 def a_column(gate_guard: bool) -> GameState:
-    """White's house a7 (from S1's road) and pigsty a9 are closed together by a8 next (2 and 4 points)."""
-    g = new_game(["R1", "M0", "PG1", "M1", "A8"], gate_guard=gate_guard)
-    step(g, "a7/0", "follower:0")
-    step(g, "b9/0")
-    step(g, "a9/180", "follower:0")
-    step(g, "e11/0")
-    return g
+    rules = "zamek+sokol+gate-guard" if gate_guard else "zamek+sokol"
+    return position(with_fields(A_COLUMN, rules), *(TILES[t] for t in ("R1", "M0", "PG1", "M1", "A8", "SPARE")))
 
 
 def test_f8_z15_order_choice_sees_the_gate() -> None:
     # From 66 without the guard: 70 then 72, or 68 then 72; both end on tower 71/72: no choice.
     g = a_column(gate_guard=False)
-    g.scores[0] = 66
-    step(g, "a8/0")
+    play(g, "a8/0", "pass")
     assert phase(g) is Phase.REVEAL and g.scores[0] == 72
     # With the guard the pigsty first stops on the gate after 69 and the house then ends on tower
     # 71/72; the house first ends on 68 and the pigsty then stops on the gate: the order decides.
     g = a_column(gate_guard=True)
-    g.scores[0] = 66
-    step(g, "a8/0")
+    play(g, "a8/0", "pass")
     assert phase(g) is Phase.ORDER
-    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    kinds = [f.kind for f in g.order_choices()]
     g.play(parse_action(f"order:{kinds.index(FeatureKind.PIGSTY)}"))
     assert phase(g) is Phase.REVEAL
     assert g.scores[0] == 71 and not g.on_gate[0]
@@ -638,9 +665,8 @@ def test_f8_z15_chosen_order_can_lose_the_token_at_the_gate(
     # From 66 with the guard: the house first leaves the pigsty stopped on the gate after 69, short of
     # tower 71/72; the pigsty first, and the house carries the marker on to the tower's token.
     g = a_column(gate_guard=True)
-    g.scores[0] = 66
-    step(g, "a8/0")
-    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    play(g, "a8/0", "pass")
+    kinds = [f.kind for f in g.order_choices()]
     g.play(parse_action(f"order:{kinds.index(first)}"))
     assert phase(g) is (Phase.DRAW if on_gate else Phase.REVEAL)
     assert g.scores[0] == score and g.on_gate[0] is on_gate
@@ -648,27 +674,27 @@ def test_f8_z15_chosen_order_can_lose_the_token_at_the_gate(
     assert g.tokens[0] == []
 
 
-def road_and_pigsty_column(gate_guard: bool) -> GameState:
-    """Return the position before a7/0: White's pigsty a8 is open south and S1's road waits at a7.
+# White's farmer on the pigsty a8, open to the south only, and S1's road waiting at a7: White's RPN on a7
+# closes the road (S1, a7: 2 tiles, 2 points) and the pigsty (a7, a8: 2 tiles, 4 points), and White puts
+# a herald on the road as it closes (Z11). White's marker is on 25, two spaces before the gate after 27.
+ROAD_AND_PIGSTY_COLUMN = (
+    "zamek+sokol+gate-guard board=2 tiles=PS@a8/0,M1@b8/0,M0@b9/0,M2@e11/0 figures=0f:a8.0 score=25/0"
+    f" supply=5f1p1h/6f1p1h tokens=-/- towers={TOWERS} pool=222222222 family=-/- nests=0/0"
+    " left=SPARE out=- turn=5 player=0 phase=place:RPN"
+)
 
-    a7 then closes a road (S1, a7: 2 tiles, 2 points) and the pigsty (a7, a8: 2 tiles, 4 points);
-    White puts a herald on the road as it closes (Z11).
-    """
-    tiles = {
-        "M0": TILES["M0"],
-        "M1": TILES["M1"],
-        "PS": tile_toml("PS", pigsty(6, 7, 8), meadow(9, 10, 11, 0, 1, 2, 3, 4, 5)),
-        "M2": tile_toml("M2", meadow(*ALL, shrines=2)),
-        "RPN": tile_toml("RPN", road(10), pigsty(0, 1, 2), meadow(3, 4, 5, 6, 7, 8, 9), meadow(11)),
-        "SPARE": TILES["SPARE"],
-    }
-    order = ["M0", "M1", "PS", "M2", "RPN", "SPARE"]
-    g = custom_game([tiles[t] for t in order], order, sokol=True, gate_guard=gate_guard)
-    step(g, "b9/0")  # White
-    step(g, "b8/0")  # Black
-    step(g, "a8/0", "follower:0")  # White's farmer: the pigsty is open to the south only
-    step(g, "e11/0")  # Black
-    return g
+
+def road_and_pigsty_column(gate_guard: bool) -> GameState:
+    tiles = [
+        TILES["M0"],
+        TILES["M1"],
+        tile_toml("PS", pigsty(6, 7, 8), meadow(9, 10, 11, 0, 1, 2, 3, 4, 5)),
+        tile_toml("M2", meadow(*ALL, shrines=2)),
+        tile_toml("RPN", road(10), pigsty(0, 1, 2), meadow(3, 4, 5, 6, 7, 8, 9), meadow(11)),
+        TILES["SPARE"],
+    ]
+    rules = "zamek+sokol+gate-guard" if gate_guard else "zamek+sokol"
+    return position(with_fields(ROAD_AND_PIGSTY_COLUMN, rules), *tiles)
 
 
 @pytest.mark.parametrize(("first", "score", "on_gate", "log"), [
@@ -682,10 +708,9 @@ def test_f8_z15_order_is_asked_when_a_gate_would_swallow_points(
     # gate after 27 and all 4 of its points are lost. Pigsty first: it stops at the gate (27), and
     # the road leaves the gate to 29. No tower is involved: the points alone make it a choice.
     g = road_and_pigsty_column(gate_guard=True)
-    g.scores[0] = 25
-    step(g, "a7/0", "follower:0")
+    play(g, "a7/0", "follower:0")
     assert phase(g) is Phase.ORDER
-    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    kinds = [f.kind for f in g.order_choices()]
     g.play(parse_action(f"order:{kinds.index(first)}"))
     assert phase(g) is Phase.DRAW
     assert g.scores[0] == score and g.on_gate[0] is on_gate
@@ -694,8 +719,7 @@ def test_f8_z15_order_is_asked_when_a_gate_would_swallow_points(
 
 def test_f7_z15_without_the_guard_the_same_turn_needs_no_question() -> None:
     g = road_and_pigsty_column(gate_guard=False)
-    g.scores[0] = 25
-    step(g, "a7/0", "follower:0")
+    play(g, "a7/0", "follower:0")
     assert phase(g) is Phase.DRAW
     assert g.scores[0] == 31 and not g.on_gate[0]
 

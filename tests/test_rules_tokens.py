@@ -3,9 +3,11 @@
 Positions are built in the real Zamek castle with custom tiles and a fixed draw order
 (``tests.helpers.custom_game``). Tiles are written in board orientation; the comment beside each
 says where the tests put it. A game ends when its tile set is used up, so mid-game positions add
-``SPARE`` to the tile set and the draw order. Scores are set directly where a position needs a
-marker just before a tower (the towers hold track spaces 12/13, 19/20, 23/24, ...; 0/1 holds no
-token), and tokens are handed to players directly as ``HeldToken(kind, turn_taken)``.
+``SPARE`` to the tile set and the draw order. The Z16 positions, a marker just before a tower (the
+towers hold track spaces 12/13, 19/20, 23/24, ...; 0/1 holds no token), are written in the position
+notation over the same tiles (``tests.helpers.position``, README.md "Positions as text"). Elsewhere
+scores are set directly where a marker must stand near a tower, and tokens are handed to players
+directly as ``HeldToken(kind, turn_taken)`` (turn 0: before the game, usable at once).
 
 Player 0 moves first unless a test says otherwise.
 """
@@ -18,13 +20,14 @@ from zamek.core.actions import Decline, Follower, Order, Piece, Reveal, UseToken
 from zamek.core.breakdown import ScoreItem
 from zamek.core.editions import EDITIONS
 from zamek.core.errors import IllegalActionError
+from zamek.core.features import FeatureView
 from zamek.core.setup import TOKEN_KINDS, TOKENS_PER_KIND, HeldToken, Phase
 from zamek.core.state import GameState
 from zamek.core.tiles import FeatureKind
 from zamek.core.tokens import END_KINDS, TokenKind, kind_from_printed, printed_number, usable_same_turn
 from zamek.terms import LANGUAGES, keys, term, token_name
 
-from .helpers import ALL, custom_game, house, meadow, pigsty, road, tile_toml
+from .helpers import ALL, custom_game, house, meadow, pigsty, position, road, tile_toml, with_fields
 
 # ---------------------------------------------------------------------------- building blocks
 
@@ -100,8 +103,9 @@ def tower(g: GameState, position: int) -> int:
     return index
 
 
-def region(g: GameState, space: str, feature: int) -> int:
-    return g.region_of(g.castle.cell_of(space), feature)
+def region(g: GameState, space: str, feature: int) -> FeatureView:
+    """Return the feature (region) holding part ``feature`` of the tile on ``space``, as it stands now."""
+    return g.feature_at(space, feature)
 
 
 def scored(g: GameState) -> list[tuple[str, int | None, int]]:
@@ -145,8 +149,8 @@ def a_column(
         step(g, place, follower)
     assert phase(g) is Phase.DRAW
     assert g.scores == [0, 0]
-    assert g.region_owner(region(g, "a6", 0)) == owners[0]
-    assert g.region_owner(region(g, "a8", 0)) == owners[1]
+    assert region(g, "a6", 0).controller == owners[0]
+    assert region(g, "a8", 0).controller == owners[1]
     return g
 
 
@@ -159,11 +163,11 @@ def test_z15_c5_current_players_features_are_scored_first(edition: str) -> None:
     # although the tile lists the house first and the house is the older region.
     g = a_column(edition, owners=(1, 0))
     assert g.current == 0
-    house_root = region(g, "a6", 0)
+    house = region(g, "a6", 0)
     step(g, "a7/0")
     assert scored(g) == [("pigsty", 0, 4), ("house", 1, 2)]
     assert g.scores == [4, 2]
-    assert house_root < region(g, "a8", 0)
+    assert house.id < region(g, "a8", 0).id
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -219,7 +223,7 @@ def test_z15_c3_order_is_asked_when_a_token_taken_first_could_double_the_next_fe
     g.scores[0] = 10
     step(g, "a6/0", "follower:0")
     assert phase(g) is Phase.ORDER
-    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    kinds = [f.kind for f in g.order_choices()]
     assert sorted(kinds) == [FeatureKind.ROAD, FeatureKind.HOUSE]
     g.play(Order(kinds.index(first)))
     assert phase(g) is Phase.REVEAL and g.scores[0] == (12 if first is FeatureKind.ROAD else 13)
@@ -253,8 +257,7 @@ def test_z15_order_is_asked_when_two_orders_reach_different_towers(edition: str)
     now = g.turn
     step(g, "a7/0")
     assert phase(g) is Phase.ORDER
-    group = g.order_group()
-    kinds = [FeatureKind(g.kind[r]) for r in group]
+    kinds = [f.kind for f in g.order_choices()]
     assert sorted(kinds) == [FeatureKind.HOUSE, FeatureKind.PIGSTY]
     assert g.legal_actions() == [Order(0), Order(1)]
     with pytest.raises(IllegalActionError):
@@ -278,7 +281,7 @@ def test_z15_chosen_order_pigsty_first_passes_the_tower(edition: str) -> None:
     g = a_column(edition)
     g.scores[0] = 11
     step(g, "a7/0")
-    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    kinds = [f.kind for f in g.order_choices()]
     g.play(Order(kinds.index(FeatureKind.PIGSTY)))
     assert scored(g) == [("pigsty", 0, 4), ("house", 0, 2)]
     assert g.scores[0] == 17
@@ -318,7 +321,7 @@ def test_z15_z19_order_choice_counts_the_x2_decisions() -> None:
     g.scores[0] = 12
     step(g, "a7/0")
     assert phase(g) is Phase.ORDER
-    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    kinds = [f.kind for f in g.order_choices()]
     g.play(Order(kinds.index(FeatureKind.PIGSTY)))
     assert phase(g) is Phase.DOUBLE
     g.play(UseToken(3))
@@ -349,7 +352,7 @@ def test_z15_current_player_chooses_the_order_of_the_opponents_features_too() ->
     step(g, "a7/0")
     assert phase(g) is Phase.ORDER
     assert g.current == 0  # White decides
-    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    kinds = [f.kind for f in g.order_choices()]
     g.play(Order(kinds.index(FeatureKind.HOUSE)))
     assert phase(g) is Phase.REVEAL
     g.play(Reveal(5))
@@ -374,10 +377,22 @@ def test_z15_features_of_one_owner_only_are_ordered() -> None:
 # ------------------------------------------------------------------------------------------ Z16
 
 
+# White to place a tile in turn 1, the towers holding their tokens, SPARE left to draw: written in the position
+# notation (README.md, "Positions as text"); ``first_turn`` names the tile and changes the fields a test needs.
+FIRST_TURN = (
+    "zamek board=2 tiles=- figures=- score=0/0 supply=6f/6f tokens=-/- towers=12,19,23,32,36,43,56,59,65,71,76,88,94"
+    " pool=222222222 family=-/- nests=0/0 left=SPARE out=- turn=1 player=0 phase=place:H1"
+)
+
+
+def first_turn(tile: str, **fields: str) -> GameState:
+    """Return the position FIRST_TURN with White to place ``tile`` and ``fields`` changed (``score="10/0"``)."""
+    return position(with_fields(FIRST_TURN, phase=f"place:{tile}", **fields), TILES[tile], TILES["SPARE"])
+
+
 def test_z16_movement_ending_on_a_tower_takes_the_token_face_up() -> None:
-    g = new_game(["H1"])
-    g.scores[0] = 10
-    step(g, "j4/0", "follower:0")  # S5's house, 2 tiles: 10 -> 12
+    g = first_turn("H1", score="10/0")
+    play(g, "j4/0", "follower:0")  # S5's house, 2 tiles: 10 -> 12
     assert g.scores[0] == 12
     assert phase(g) is Phase.REVEAL
     assert not g.tower_token[tower(g, 12)]
@@ -394,17 +409,15 @@ def test_z16_movement_ending_on_a_tower_takes_the_token_face_up() -> None:
 
 
 def test_z16_the_second_space_of_a_tower_counts_too() -> None:
-    g = new_game(["H1"])
-    g.scores[0] = 11
-    step(g, "j4/0", "follower:0")  # 11 -> 13
+    g = first_turn("H1", score="11/0")
+    play(g, "j4/0", "follower:0")  # 11 -> 13
     assert phase(g) is Phase.REVEAL
     assert not g.tower_token[tower(g, 13)]
 
 
 def test_z16_passing_over_a_tower_takes_nothing() -> None:
-    g = new_game(["PG1"])
-    g.scores[0] = 10
-    step(g, "b8/0", "follower:0")  # S2's pigsty, 2 tiles: 10 -> 14 over tower 12/13
+    g = first_turn("PG1", score="10/0")
+    play(g, "b8/0", "follower:0")  # S2's pigsty, 2 tiles: 10 -> 14 over tower 12/13
     assert g.scores[0] == 14
     assert phase(g) is Phase.DRAW
     assert g.tower_token[tower(g, 12)]
@@ -412,14 +425,12 @@ def test_z16_passing_over_a_tower_takes_nothing() -> None:
 
 
 def test_z16_an_emptied_tower_and_tower_0_1_give_nothing() -> None:
-    g = new_game(["H1"])
-    g.tower_token[tower(g, 12)] = False
-    g.scores[0] = 10
-    step(g, "j4/0", "follower:0")
+    # The tower 12/13 is empty: its token (an extra turn, 1) was taken and used.
+    g = first_turn("H1", score="10/0", towers="19,23,32,36,43,56,59,65,71,76,88,94", pool="122222222")
+    play(g, "j4/0", "follower:0")
     assert g.scores[0] == 12 and phase(g) is Phase.DRAW
-    g = new_game(["H1"])
-    g.scores[0] = 98
-    step(g, "j4/0", "follower:0")  # 98 -> 100, on track space 0: tower 0/1 never holds a token
+    g = first_turn("H1", score="98/0")
+    play(g, "j4/0", "follower:0")  # 98 -> 100, on track space 0: tower 0/1 never holds a token
     assert g.scores[0] == 100
     assert phase(g) is Phase.DRAW
     assert g.tokens[0] == []
@@ -427,9 +438,8 @@ def test_z16_an_emptied_tower_and_tower_0_1_give_nothing() -> None:
 
 @pytest.mark.parametrize("start", [110, 210])
 def test_z16_track_wraps_and_towers_count_again_after_99(start: int) -> None:
-    g = new_game(["H1"])
-    g.scores[0] = start
-    step(g, "j4/0", "follower:0")  # ends on track space 12 of a later lap
+    g = first_turn("H1", score=f"{start}/0")
+    play(g, "j4/0", "follower:0")  # ends on track space 12 of a later lap
     assert g.scores[0] == start + 2
     assert phase(g) is Phase.REVEAL
     assert not g.tower_token[tower(g, 12)]
@@ -438,11 +448,15 @@ def test_z16_track_wraps_and_towers_count_again_after_99(start: int) -> None:
 
 
 def test_z16_the_opponents_marker_takes_a_token_in_my_turn() -> None:
-    # Black's house is closed by White: Black's marker lands on the tower and Black takes the token.
-    g = new_game(["H2", "H1"], first_player=1)
-    step(g, "j4/0", "follower:0")
-    g.scores[1] = 9
-    step(g, "i4/0")  # S5 + j4 + i4: 3 points for Black
+    # Black's house S5-j4, open to the west, holds Black's squire; Black's marker is on 9. White places H1 on
+    # i4 and closes it: Black's marker lands on the tower and Black takes the token.
+    g = position(
+        "zamek board=2 tiles=H2@j4/0 figures=1f:j4.0 score=0/9 supply=6f/5f tokens=-/-"
+        " towers=12,19,23,32,36,43,56,59,65,71,76,88,94 pool=222222222 family=-/- nests=0/0 left=SPARE out=-"
+        " turn=2 player=0 phase=place:H1",
+        TILES["H2"], TILES["H1"], TILES["SPARE"],
+    )
+    play(g, "i4/0", "pass")  # S5 + j4 + i4: 3 points for Black
     assert g.scores == [0, 12]
     assert phase(g) is Phase.REVEAL
     g.play(Reveal(3))
@@ -536,8 +550,8 @@ def test_z19_x2_needs_control_not_just_a_follower(edition: str) -> None:
     give(g, 0, TokenKind.HOUSE_X2)
     step(g, "a7/0")
     assert phase(g) is Phase.DOUBLE
-    head = g.queue[0]
-    assert g.region_owner(head) == 0
+    head = g.feature_being_scored()
+    assert head is not None and head.controller == 0
     g.play(UseToken(2))
     assert scored(g) == [("house", 0, 4), ("house", 1, 2)]
     assert phase(g) is Phase.DRAW
@@ -593,7 +607,7 @@ def test_c3_wall_tile_taken_by_the_order_choice_doubles_the_pigsty() -> None:
     g = a_column("castle2003")
     g.scores[0] = 11
     step(g, "a7/0")
-    kinds = [FeatureKind(g.kind[r]) for r in g.order_group()]
+    kinds = [f.kind for f in g.order_choices()]
     g.play(Order(kinds.index(FeatureKind.HOUSE)))
     g.play(Reveal(3))
     assert phase(g) is Phase.DOUBLE

@@ -2,7 +2,9 @@
 
 Positions are built in the real castle with custom tiles (``tests.helpers``) and a fixed draw
 order. Tiles are written in board orientation and mostly placed unturned ('/0'); every tile set
-must hold tiles that differ also when turned, hence the odd shrine or house here and there.
+must hold tiles that differ also when turned, hence the odd shrine or house here and there. Where a
+test needs the markers and towers as a player would set them up (Z16), the position is written in
+the position notation instead (``tests.helpers.position``, README.md "Positions as text").
 Player 0 is "White", player 1 "Black" in the rulebook's examples.
 
 A game ends when its tile set is used up, so tests of mid-game positions add ``SPARE`` to the
@@ -14,9 +16,10 @@ from __future__ import annotations
 import pytest
 
 from zamek.core.actions import Draw, Follower, Pass, Place, Reveal, parse_action
-from zamek.core.board import EMPTY, TRACK_LENGTH
+from zamek.core.board import TRACK_LENGTH
 from zamek.core.breakdown import ScoreItem
 from zamek.core.errors import IllegalActionError, MalformedActionError
+from zamek.core.features import FeatureView
 from zamek.core.setup import (
     FOLLOWERS_IN_SUPPLY,
     ROLES,
@@ -32,7 +35,7 @@ from zamek.core.state import GameState
 from zamek.core.tiles import FeatureKind
 from zamek.datafiles import load_castle, load_tileset, new_game, parse_castle, parse_tileset
 
-from .helpers import ALL, custom_game, game, house, meadow, pigsty, road, rules_with, tile_toml, turn
+from .helpers import ALL, game, house, meadow, pigsty, play, position, road, rules_with, tile_toml, turn
 
 # ---------------------------------------------------------------------------- building blocks
 
@@ -56,9 +59,9 @@ def cell(g: GameState, name: str) -> int:
     return g.castle.cell_of(name)
 
 
-def region(g: GameState, name: str, feature: int) -> int:
-    """Return the root of the region holding feature ``feature`` of the tile on space ``name``."""
-    return g.region_of(cell(g, name), feature)
+def region(g: GameState, name: str, feature: int) -> FeatureView:
+    """Return the feature (region) holding part ``feature`` of the tile on space ``name``, as it stands now."""
+    return g.feature_at(name, feature)
 
 
 def draw_next(g: GameState) -> None:
@@ -132,9 +135,9 @@ def test_z2_start_space_counts_as_a_tile_for_size() -> None:
     b8 = tile_toml("B8", pigsty(0, 1, 2), meadow(3, 4, 5, 6, 7, 8, 9, 10, 11))
     g = mid_game(b8, order=["B8"])
     draw_and_place(g, "b8/0")
-    root = region(g, "b8", 0)
-    assert g.region_tiles(root) == 2
-    assert g.cells[root] == bits(cell(g, "b8"), start_cell(g, "S2"))
+    pigsty_b8 = region(g, "b8", 0)
+    assert pigsty_b8.tiles == 2
+    assert pigsty_b8.cells == bits(cell(g, "b8"), start_cell(g, "S2"))
 
 
 def test_z3_base_set_has_60_different_tiles_and_the_draw_is_uniform() -> None:
@@ -374,12 +377,11 @@ def test_z9_follower_is_optional_one_per_tile_on_any_free_feature() -> None:
 def test_z9_two_unconnected_parts_of_one_kind_the_player_picks_one() -> None:
     g = mid_game(STRAIGHT, order=["STRAIGHT"])
     draw_and_place(g, "a6/0")
-    north, south = region(g, "a6", 1), region(g, "a6", 2)
-    assert north != south
+    assert region(g, "a6", 1).id != region(g, "a6", 2).id
     assert {1, 2} <= set(g.follower_options())
     g.play(Follower(2))
-    assert g.region_followers(south) == (1, 0)
-    assert g.region_followers(north) == (0, 0)
+    assert region(g, "a6", 2).followers == (1, 0)  # the south meadow
+    assert region(g, "a6", 1).followers == (0, 0)  # the north meadow
     assert [(f.cell, f.feature) for f in g.followers] == [(cell(g, "a6"), 2)]
 
 
@@ -452,13 +454,13 @@ def test_z10_z11_rulebook_joining_controlled_areas() -> None:
     turn(g, "j4/0")  # Black
     turn(g, "b6/0", "follower:0")  # White's monk on b6, a meadow that reaches b7's outer meadow
     turn(g, "b7/0", "follower:0")  # Black's herald on b7's road, open towards b8
-    white_meadows = {region(g, "a7", 1), region(g, "b6", 0)}
+    white_meadows = {region(g, "a7", 1).id, region(g, "b6", 0).id}
     assert len(white_meadows) == 2
     draw_and_place(g, "b8/0")  # White joins them all
-    road_root, inner = region(g, "b8", 1), region(g, "b8", 2)
-    assert g.region_followers(road_root) == (1, 1)  # White's and Black's heralds both stay (Z11)
-    assert g.region_followers(inner) == (2, 0)  # both of White's monks stay
-    assert {region(g, "a7", 1), region(g, "b6", 0)} == {inner}
+    joined_road, inner = region(g, "b8", 1), region(g, "b8", 2)
+    assert joined_road.followers == (1, 1)  # White's and Black's heralds both stay (Z11)
+    assert inner.followers == (2, 0)  # both of White's monks stay
+    assert {region(g, "a7", 1).id, region(g, "b6", 0).id} == {inner.id}
     assert len(g.followers) == 4
     # No herald on the joined road, no monk on the joined meadow; the pigsty (with S2) and the
     # outer meadow are free.
@@ -491,11 +493,10 @@ def test_z12_road_ends_at_a_fountain() -> None:
     )
     g = mid_game(fountain, order=["FOUNTAIN"])
     draw_and_place(g, "a6/0")
-    west, north, south = region(g, "a6", 0), region(g, "a6", 1), region(g, "a6", 2)
-    assert len({west, north, south}) == 3  # the fountain splits the roads
+    assert len({region(g, "a6", part).id for part in (0, 1, 2)}) == 3  # the fountain splits the roads
     g.play(Follower(0))
     assert [item_tuple(i) for i in g.log] == [("road", 0, 2, 1, 2)]
-    assert g.open[north] == 1 and g.open[south] == 1
+    assert region(g, "a6", 1).open_edges == 1 and region(g, "a6", 2).open_edges == 1  # north and south stay open
 
 
 def test_z12_road_ends_at_a_building_and_at_the_start_space_wall() -> None:
@@ -503,7 +504,7 @@ def test_z12_road_ends_at_a_building_and_at_the_start_space_wall() -> None:
                  order=["STRAIGHT", "B6", "C6"])
     turn(g, "a6/0", "follower:0")
     turn(g, "b6/0")
-    assert g.scores == [0, 0] and g.open[region(g, "a6", 0)] == 1  # still open towards c6
+    assert g.scores == [0, 0] and region(g, "a6", 0).open_edges == 1  # still open towards c6
     turn(g, "c6/0")
     assert item_tuple(g.log[-1]) == ("road", 0, 4, 1, 4)  # S1, a6, b6, c6
 
@@ -531,7 +532,7 @@ def test_z12_house_facing_a_meadow_is_closed() -> None:
     g = mid_game(MEADOW, i4, order=["MEADOW", "I4"])
     turn(g, "j4/0")  # meadow against S5's house
     draw_and_place(g, "i4/0")  # the house on i4's east side faces j4's meadow
-    assert g.open[region(g, "i4", 0)] == 0
+    assert region(g, "i4", 0).complete
     g.play(Follower(0))
     assert item_tuple(g.log[-1]) == ("house", 1, 1, 1, 1)
     assert g.scores == [0, 1] and g.supply == [6, 6]
@@ -540,7 +541,7 @@ def test_z12_house_facing_a_meadow_is_closed() -> None:
 def test_z12_open_feature_is_not_scored_and_keeps_its_follower() -> None:
     g = mid_game(STRAIGHT, order=["STRAIGHT"])
     turn(g, "a6/0", "follower:0")
-    assert g.open[region(g, "a6", 0)] == 1
+    assert region(g, "a6", 0).open_edges == 1
     assert g.log == [] and g.scores == [0, 0]
     assert g.supply == [5, 6] and len(g.followers) == 1
 
@@ -549,7 +550,7 @@ def test_z12_meadows_are_never_scored_at_completion() -> None:
     g = mid_game(T1, order=["T1"])
     draw_and_place(g, "a6/0")
     south = region(g, "a6", 2)  # T1's meadow on segment 9, joined to S1's south meadow
-    assert g.open[south] == 0 and g.region_tiles(south) == 2
+    assert south.open_edges == 0 and south.tiles == 2
     g.play(Follower(2))
     assert g.log == [] and g.scores == [0, 0]
     assert g.supply == [5, 6]  # the monk stays
@@ -577,16 +578,16 @@ def five_point_house() -> GameState:
     turn(g, "i6/0")
     turn(g, "a6/0")
     turn(g, "j6/0", "follower:0")  # Black's squire on j6's house
-    assert len({region(g, "j4", 0), region(g, "i5", 0), region(g, "j6", 0)}) == 3
+    assert len({region(g, "j4", 0).id, region(g, "i5", 0).id, region(g, "j6", 0).id}) == 3
     draw_and_place(g, "j5/0")  # White joins the three
     return g
 
 
 def test_z13_majority_scores_for_the_player_with_more_followers() -> None:
     g = five_point_house()
-    root = region(g, "j5", 0)
-    assert g.open[root] == 0
-    assert g.region_followers(root) == (2, 1)
+    house_j5 = region(g, "j5", 0)
+    assert house_j5.complete
+    assert house_j5.followers == (2, 1)
     g.play(Pass())  # who placed the tile does not matter, only who has more squires
     assert g.log[-1].player == 0
     assert g.scores == [5, 0]
@@ -612,7 +613,7 @@ def test_z13_tie_scores_nothing_and_followers_return() -> None:
 def test_z13_complete_feature_without_followers_scores_nothing() -> None:
     g = mid_game(T1, order=["T1"])
     turn(g, "a6/0")
-    assert g.open[region(g, "a6", 0)] == 0
+    assert region(g, "a6", 0).complete
     assert g.scores == [0, 0]
     assert all(i.points == 0 for i in g.log)
 
@@ -653,8 +654,8 @@ def test_z14_rulebook_ten_point_road_with_stocks_and_a_fountain() -> None:
     assert road_item.cells == bits(start_cell(g, "S1"), *(cell(g, n) for n in ("a6", "b6", "c6", "d6")))
     # Black's herald stands on the other side of the fountain: another, unfinished road.
     black_road = region(g, "d6", 1)
-    assert black_road != region(g, "d6", 0) and g.open[black_road] > 0
-    assert g.region_followers(black_road) == (0, 1)
+    assert black_road.id != region(g, "d6", 0).id and black_road.open_edges > 0
+    assert black_road.followers == (0, 1)
     assert g.supply == [5, 5]  # White's herald is back; White's monk and Black's herald stay
 
 
@@ -664,7 +665,7 @@ def test_z14_two_stocks_still_score_two_per_tile() -> None:
     g = mid_game(a6, b6, order=["A6", "B6"])
     turn(g, "a6/0", "follower:0")
     turn(g, "b6/0")
-    assert g.stocks[region(g, "a6", 0)] == 2
+    assert region(g, "a6", 0).stocks == 2
     assert item_tuple(g.log[-1]) == ("road", 0, 3, 2, 6)
     assert g.scores == [6, 0]
 
@@ -700,7 +701,7 @@ def test_z14_rulebook_twelve_point_pigsty_joining_three_pigsties() -> None:
     turn(g, "c8/0")
     turn(g, "c7/0", "follower:0")  # White's second farmer, on another pigsty
     turn(g, "a7/0")  # Black extends White's a8 pigsty
-    assert len({region(g, "b8", 0), region(g, "a8", 0), region(g, "c7", 0)}) == 3
+    assert len({region(g, "b8", 0).id, region(g, "a8", 0).id, region(g, "c7", 0).id}) == 3
     turn(g, "b7/0")  # White joins the three
     pig = next(i for i in g.log if i.reason == "pigsty")
     assert item_tuple(pig) == ("pigsty", 0, 6, 2, 12)
@@ -731,9 +732,9 @@ def test_z14_tile_counted_once_when_a_feature_passes_it_twice() -> None:
     turn(g, "a6/0", "follower:1")  # White's squire on a6's northern house part
     turn(g, "a7/0")
     turn(g, "b7/0")
-    assert region(g, "a6", 1) != region(g, "a6", 2)
+    assert region(g, "a6", 1).id != region(g, "a6", 2).id
     turn(g, "b6/0")
-    assert region(g, "a6", 1) == region(g, "a6", 2)
+    assert region(g, "a6", 1).id == region(g, "a6", 2).id
     assert item_tuple(g.log[-1]) == ("house", 0, 4, 1, 4)
     assert g.scores == [4, 0] and g.family_size == [4, 0]
 
@@ -762,15 +763,36 @@ def test_z15_current_players_features_score_first() -> None:
     assert g.scores == [3, 2]
 
 
-def t1_with_stocks() -> str:
-    return tile_toml("T1S", road(10, stocks=1), house(1, 2, 3, 4, 5, 6, 7, 8), meadow(9), meadow(11, 0))
+# The Z16 positions are written in the position notation, with the shipped tiles (README.md, "Positions as
+# text"): the towers named in ``towers=`` still hold their tokens, 12/13 being the first after the start.
+TOWERS = "12,19,23,32,36,43,56,59,65,71,76,88,94"
+
+
+def white_road_worth(points: int, score: int, edition: str = "zamek") -> tuple[GameState, list[str]]:
+    """Return a position with White's marker on ``score`` and the moves that then score White's road for ``points``.
+
+    2: Z24, just placed on a6, ends S1's road at its pigsty, and White puts a herald on it (Z11).
+    3: the Zamek rulebook's example (RULES Z16): White's herald on the road S1-a6 (Z02), White to place Z24,
+       which ends it on b6 (S1, a6, b6).
+    4: Z18, just placed on a6, ends S1's road at its house, with stocks beside it: 2 a tile (Z14).
+    """
+    if points == 3:
+        return position(
+            f"{edition} board=2 tiles=Z02@a6/90,Z45@e10/0 figures=0f:a6.0 score={score}/17 supply=5f/6f tokens=-/-"
+            f" towers={TOWERS} pool=222222222 family=-/- nests=0/0"
+            " left=Z01,Z03-Z23,Z25-Z44,Z46-Z60 out=- turn=3 player=0 phase=place:Z24"
+        ), ["b6/90", "pass"]
+    tile, left = {2: ("Z24", "Z01-Z23,Z25-Z60"), 4: ("Z18", "Z01-Z17,Z19-Z60")}[points]
+    return position(
+        f"{edition} board=2 tiles={tile}@a6/90 figures=- score={score}/0 supply=6f/6f tokens=-/-"
+        f" towers={TOWERS} pool=222222222 family=-/- nests=0/0"
+        f" left={left} out=- turn=1 player=0 phase=follower:a6"
+    ), ["follower:0"]
 
 
 def test_z16_landing_exactly_on_a_tower_takes_its_token_and_a_reveal_follows() -> None:
-    g = mid_game(T1, order=["T1"])
-    draw_and_place(g, "a6/0")
-    g.scores[0] = 10
-    g.play(Follower(0))  # 2 points: 10 -> 12, tower 12/13
+    g, moves = white_road_worth(2, score=10)
+    play(g, *moves)  # 2 points: 10 -> 12, tower 12/13
     assert g.scores == [12, 0]
     tower = g.rules.tower_at[12]
     assert g.castle.towers[tower].track == (12, 13)
@@ -785,26 +807,12 @@ def test_z16_landing_exactly_on_a_tower_takes_its_token_and_a_reveal_follows() -
     assert phase(g) is Phase.DRAW and g.current == 1
 
 
-def white_road_worth(points: int, edition: str = "zamek") -> tuple[GameState, Follower | Pass]:
-    """Return a position and the move that then scores White's road for ``points`` (2, 3 or 4)."""
-    if points == 3:  # S1, a6, b6: Black's tile closes White's road
-        g = mid_game(STRAIGHT, T1, order=["STRAIGHT", "T1"])
-        turn(g, "a6/0", "follower:0")
-        draw_and_place(g, "b6/0")
-        return g, Pass()
-    tile = T1 if points == 2 else t1_with_stocks()  # S1, a6; stocks make it 2 a tile
-    g = custom_game([tile, SPARE], [tile.split('"')[1], "SPARE"], edition=edition)
-    draw_and_place(g, "a6/0")
-    return g, Follower(0)
-
-
 @pytest.mark.parametrize(("start", "points", "takes"), [(53, 3, True), (53, 4, True), (53, 2, False), (54, 4, False)])
 def test_z16_a_tower_covers_56_and_57(start: int, points: int, takes: bool) -> None:
     # The Zamek rulebook: a marker on 53 must score 3 or 4 points to stop on 56 or 57 and take the
     # token of the tower there.
-    g, move = white_road_worth(points)
-    g.scores[0] = start
-    g.play(move)
+    g, moves = white_road_worth(points, score=start)
+    play(g, *moves)
     assert g.scores[0] == start + points
     tower = g.rules.tower_at[56]
     assert tower >= 0 and g.castle.towers[tower].track == (56, 57)
@@ -814,47 +822,43 @@ def test_z16_a_tower_covers_56_and_57(start: int, points: int, takes: bool) -> N
 
 def test_z16_c2_a_marker_moved_2_spaces_onto_33_takes_the_wall_tile_there() -> None:
     # The 2003 rulebook's example: 33 lies on a tower.
-    g, move = white_road_worth(2, edition="castle2003")
-    g.scores[0] = 31
-    g.play(move)
+    g, moves = white_road_worth(2, score=31, edition="castle2003")
+    play(g, *moves)
     assert g.scores[0] == 33 and phase(g) is Phase.REVEAL
     assert g.castle.towers[g.rules.tower_at[33]].track == (32, 33)
 
 
 def test_z16_passing_over_a_tower_takes_nothing() -> None:
-    g = mid_game(t1_with_stocks(), order=["T1S"])
-    draw_and_place(g, "a6/0")
-    g.scores[0] = 11
-    g.play(Follower(0))  # 4 points: 11 -> 15, over 12 and 13
+    g, moves = white_road_worth(4, score=11)
+    play(g, *moves)  # 4 points: 11 -> 15, over 12 and 13
     assert g.scores == [15, 0]
     assert all(g.tower_token[t.index] for t in g.castle.towers if t.holds_token)
     assert phase(g) is Phase.DRAW and g.pending_reveals == [] and g.tokens == [[], []]
 
 
 def test_z16_track_wraps_past_99_and_towers_count_again_on_the_next_lap() -> None:
-    g = mid_game(T1, order=["T1"])
-    draw_and_place(g, "a6/0")
-    g.scores[0] = 98
-    g.play(Follower(0))  # 98 -> 100, track space 0: the tower 0/1 has no token
+    g, moves = white_road_worth(2, score=98)
+    play(g, *moves)  # 98 -> 100, track space 0: the tower 0/1 has no token
     assert g.scores == [100, 0]
     assert phase(g) is Phase.DRAW and g.tokens == [[], []]
 
-    g = mid_game(T1, order=["T1"])
-    draw_and_place(g, "a6/0")
-    g.scores[0] = 110
-    g.play(Follower(0))  # 110 -> 112, track space 12 on the second lap
+    g, moves = white_road_worth(2, score=110)
+    play(g, *moves)  # 110 -> 112, track space 12 on the second lap
     assert g.scores == [112, 0]
     assert phase(g) is Phase.REVEAL and not g.tower_token[g.rules.tower_at[12]]
 
 
 def test_z16_a_tower_gives_its_token_only_once() -> None:
-    g = mid_game(T1, order=["T1"])
-    draw_and_place(g, "a6/0")
-    g.scores[0] = 10
-    g.tower_token[g.rules.tower_at[12]] = False  # taken earlier
-    g.play(Follower(0))
-    assert g.scores == [12, 0]
-    assert phase(g) is Phase.DRAW and g.tokens == [[], []]
+    # Turn 3: Black's marker took the token of the tower 12/13 in turn 2 (a 5-point token, 6); White's marker
+    # is on 10, and White's herald goes on the road S1-a6 that Z24 has just ended: 2 points, 10 -> 12.
+    g = position(
+        "zamek board=2 tiles=Z24@a6/90,Z48@b8/0,Z45@e10/0 figures=- score=10/13 supply=6f/6f tokens=-/6@2"
+        " towers=19,23,32,36,43,56,59,65,71,76,88,94 pool=222221222 family=-/- nests=0/0"
+        " left=Z01-Z23,Z25-Z44,Z46,Z47,Z49-Z60 out=- turn=3 player=0 phase=follower:a6"
+    )
+    play(g, "follower:0")
+    assert g.scores == [12, 13]
+    assert phase(g) is Phase.DRAW and g.tokens == [[], [HeldToken(6, 2)]]
 
 
 def test_z17_scored_followers_return_and_monks_stay() -> None:
@@ -949,8 +953,8 @@ def test_z20_rulebook_meadows_a_b_c() -> None:
         ("meadow", 1, 0, 3, 0),  # C
     ])
     a = region(g, "e10", 0)
-    assert g.shrines[a] == 5 and g.region_followers(a) == (1, 2)
-    assert g.cells[a] >> start_cell(g, "S3") & 1
+    assert a.shrines == 5 and a.followers == (1, 2)
+    assert a.cells >> start_cell(g, "S3") & 1
     assert g.scores == [3, 15]
 
 
@@ -1058,7 +1062,7 @@ def test_z20_rulebook_largest_empty_area_of_five() -> None:
     for name in order[1:]:
         turn(g, f"{name}/0")
     assert phase(g) is Phase.OVER
-    assert sum(1 for c in castle.interior if g.status[c] == EMPTY) == 16
+    assert sum(1 for c in castle.interior if g.is_empty(c)) == 16
     assert g.largest_empty_area() == 5
     assert final_scores(g) == [("family-house", 0, 5, 1, 5)]
     assert g.scores == [2 + 5, 0]

@@ -121,7 +121,7 @@ def closing_most(g: GameState, legal: list[PlayerAction]) -> list[PlayerAction]:
     for action in legal:
         probe = g.copy()
         probe.apply(action)
-        closes.append(len(probe.completed))
+        closes.append(len(probe.completed_features()))
     best = max(closes)
     return [a for a, n in zip(legal, closes, strict=True) if n == best]
 

@@ -85,6 +85,30 @@ class Features(Regions):
             0 if a > b else 1 if b > a else None,  # Z13, as regions.majority
         ))
 
+    def place_key(self, node: int) -> tuple[int, int, int]:
+        """A key that orders features by where they lie: the spaces they cover, then the first tile part.
+
+        It depends on the position only, never on the order the tiles came in (node numbers do), so a
+        position rebuilt from text breaks ties between features the same way (two meadows either side of
+        a road may cover the same spaces: their first parts differ).
+        """
+        root = self.find(node)
+        cells = self.cells[root]
+        bits = cells
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            cell = low.bit_length() - 1
+            base = self.cell_node[cell]
+            for part in range(max(self.cell_table[cell]) + 1):
+                if self.find(base + part) == root:
+                    return cells, cell, part
+        return cells, -1, -1
+
+    def completed_features(self) -> list[FeatureView]:
+        """The roads, houses, pigsties and chapels the tile just placed completed (Z12), scored or not."""
+        return [self.feature(root) for root in self.completed]
+
     def feature_at(self, space: str | int, part: int) -> FeatureView:
         """Return the feature that part ``part`` of the tile (or start space) on ``space`` belongs to.
 

@@ -344,7 +344,7 @@ class Scoring(Legality):
         turn = self.turn
         # Ordered by the spaces they cover, not by node number: a position rebuilt from text scores alike.
         roots = {self.find(f.node) for f in self.followers if self.kind[f.node] == FeatureKind.MEADOW}
-        meadows = sorted(roots, key=lambda r: self.cells[r])
+        meadows = sorted(roots, key=self.place_key)
         upgraded = self._meadows_upgraded(meadows)
         for root in meadows:
             owner = self.region_owner(root)

@@ -122,7 +122,7 @@ class Tokens(Features):
         upgraded: set[int] = set()
         for player in (0, 1):
             mine = [r for r in meadows if self.region_owner(r) == player and self.shrines[r]]
-            mine.sort(key=lambda r: (-self.shrines[r] * self._prince_factor(r, player), self.cells[r]))
+            mine.sort(key=lambda r: (-self.shrines[r] * self._prince_factor(r, player), self.place_key(r)))
             upgraded.update(mine[: self._held(player, TokenKind.MEADOW_4)])
         return upgraded
 
@@ -159,7 +159,7 @@ class Tokens(Features):
                 details.append(f"token:{int(token)}")
                 tiles = self.region_tiles(root)
                 options.append((tiles * rate * multiplier, root, tiles, rate, multiplier, details))
-            options.sort(key=lambda o: (-o[0], self.cells[o[1]]))  # ties by spaces, as a rebuilt position
+            options.sort(key=lambda o: (-o[0], self.place_key(o[1])))  # ties by place, as a rebuilt position
             for points, root, tiles, rate, multiplier, details in options[:held]:
                 items.append(ScoreItem(kind.key, player, tiles, rate, points, turn, self.cells[root],
                                        ",".join(details), multiplier, final=True))
