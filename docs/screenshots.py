@@ -51,7 +51,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSi
 
 import zamek.web.db
 import zamek.web.knights
-import zamek.web.service
+import zamek.web.sessions
 from zamek import datafiles
 from zamek import record as records
 from zamek.bots.levels import make_bot
@@ -59,9 +59,9 @@ from zamek.core.actions import Action
 from zamek.core.board import CURRENT_BOARD
 from zamek.core.setup import Phase
 from zamek.core.state import GameState
-from zamek.runner import sample_chance
 from zamek.web.app import create_app
-from zamek.web.service import WebConfig, chance_rng
+from zamek.web.service import WebConfig
+from zamek.web.sessions import chance_for
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
@@ -123,7 +123,7 @@ def free_port() -> int:
 def running_server(db: Path) -> Iterator[str]:
     """Run the app on 127.0.0.1 in a thread; yield its address; stop it afterwards."""
     clock = FakeClock(CLOCK_START)
-    for module in (zamek.web.db, zamek.web.service, zamek.web.knights):  # each looks ``now`` up in itself
+    for module in (zamek.web.db, zamek.web.sessions, zamek.web.knights):  # each looks ``now`` up in itself
         module.now = clock  # type: ignore[attr-defined]
     app = create_app(WebConfig(db_url=f"sqlite:///{db}", bot_delay=0.0))
     port = free_port()
@@ -196,7 +196,7 @@ def figure_offered(view: View) -> bool:
     figures = [c for c in view["choices"] if c.get("type") == "figure"]
     sokol = any(c["piece"] in ("prince", "falconer") for c in figures)
     return (view["phase"] == "follower" and view["turn"] >= FIGURE_TURN
-            and len({c["feature"] for c in figures}) >= 2 and sokol)
+            and len({c["part"] for c in figures}) >= 2 and sokol)
 
 
 def tile_to_place(view: View) -> bool:
@@ -210,8 +210,8 @@ def double_question(view: View) -> bool:
 def find_double_seed() -> int:
     """Return the first seed whose game for two people asks about an x2 token at DOUBLE_TURN or later.
 
-    The games are played in memory as the server plays them: chance from the server's generator for each
-    move, both players' moves from :func:`person_action`.
+    The games are played in memory as the server plays them: chance from the game's seed (the server's
+    ``chance_for``), both players' moves from :func:`person_action`.
     """
     # The setup the server makes for this game (read as a saved game's setup, which names the edition).
     setup = records.setup_from_json({"edition": DOUBLE_EDITION, "expansions": ["sokol"], "board": CURRENT_BOARD})
@@ -222,7 +222,7 @@ def find_double_seed() -> int:
             if state.phase is Phase.DOUBLE and state.turn >= DOUBLE_TURN:
                 return seed
             if state.is_chance():
-                state.apply(sample_chance(state, chance_rng(seed, moves)))
+                state.apply(chance_for(seed, state))
             else:
                 state.apply(person_action(state, seed, moves))
             moves += 1

@@ -203,3 +203,35 @@ def test_k8_a_computer_seats_hand_and_choice_are_never_served(client: TestClient
     # Acting as the computer is refused too, and answers with no view.
     r = client.post(f"/api/knights/{gid}/actions", json={"seat": 1, "action": "play:dragon+hog"})
     assert r.status_code == 409 and "hand" not in r.text
+
+
+def test_answers_validate_against_their_models(client: TestClient) -> None:
+    """Every answer is its model of the protocol (zamek.web.knights_schemas), with the protocol's version."""
+    from pydantic import TypeAdapter
+
+    from zamek.web.knights_schemas import KnightsLine, KnightsMeta, KnightsSavedGame, KnightsView
+    from zamek.web.schemas import API_VERSION, ErrorAnswer
+
+    meta = client.get("/api/knights/meta")
+    assert KnightsMeta.model_validate_json(meta.text).seat_kinds == ["person", "random", "heuristic", "mc"]
+    r = client.post("/api/knights?seat=0", json={"seats": ["person", "heuristic", "random"], "seed": 12})
+    rng = random.Random(12)
+    types: set[str] = set()
+    while True:
+        assert r.status_code in (200, 201), r.text
+        assert r.headers["Zamek-Api"] == str(API_VERSION)
+        view = KnightsView.model_validate_json(r.text)
+        assert view.model_dump(mode="json") == r.json() and view.api == API_VERSION
+        types |= {e.type for e in view.events}
+        public = client.get(f"/api/knights/{view.id}")
+        assert KnightsView.model_validate_json(public.text).hand is None
+        if view.over:
+            break
+        r = client.post(f"/api/knights/{view.id}/actions",
+                        json={"seat": 0, "action": rng.choice(view.legal), "revision": view.revision})
+    assert {"TileRevealed", "CardsRevealed", "CastleTaken", "GameEnded"} <= types
+    assert TypeAdapter(list[KnightsLine]).validate_json(client.get("/api/knights").text)[0].status == "over"
+    record = client.get(f"/api/knights/{view.id}/record")
+    assert KnightsSavedGame.model_validate_json(record.text).model_dump(mode="json") == record.json()
+    refused = client.get(f"/api/knights/{view.id}?seat=1")
+    assert ErrorAnswer.model_validate_json(refused.text).error == "not-a-person"

@@ -22,6 +22,7 @@ from zamek.record import make_record
 from zamek.runner import random_policy, sample_chance
 from zamek.web.app import create_app, preferred_language
 from zamek.web.db import Repository, StoredGame
+from zamek.web.schemas import API_VERSION
 from zamek.web.service import WebConfig
 
 Json = dict[str, Any]
@@ -54,8 +55,8 @@ def space(x: int, y: int) -> str:
 
 
 def first_placement(view: Json) -> str:
-    x, y, rotation = view["drawn"]["options"][0]
-    return f"{space(x, y)}/{90 * rotation}"
+    action: str = view["drawn"]["places"][0]["action"]
+    return action
 
 
 def act(client: TestClient, view: Json, action: str, status: int = 200) -> Json:
@@ -91,10 +92,10 @@ def play_turn(client: TestClient, view: Json) -> Json:
 
 def test_new_game_against_the_computer_starts_with_the_persons_tile(client: TestClient) -> None:
     view = new_game(client)
-    assert view["api"] == 1
+    assert view["api"] == API_VERSION == 2
     assert view["mode"] == "computer" and view["human"] == 0 and view["current"] == 0
     assert view["phase"] == "place" and view["human_to_act"]
-    assert view["drawn"]["options"], "the drawn tile fits somewhere"
+    assert view["drawn"]["places"], "the drawn tile fits somewhere"
     assert view["rules"] == "zamek"
     assert len(view["players"]) == 2 and view["players"][0]["supply"] == 6
 
@@ -173,8 +174,8 @@ def test_follower_choices_are_named_by_role(client: TestClient) -> None:
 
 def test_illegal_move_is_refused_with_the_engines_message(client: TestClient) -> None:
     view = new_game(client)
-    legal = {(x, y) for x, y, _ in view["drawn"]["options"]}
-    x, y = next((x, y) for x in range(10) for y in range(10) if (x, y) not in legal and (x, y) != (5, 0))
+    legal = {place["space"] for place in view["drawn"]["places"]}
+    x, y = next((x, y) for x in range(10) for y in range(10) if space(x, y) not in legal)
     response = client.post(f"/api/games/{view['id']}/actions", json={"action": f"{space(x, y)}/0"})
     assert response.status_code == 409
     body = response.json()
@@ -340,7 +341,7 @@ def test_games_survive_a_restart_exactly(tmp_path: Path) -> None:
     with client_for(db) as client:
         after = client.get(f"/api/games/{view['id']}").json()
         assert client.get(f"/api/games/{view['id']}/record").json() == record
-        for key in ("phase", "current", "turn", "placements", "followers", "players", "log", "remaining", "choices",
+        for key in ("phase", "current", "turn", "placements", "figures", "players", "log", "remaining", "choices",
                     "revision", "towers"):
             assert after[key] == before[key], key
         after = act(client, after, "pass")
@@ -472,7 +473,7 @@ def test_scoring_questions_are_offered_and_answered(client: TestClient, phase: P
     assert view["phase"] == phase.name.lower() and view["human_to_act"]
     if phase is Phase.ORDER:
         assert len(view["choices"]) >= 2
-        assert all(c["type"] == "order" and c["label"] and c["cells"] for c in view["choices"])
+        assert all(c["type"] == "order" and c["label"] and c["feature"]["spaces"] for c in view["choices"])
         answer = view["choices"][-1]["action"]
     else:
         kinds = [c["type"] for c in view["choices"]]
@@ -507,6 +508,14 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
     assert page.status_code == 200 and "app.js" in page.text
     for name in ("app.js", "board.js", "tiles.js", "i18n.js", "chart.js", "styles.css"):
         assert client.get(f"/static/{name}").status_code == 200, name
+    # The page's modules by screen (lobby, game, replay), the API client and what they share: each one served,
+    # and named by the page.
+    static = Path(__file__).resolve().parent.parent / "src" / "zamek" / "web" / "static"
+    modules = sorted(p.name for p in static.glob("*.js"))
+    assert {"api.js", "lobby.js", "game.js", "replay.js", "knights.js"} <= set(modules)
+    for name in modules:
+        assert client.get(f"/static/{name}").status_code == 200, name
+        assert f"/static/{name}" in page.text, name
 
 
 def test_zamek_play_starts_the_server_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -544,3 +553,207 @@ def test_a_game_stored_before_board_2_goes_on_on_its_own_board(tmp_path: Path) -
         # It goes on: a placement of board 1 is accepted and stored.
         after = act(client, view, first_placement(view))
         assert after["moves_count"] == len(moves) + 1
+
+
+# ------------------------------------------------- the typed protocol (version 2)
+
+SUCCESS: dict[tuple[str, str], str] = {
+    # Every answer of the API: (method, path) -> the schema of its success ("[X]": a list of X; "": no body).
+    ("get", "/api/meta"): "Meta",
+    ("get", "/api/geometry"): "Geometry",
+    ("get", "/api/games"): "[GameLine]",
+    ("post", "/api/games"): "GameView",
+    ("get", "/api/games/{game_id}"): "GameView",
+    ("delete", "/api/games/{game_id}"): "",
+    ("get", "/api/games/{game_id}/status"): "GameStatus",
+    ("post", "/api/games/{game_id}/actions"): "GameView",
+    ("post", "/api/games/{game_id}/draw"): "GameView",
+    ("post", "/api/games/{game_id}/undo"): "GameView",
+    ("get", "/api/games/{game_id}/record"): "SavedGame",
+    ("get", "/api/games/{game_id}/replay"): "ReplayView",
+    ("post", "/api/import"): "GameView",
+    ("get", "/api/knights/meta"): "KnightsMeta",
+    ("get", "/api/knights"): "[KnightsLine]",
+    ("post", "/api/knights"): "KnightsView",
+    ("get", "/api/knights/{game_id}"): "KnightsView",
+    ("post", "/api/knights/{game_id}/actions"): "KnightsView",
+    ("get", "/api/knights/{game_id}/record"): "KnightsSavedGame",
+    ("delete", "/api/knights/{game_id}"): "",
+}
+CELL_KEYS = {"cell", "cells", "family_cells", "scoring_cells", "stride", "region_tiles"}
+"""Version 1's fields that carried the engine's cell numbers."""
+
+
+def untyped(spec: Json, schema: Json, where: str, seen: set[str]) -> list[str]:
+    """Return where ``schema`` (resolved through ``spec``'s components) leaves a value untyped."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        if name in seen:
+            return []
+        seen.add(name)
+        return untyped(spec, spec["components"]["schemas"][name], name, seen)
+    found = []
+    for key in ("anyOf", "oneOf", "allOf"):
+        for i, option in enumerate(schema.get(key, [])):
+            found += untyped(spec, option, f"{where}|{i}", seen)
+    if any(key in schema for key in ("anyOf", "oneOf", "allOf", "const", "enum")):
+        return found
+    kind = schema.get("type")
+    if kind == "object":
+        extra = schema.get("additionalProperties")
+        if not schema.get("properties") and not isinstance(extra, dict):
+            return [*found, f"{where}: an object of unknown fields"]
+        if isinstance(extra, dict):
+            found += untyped(spec, extra, f"{where}.*", seen)
+        for name, prop in schema.get("properties", {}).items():
+            found += untyped(spec, prop, f"{where}.{name}", seen)
+    elif kind == "array":
+        items = schema.get("prefixItems", []) + ([schema["items"]] if "items" in schema else [])
+        if not items:
+            return [*found, f"{where}: a list of anything"]
+        for i, item in enumerate(items):
+            found += untyped(spec, item, f"{where}[{i}]", seen)
+    elif kind not in ("string", "integer", "number", "boolean", "null"):
+        return [*found, f"{where}: no type"]
+    return found
+
+
+def test_openapi_describes_every_answer_with_a_schema(client: TestClient) -> None:
+    response = client.get("/api/openapi.json")
+    spec = response.json()
+    assert spec["info"]["version"] == str(API_VERSION) and f"version {API_VERSION}" in spec["info"]["description"]
+    described = set()
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            described.add((method, path))
+            expected = SUCCESS[(method, path)]
+            for status, answer in operation["responses"].items():
+                if status.startswith("2") and not expected:
+                    assert status == "204" and "content" not in answer, (method, path)
+                    continue
+                schema = answer["content"]["application/json"]["schema"]
+                if status.startswith("2"):
+                    name = expected.strip("[]")
+                    ref = {"$ref": f"#/components/schemas/{name}"}
+                    if expected.startswith("["):
+                        assert schema["type"] == "array" and schema["items"] == ref, path
+                    else:
+                        assert schema == ref, path
+                else:
+                    assert status in ("400", "403", "404", "409", "413", "422"), (method, path, status)
+                    assert schema == {"$ref": "#/components/schemas/ErrorAnswer"}, (method, path, status)
+                assert untyped(spec, schema, f"{method} {path} {status}", set()) == []
+    assert described == set(SUCCESS)
+    assert not CELL_KEYS & set(json.dumps(spec["components"]["schemas"]).replace('"', " ").split())
+
+
+def spaces_of(state: Any, mask: int) -> list[str]:
+    """The engine's cells in a mask, by name (start spaces by id): what the view must say."""
+    castle = state.castle
+    names = {c: castle.name_of(c) for c in castle.interior} | {s.cell: s.id for s in castle.starts}
+    return [names[c] for c in range(mask.bit_length()) if mask >> c & 1]
+
+
+def check_names(answer: Any, names: set[str], where: str = "") -> None:
+    """No field of an answer carries cell numbers; every space it names is a space of the castle."""
+    if isinstance(answer, dict):
+        for key, value in answer.items():
+            assert key not in CELL_KEYS, f"{where}.{key}"
+            if key == "space":
+                assert value in names, f"{where}.{key}: {value}"
+            elif key in ("spaces", "family_spaces"):
+                assert set(value) <= names, f"{where}.{key}: {value}"
+            check_names(value, names, f"{where}.{key}")
+    elif isinstance(answer, list):
+        for i, item in enumerate(answer):
+            check_names(item, names, f"{where}[{i}]")
+
+
+def check_with_the_engine(client: TestClient, view: Json) -> None:
+    """The view's feature ids, spaces and usable tokens are the engine's own, read from the replayed record."""
+    from zamek import TokenKind, replay
+
+    state = replay(client.get(f"/api/games/{view['id']}/record").json())
+    for choice in view["choices"]:
+        if choice["type"] == "figure":
+            feature = state.feature_at(view["placements"][-1]["space"], choice["part"])
+            assert choice["feature"] == {"id": feature.id, "kind": feature.kind.key, "tiles": feature.tiles,
+                                         "spaces": spaces_of(state, feature.cells)}
+    order = state.order_choices()
+    for choice in view["choices"]:
+        if choice["type"] == "order":
+            feature = order[int(choice["action"].removeprefix("order:"))]
+            assert choice["feature"] == {"id": feature.id, "kind": feature.kind.key, "tiles": feature.tiles,
+                                         "spaces": spaces_of(state, feature.cells)}
+    scored = state.feature_being_scored() if view["phase"] in ("order", "double") else None
+    assert view["scoring"] == (None if scored is None else {
+        "id": scored.id, "kind": scored.kind.key, "tiles": scored.tiles, "spaces": spaces_of(state, scored.cells)})
+    for figure in view["figures"]:
+        assert figure["feature"] == state.feature_at(figure["space"], figure["part"]).id
+    assert [item["spaces"] for item in view["log"]] == [spaces_of(state, item.cells) for item in state.log]
+    for p, player in enumerate(view["players"]):
+        assert player["family_spaces"] == spaces_of(state, state.family_cells[p])
+    tokens = view["players"][view["current"]]["tokens"]
+    for kind in {t["kind"] for t in tokens}:
+        usable = sum(t["usable"] for t in tokens if t["kind"] == kind)
+        assert usable == state.usable_tokens(TokenKind(kind)), (view["turn"], kind)
+
+
+@pytest.mark.parametrize(
+    ("options", "seed", "asked"),
+    [({"sokol": True}, 23, "double"), ({"sokol": True, "edition": "castle2003", "gate_guard": True}, 10, "extra_turn")],
+)
+def test_answers_validate_against_their_models_and_name_spaces_not_cells(
+    client: TestClient, options: Json, seed: int, asked: str
+) -> None:
+    """Random play of a whole game for two people (seeds chosen for a question about a token on the way)."""
+    from pydantic import TypeAdapter
+
+    from zamek.web.layout import Geometry
+    from zamek.web.schemas import GameLine, GameStatus, GameView, Meta, ReplayView, SavedGame
+
+    Meta.model_validate_json(client.get("/api/meta").text)
+    geometry = Geometry.model_validate_json(client.get("/api/geometry?sokol=true").text)
+    names = {s.name for s in geometry.spaces} | {s.id for s in geometry.starts}
+    response = client.post("/api/games", json={"mode": "hotseat", "seed": seed} | options)
+    rng = random.Random(seed)
+    kinds: set[str] = set()
+    phases: set[str] = set()
+    while True:
+        assert response.status_code in (200, 201), response.text
+        assert response.headers["Zamek-Api"] == str(API_VERSION)
+        view = GameView.model_validate_json(response.text).model_dump(mode="json")
+        assert view == response.json()
+        check_names(view, names)
+        kinds |= {c["type"] for c in view["choices"]} | {m["kind"] for m in view["recent"]}
+        phases.add(view["phase"])
+        if view["phase"] not in ("place", "draw") or any(p["tokens"] for p in view["players"]):
+            check_with_the_engine(client, view)
+        if view["over"]:
+            break
+        if view["phase"] == "draw":
+            response = client.post(f"/api/games/{view['id']}/draw", json={"revision": view["revision"]})
+            continue
+        if view["phase"] == "place":
+            action = rng.choice(view["drawn"]["places"])["action"]
+        else:
+            action = rng.choice(view["choices"])["action"]
+        response = client.post(f"/api/games/{view['id']}/actions",
+                               json={"action": action, "revision": view["revision"]})
+    assert {"figure", "pass", "draw", "place", "use", "decline", "reveal"} <= kinds and asked in phases
+    assert any(item["spaces"] for item in view["log"]) and any(p["family_spaces"] for p in view["players"])
+    GameStatus.model_validate_json(client.get(f"/api/games/{view['id']}/status").text)
+    TypeAdapter(list[GameLine]).validate_json(client.get("/api/games").text)
+    record = client.get(f"/api/games/{view['id']}/record")
+    assert SavedGame.model_validate_json(record.text).model_dump(mode="json", exclude_unset=True) == record.json()
+    for move in (0, 7, view["moves_count"]):
+        replayed = client.get(f"/api/games/{view['id']}/replay?move={move}")
+        ReplayView.model_validate_json(replayed.text)
+        check_names(replayed.json(), names)
+
+
+def test_every_api_answer_says_the_protocol_version(client: TestClient) -> None:
+    for url in ("/api/meta", "/api/games", "/api/games/nope", "/api/knights", "/api/openapi.json"):
+        assert client.get(url).headers["Zamek-Api"] == str(API_VERSION), url
+    assert client.get("/api/meta").json()["api"] == API_VERSION
+    assert "Zamek-Api" not in client.get("/").headers

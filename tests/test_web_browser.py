@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import threading
 import time
@@ -160,6 +161,21 @@ def test_play_a_whole_game_against_the_beginner(page: Page, server: Server) -> N
     shot(page, "game-over")
     page.goto(server.url)
     expect(page.locator(".game-list[data-status=over] .game-item")).to_have_count(1)
+
+
+def test_the_page_places_by_space_name_and_shades_a_feature(page: Page, server: Server) -> None:
+    """The page works with the protocol's space names: the highlighted spaces carry them, and hovering a
+    figure choice shades the spaces of its feature (the view's spaces, no cell numbers)."""
+    start_game(page, server.url)
+    names = page.locator(".legal.now").evaluate_all("nodes => nodes.map(n => n.dataset.space)")
+    assert names and all(re.fullmatch(r"[a-j]([1-9]|10)", name) for name in names), names
+    click_and_wait(page, f".legal.now[data-space='{names[0]}']")
+    assert page.evaluate("document.body.dataset.phase") == "follower"
+    expect(page.locator(".layer-tiles .placed")).to_have_count(1)
+    page.hover(".choice-button:not(.pass)")
+    expect(page.locator(".layer-highlight .cells.hover rect").first).to_be_visible()
+    page.mouse.move(0, 0)
+    expect(page.locator(".layer-highlight .cells.hover")).to_have_count(0)
 
 
 def test_switch_language_at_any_time(page: Page, server: Server) -> None:

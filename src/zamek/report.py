@@ -90,7 +90,8 @@ def describe_move(state: GameState, action: Action, lang: str = "en") -> str:
     if isinstance(action, Draw):
         return term("move-draw", lang, edition, turn=state.turn, player=player, tile=action.tile)
     if isinstance(action, Reveal):
-        who = player_name(state.pending_reveals[0], lang) if state.pending_reveals else player
+        revealing = state.revealing_player()
+        who = player_name(revealing, lang) if revealing is not None else player
         return term("move-reveal", lang, edition, player=who, token=token_name(action.kind, lang, edition))
     if isinstance(action, Place):
         tile = state.tiles.tiles[state.drawn].id

@@ -20,6 +20,10 @@ class Chance(Tokens):
     def is_chance(self) -> bool:
         return self.phase is Phase.DRAW or self.phase is Phase.REVEAL
 
+    def revealing_player(self) -> int | None:
+        """The player whose token taken from a tower is to be revealed now (Z16), or None."""
+        return self.pending_reveals[0] if self.phase is Phase.REVEAL and self.pending_reveals else None
+
     def chance_outcomes(self) -> list[tuple[ChanceOutcome, float]]:
         """Return the possible chance outcomes with their probabilities."""
         if self.phase is Phase.DRAW:

@@ -1,17 +1,20 @@
 """The web app: ``create_app(config)`` builds it; handlers parse, call the game service and answer JSON.
 
-Every refusal is a 4xx JSON answer ``{"error": code, "message": text}`` whose text is the engine's
-own message (an illegal move, a corrupt saved game), so the page can show it as it is.
+Every answer is a model of :mod:`zamek.web.schemas` (Rycerze i zamki: :mod:`zamek.web.knights_schemas`),
+declared as the route's return type, so ``/api/openapi.json`` describes each one; every ``/api/`` answer
+carries the protocol's version in the ``Zamek-Api`` header. Every refusal is a 4xx JSON answer
+``{"error": code, "message": text}`` (``ErrorAnswer``) whose text is the engine's own message (an illegal
+move, a corrupt saved game), so the page can show it as it is.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
@@ -20,19 +23,33 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from zamek.bots.levels import LEVELS
-from zamek.core.board import BOARDS, CURRENT_BOARD
-from zamek.core.editions import EDITIONS, edition_of
-from zamek.core.setup import Setup
-from zamek.datafiles import rules_for
+from zamek import BOARDS, CURRENT_BOARD, EDITIONS, LEVELS, Edition, Setup, rules_for
 from zamek.terms import LANGUAGES
 from zamek.web.knights import KnightsService, add_routes
-from zamek.web.layout import geometry
-from zamek.web.schemas import Move, NewGame, Revision
-from zamek.web.service import API_VERSION, GameService, ServiceError, WebConfig, stored_summary
+from zamek.web.layout import Geometry, geometry
+from zamek.web.schemas import (
+    API_HEADER,
+    API_VERSION,
+    ErrorAnswer,
+    GameLine,
+    GameStatus,
+    GameView,
+    Meta,
+    Move,
+    NewGame,
+    ReplayView,
+    Revision,
+    SavedGame,
+    errors,
+)
+from zamek.web.service import GameService, ServiceError, WebConfig
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_IMPORT_BYTES: Final = 2_000_000
+DESCRIPTION: Final = f"""The JSON protocol of the Zamek web app, version {API_VERSION} (every answer under `/api/`
+says so in its `{API_HEADER}` header; game views and `/api/meta` in their `api` field). Places are named by
+their space names (`e10`; start spaces by their id, `S5`), features by their id in the engine's feature view.
+A refused request gets a 4xx answer `{{"error": code, "message": text}}`."""
 
 
 def preferred_language(header: str | None) -> str:
@@ -57,7 +74,7 @@ def _lang(lang: str | None) -> str:
 
 
 @lru_cache(maxsize=8)
-def _geometry(sokol: bool, board: int) -> dict[str, Any]:
+def _geometry(sokol: bool, board: int) -> Geometry:
     return geometry(rules_for(Setup(sokol=sokol, board=board)))
 
 
@@ -72,13 +89,23 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         yield
         service.close()
 
-    app = FastAPI(title="Zamek", version=str(API_VERSION), lifespan=lifespan, docs_url="/api/docs",
-                  openapi_url="/api/openapi.json", redoc_url=None)
+    app = FastAPI(title="Zamek", version=str(API_VERSION), description=DESCRIPTION, lifespan=lifespan,
+                  docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.service = service
+
+    @app.middleware("http")
+    async def _version(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        if request.url.path.startswith("/api/"):
+            response.headers[API_HEADER] = str(API_VERSION)
+        return response
+
+    def refuse(status: int, code: str, message: str) -> JSONResponse:
+        return JSONResponse(ErrorAnswer(error=code, message=message).model_dump(), status_code=status)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+        return refuse(exc.status, exc.code, exc.message)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -87,11 +114,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
             message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
             parts.append(f"{where}: {message}" if where else message)
-        return JSONResponse({"error": "invalid", "message": "; ".join(parts) or "invalid request"}, status_code=422)
+        return refuse(422, "invalid", "; ".join(parts) or "invalid request")
 
     @app.exception_handler(HTTPException)
     async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": "http", "message": str(exc.detail)}, status_code=exc.status_code)
+        return refuse(exc.status_code, "http", str(exc.detail))
 
     # ------------------------------------------------------------------ page
 
@@ -106,18 +133,13 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     # ------------------------------------------------------------------- api
 
     @app.get("/api/meta")
-    def meta(request: Request) -> dict[str, Any]:
-        """The app's version, the choices for a new game and the language the browser prefers."""
-        return {
-            "api": API_VERSION,
-            "levels": list(LEVELS),
-            "editions": list(EDITIONS),
-            "languages": list(LANGUAGES),
-            "lang": preferred_language(request.headers.get("accept-language")),
-        }
+    def meta(request: Request) -> Meta:
+        """The protocol's version, the choices for a new game and the language the browser prefers."""
+        return Meta(levels=list(LEVELS), editions=[Edition(e) for e in EDITIONS], languages=list(LANGUAGES),
+                    lang=preferred_language(request.headers.get("accept-language")))
 
-    @app.get("/api/geometry")
-    def castle_geometry(sokol: bool = False, board: int = CURRENT_BOARD) -> dict[str, Any]:
+    @app.get("/api/geometry", responses=errors(400, 422))
+    def castle_geometry(sokol: bool = False, board: int = CURRENT_BOARD) -> Geometry:
         """The castle (wall, track, towers, gates, start spaces) and every tile's features.
 
         ``board`` is the castle's revision a game was played on (games saved before board 2 keep board 1).
@@ -127,62 +149,69 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return _geometry(sokol, board)
 
     @app.get("/api/games")
-    def list_games() -> list[dict[str, Any]]:
-        return [stored_summary(g) for g in service.all_games()]
+    def list_games() -> list[GameLine]:
+        """The lobby's list: every castle game, the latest changed first."""
+        return service.lobby()
 
-    @app.post("/api/games", status_code=201)
-    def new_game(body: NewGame, lang: str = "en") -> dict[str, Any]:
-        setup = Setup(edition=edition_of(body.edition), sokol=body.sokol, gate_guard=body.gate_guard)
+    @app.post("/api/games", status_code=201, responses=errors(422))
+    def new_game(body: NewGame, lang: str = "en") -> GameView:
+        """Start a game; the answer is its first position."""
+        setup = Setup(edition=body.edition, sokol=body.sokol, gate_guard=body.gate_guard)
         live = service.create(body.mode, body.level, body.seat, setup, body.seed)
         return service.view(live.id, _lang(lang))
 
-    @app.get("/api/games/{game_id}")
-    def get_game(game_id: str, lang: str = "en") -> dict[str, Any]:
+    @app.get("/api/games/{game_id}", responses=errors(404, 422))
+    def get_game(game_id: str, lang: str = "en") -> GameView:
+        """The position, with everything the page draws."""
         return service.view(game_id, _lang(lang))
 
-    @app.get("/api/games/{game_id}/status")
-    def game_status(game_id: str) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/status", responses=errors(404, 422))
+    def game_status(game_id: str) -> GameStatus:
         """Cheap to poll: the revision changes with every move."""
-        live = service.get(game_id)
-        return {"revision": live.revision, "thinking": live.thinking, "bot_error": live.bot_error,
-                "over": live.state.is_over()}
+        return service.status(game_id)
 
-    @app.post("/api/games/{game_id}/actions")
-    def play(game_id: str, body: Move, lang: str = "en") -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/actions", responses=errors(400, 404, 409, 422))
+    def play(game_id: str, body: Move, lang: str = "en") -> GameView:
+        """A person's move, in the game's notation."""
         service.act(game_id, body.action, body.revision)
         return service.view(game_id, _lang(lang))
 
-    @app.post("/api/games/{game_id}/draw")
-    def draw(game_id: str, body: Revision | None = None, lang: str = "en") -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/draw", responses=errors(404, 409, 422))
+    def draw(game_id: str, body: Revision | None = None, lang: str = "en") -> GameView:
+        """Draw the next tile (two people at one screen)."""
         service.draw(game_id, body.revision if body else None)
         return service.view(game_id, _lang(lang))
 
-    @app.post("/api/games/{game_id}/undo")
-    def undo(game_id: str, body: Revision | None = None, lang: str = "en") -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/undo", responses=errors(404, 409, 422))
+    def undo(game_id: str, body: Revision | None = None, lang: str = "en") -> GameView:
+        """Take the last move back while nothing has happened since."""
         service.undo(game_id, body.revision if body else None)
         return service.view(game_id, _lang(lang))
 
-    @app.delete("/api/games/{game_id}", status_code=204)
+    @app.delete("/api/games/{game_id}", status_code=204, responses=errors(404, 422))
     def delete_game(game_id: str) -> Response:
         service.delete(game_id)
         return Response(status_code=204)
 
-    @app.get("/api/games/{game_id}/record")
-    def export_record(game_id: str) -> JSONResponse:
+    @app.get("/api/games/{game_id}/record", response_model_exclude_unset=True, responses=errors(404, 422))
+    def export_record(game_id: str, response: Response) -> SavedGame:
         """The saved-game JSON (setup, seed, every move), as a file to download."""
-        live = service.get(game_id)
-        with live.lock:
-            record = live.record()
-        return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="zamek-{game_id}.json"'})
+        response.headers["Content-Disposition"] = f'attachment; filename="zamek-{game_id}.json"'
+        return service.record(game_id)
 
-    @app.get("/api/games/{game_id}/replay")
-    def replay(game_id: str, move: int | None = None, lang: str = "en") -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/replay", responses=errors(400, 404, 422))
+    def replay(game_id: str, move: int | None = None, lang: str = "en") -> ReplayView:
+        """The position after ``move`` moves (default: all), with every move of the game in words."""
         return service.replay_view(game_id, move, _lang(lang))
 
     add_routes(app, KnightsService(service.repo, ServiceError), _lang)
 
-    @app.post("/api/import", status_code=201)
-    async def import_game(request: Request, lang: str = "en") -> dict[str, Any]:
+    @app.post(
+        "/api/import", status_code=201, responses=errors(400, 413, 422),
+        openapi_extra={"requestBody": {"required": True, "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}},
+    )
+    async def import_game(request: Request, lang: str = "en") -> GameView:
         """Store a saved game sent as the request's JSON body; a corrupt one is refused with the reason."""
         body = await request.body()
         if len(body) > MAX_IMPORT_BYTES:

@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Final
 
 from fastapi import FastAPI
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
 
 from zamek.bots.base import Budget
-from zamek.core.errors import MalformedActionError, ZamekError
+from zamek.games.errors import MalformedActionError, ZamekError
 from zamek.knights import record as records
 from zamek.knights.actions import Action, Draw, parse_action
 from zamek.knights.bots import BOT_NAMES, make_bot
@@ -40,6 +39,7 @@ from zamek.knights.engine import (
     GameEnded,
     KnightsSetup,
     KnightsState,
+    Phase,
     Recruited,
     ShepherdsReturn,
     SwordPassed,
@@ -47,28 +47,42 @@ from zamek.knights.engine import (
 )
 from zamek.knights.terms import card_name, event_lines, term, tile_name
 from zamek.web.db import Repository, StoredKnights, new_id, now
+from zamek.web.knights_schemas import (
+    CampCard,
+    CancelledCards,
+    CardsRevealedEvent,
+    CardsToCampEvent,
+    CardView,
+    CastleTakenEvent,
+    DuplicatesCancelledEvent,
+    EmptyCampEvent,
+    GameEndedEvent,
+    KnightsEvent,
+    KnightsLine,
+    KnightsMeta,
+    KnightsMove,
+    KnightsPhase,
+    KnightsResultView,
+    KnightsSavedGame,
+    KnightsTile,
+    KnightsView,
+    NewKnightsGame,
+    RecruitedEvent,
+    SeatKind,
+    ShepherdsReturnEvent,
+    SwordPassedEvent,
+    TileRevealedEvent,
+)
+from zamek.web.schemas import errors
 
 PERSON: Final = "person"
-SEAT_KINDS: Final = (PERSON, *BOT_NAMES)
+SEAT_KINDS: Final[tuple[SeatKind, ...]] = ("person", "random", "heuristic", "mc")
+assert SEAT_KINDS[1:] == tuple(BOT_NAMES), "the seat kinds of the protocol are a person and the computer players"
 MC_SECONDS: Final = 0.4
 """The most the Monte Carlo player thinks per decision in the web app."""
-
-
-class NewKnightsGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    seats: list[Literal["person", "random", "heuristic", "mc"]] = Field(min_length=2, max_length=4)
-    """Each seat's player, in seat order: 'person' or a computer player."""
-    seed: int | None = Field(default=None, ge=0, lt=2**62)
-
-
-class KnightsMove(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    seat: int = Field(ge=0, le=3)
-    action: str = Field(min_length=1, max_length=40)
-    """'play:dragon+shepherd' or 'recruit:knight'."""
-    revision: int | None = None
+PHASES: Final[dict[Phase, KnightsPhase]] = {
+    Phase.DRAW: "draw", Phase.CHOOSE: "choose", Phase.RECRUIT: "recruit", Phase.OVER: "over",
+}
 
 
 @dataclass
@@ -138,10 +152,10 @@ class KnightsService:
             raise self.fail(409, "corrupt-game", f"the stored game cannot be replayed: {exc}") from None
         return LiveKnights(stored.id, stored.seats, stored.seed, setup, actions, state)
 
-    def all_games(self) -> list[dict[str, Any]]:
+    def all_games(self) -> list[KnightsLine]:
         return [
-            {"id": g.id, "kind": "knights", "seats": g.seats, "status": g.status, "points": g.points,
-             "round": g.round, "updated_at": g.updated_at.isoformat()}
+            KnightsLine(id=g.id, seats=g.seats, status="over" if g.status == "over" else "playing", points=g.points,
+                        round=g.round, updated_at=g.updated_at)
             for g in self.repo.all_knights()
         ]
 
@@ -213,41 +227,47 @@ class KnightsService:
             state.play(action)
             live.actions.append(action)
 
-    def record(self, game_id: str) -> dict[str, Any]:
+    def record(self, game_id: str) -> KnightsSavedGame:
         live = self.get(game_id)
         with live.lock:
             if not live.state.is_over():
                 raise self.fail(409, "in-progress", "the record holds every secret choice: it is given after the game")
-            return records.make_record(live.setup, live.seed, live.actions, live.state)
+            return KnightsSavedGame.model_validate(records.make_record(live.setup, live.seed, live.actions, live.state))
 
 
 # ------------------------------------------------------------------- views
 
-def _event_json(event: Event, lang: str, you: int | None) -> dict[str, Any]:
-    data: dict[str, Any] = {"type": type(event).__name__, "lines": event_lines(event, lang, you)}
-    if not isinstance(event, GameEnded):
-        data["round"] = event.round
+def _card_key(card: Card | None) -> str | None:
+    return card.key if card is not None else None  # ``is not None``: the dragon is Card 0, which is falsy
+
+
+def event_view(event: Event, lang: str, you: int | None) -> KnightsEvent:
+    """Return an event as the seat ``you`` (None: the public) sees it."""
+    lines = event_lines(event, lang, you)
     if isinstance(event, TileRevealed):
-        data["tile"] = event.tile
-    elif isinstance(event, CardsRevealed):
-        data["choices"] = [[c.key for c in pair] for pair in event.choices]
-    elif isinstance(event, ShepherdsReturn):
-        data["shepherds"] = list(event.shepherds)
-    elif isinstance(event, DuplicatesCancelled):
-        data["cards"] = [{"card": c.key, "seats": list(s)} for c, s in event.cards]
-    elif isinstance(event, CastleTaken):
-        # ``is not None``: the dragon is Card 0, which is falsy.
-        data.update(player=event.player, tile=event.tile, card=event.card.key if event.card is not None else None,
-                    strength=event.strength)
-    elif isinstance(event, CardsToCamp):
-        data["cards"] = [{"seat": p, "card": c.key} for p, c in event.cards]
-    elif isinstance(event, SwordPassed):
-        data.update(player=event.player, previous=event.previous, tied=list(event.tied))
-    elif isinstance(event, Recruited | EmptyCamp):
-        data["player"] = event.player
-        if isinstance(event, Recruited):
-            data["card"] = event.card.key if event.card is not None else None
-    return data
+        return TileRevealedEvent(lines=lines, round=event.round, tile=event.tile)
+    if isinstance(event, CardsRevealed):
+        choices = [[c.key for c in pair] for pair in event.choices]
+        return CardsRevealedEvent(lines=lines, round=event.round, choices=choices)
+    if isinstance(event, ShepherdsReturn):
+        return ShepherdsReturnEvent(lines=lines, round=event.round, shepherds=list(event.shepherds))
+    if isinstance(event, DuplicatesCancelled):
+        return DuplicatesCancelledEvent(lines=lines, round=event.round,
+                                        cards=[CancelledCards(card=c.key, seats=list(s)) for c, s in event.cards])
+    if isinstance(event, CastleTaken):
+        return CastleTakenEvent(lines=lines, round=event.round, player=event.player, tile=event.tile,
+                                card=_card_key(event.card), strength=event.strength)
+    if isinstance(event, CardsToCamp):
+        to_camp = [CampCard(seat=p, card=c.key) for p, c in event.cards]
+        return CardsToCampEvent(lines=lines, round=event.round, cards=to_camp)
+    if isinstance(event, SwordPassed):
+        return SwordPassedEvent(lines=lines, round=event.round, player=event.player, previous=event.previous,
+                                tied=list(event.tied))
+    if isinstance(event, Recruited):
+        return RecruitedEvent(lines=lines, round=event.round, player=event.player, card=_card_key(event.card))
+    if isinstance(event, EmptyCamp):
+        return EmptyCampEvent(lines=lines, round=event.round, player=event.player)
+    return GameEndedEvent(lines=lines)
 
 
 def _public_events(state: KnightsState) -> list[Event]:
@@ -255,17 +275,16 @@ def _public_events(state: KnightsState) -> list[Event]:
 
 
 def _cards(counts: tuple[int, ...], kind: CastleKind | None, strength: tuple[tuple[int, ...], ...],
-           lang: str) -> list[dict[str, Any]]:
-    cards = []
-    for card in Card:
-        if not counts[card]:
-            continue
-        cards.append({
-            "card": card.key, "name": card_name(card, lang), "count": counts[card],
-            "strength": {k.key: strength[k][card] for k in CastleKind} if card.is_army else None,
-            "now": strength[kind][card] if kind is not None and card.is_army else None,
-        })
-    return cards
+           lang: str) -> list[CardView]:
+    return [
+        CardView(
+            card=card.key, name=card_name(card, lang), count=counts[card],
+            strength={k.key: strength[k][card] for k in CastleKind} if card.is_army else None,
+            now=strength[kind][card] if kind is not None and card.is_army else None,
+        )
+        for card in Card
+        if counts[card]
+    ]
 
 
 class ComputerSeatError(Exception):
@@ -282,7 +301,7 @@ def check_view_seat(seats: Sequence[str], seat: int | None) -> None:
         raise ComputerSeatError(f"seat {seat + 1} is a computer player: its cards and choices are not shown")
 
 
-def knights_view(live: LiveKnights, seat: int | None, lang: str) -> dict[str, Any]:
+def knights_view(live: LiveKnights, seat: int | None, lang: str) -> KnightsView:
     """What the page shows to ``seat`` (None: the public view, for the whole table at one screen).
 
     Only a person's seat has a view of its own: see :func:`check_view_seat` for what is refused.
@@ -293,70 +312,75 @@ def knights_view(live: LiveKnights, seat: int | None, lang: str) -> dict[str, An
     strength = state.table.strength
     tile = None
     if state.tile is not None:
-        tile = {"id": state.tile, "name": tile_name(state.tile, lang), "kind": kind.key if kind is not None else None,
-                "points": TILES[state.tile].points}
+        tile = KnightsTile(id=state.tile, name=tile_name(state.tile, lang), kind=kind.key if kind is not None else None,
+                           points=TILES[state.tile].points)
     result = state.result()
-    view: dict[str, Any] = {
-        "id": live.id,
-        "kind": "knights",
-        "revision": live.revision,
-        "seats": live.seats,
-        "players": state.players,
-        "seat": seat,
-        "phase": state.phase.name.lower(),
-        "round": state.round,
-        "rounds": ROUNDS,
-        "current": state.current,
-        "person_to_act": state.current if state.current >= 0 and live.seats[state.current] == PERSON else None,
-        "tile": tile,
-        "unseen": [tile_name(t, lang) for t in sorted(state.undrawn)],
-        "points": list(state.points),
-        "castles": [[tile_name(t, lang) for t in c] for c in state.castles],
-        "sword": state.sword,
-        "youngest": state.setup.youngest_seat,
-        "hand_sizes": [state.hand_size(p) for p in range(state.players)],
-        "camp_sizes": [state.camp_size(p) for p in range(state.players)],
-        "chosen": [c is not None for c in state.pending],
-        "names": [term("player", lang, n=p + 1) for p in range(state.players)],
-        "card_names": {c.key: card_name(c, lang) for c in Card},
-        "kind_names": {k.key: term(f"kind:{k.key}", lang) for k in CastleKind},
-        "over": state.is_over(),
-        "result": None if result is None else {
-            "ranking": list(result.ranking), "points": list(result.points), "hand_sizes": list(result.hand_sizes),
-            "lines": event_lines(GameEnded(result.points, result.hand_sizes, result.ranking), lang),
-        },
-    }
     if seat is None:
-        view["events"] = [_event_json(e, lang, None) for e in _public_events(state)]
-        view.update(hand=None, camp=None, my_choice=None, legal=[])
+        events = [event_view(e, lang, None) for e in _public_events(state)]
+        hand = camp = None
+        my_choice = None
+        legal: list[str] = []
     else:
         mine = state.view(seat)
-        view["events"] = [_event_json(e, lang, seat) for e in mine.events]
-        view.update(
-            hand=_cards(mine.hand, kind, strength, lang),
-            camp=_cards(mine.camp, None, strength, lang),
-            my_choice=str(mine.my_choice) if mine.my_choice is not None else None,
-            legal=[str(a) for a in mine.legal_actions()],
-        )
-    return view
+        events = [event_view(e, lang, seat) for e in mine.events]
+        hand, camp = _cards(mine.hand, kind, strength, lang), _cards(mine.camp, None, strength, lang)
+        my_choice = str(mine.my_choice) if mine.my_choice is not None else None
+        legal = [str(a) for a in mine.legal_actions()]
+    return KnightsView(
+        id=live.id,
+        revision=live.revision,
+        seats=live.seats,
+        players=state.players,
+        seat=seat,
+        phase=PHASES[state.phase],
+        round=state.round,
+        rounds=ROUNDS,
+        current=state.current,
+        person_to_act=state.current if state.current >= 0 and live.seats[state.current] == PERSON else None,
+        tile=tile,
+        unseen=[tile_name(t, lang) for t in sorted(state.undrawn)],
+        points=list(state.points),
+        castles=[[tile_name(t, lang) for t in c] for c in state.castles],
+        sword=state.sword,
+        youngest=state.setup.youngest_seat,
+        hand_sizes=[state.hand_size(p) for p in range(state.players)],
+        camp_sizes=[state.camp_size(p) for p in range(state.players)],
+        chosen=[c is not None for c in state.pending],
+        names=[term("player", lang, n=p + 1) for p in range(state.players)],
+        card_names={c.key: card_name(c, lang) for c in Card},
+        kind_names={k.key: term(f"kind:{k.key}", lang) for k in CastleKind},
+        over=state.is_over(),
+        result=None if result is None else KnightsResultView(
+            ranking=list(result.ranking), points=list(result.points), hand_sizes=list(result.hand_sizes),
+            lines=event_lines(GameEnded(result.points, result.hand_sizes, result.ranking), lang),
+        ),
+        events=events,
+        hand=hand,
+        camp=camp,
+        my_choice=my_choice,
+        legal=legal,
+    )
 
 
 # ------------------------------------------------------------------ routes
 
-def add_routes(app: FastAPI, service: KnightsService, lang_of: Any) -> None:
+def add_routes(app: FastAPI, service: KnightsService, lang_of: Callable[[str], str]) -> None:
     """Add ``/api/knights/...`` to the app."""
 
     @app.get("/api/knights/meta")
-    def knights_meta() -> dict[str, Any]:
-        return {"seat_kinds": list(SEAT_KINDS), "min_players": 2, "max_players": 4,
-                "cards": [c.key for c in ARMY] + [Card.SHEPHERD.key]}
+    def knights_meta() -> KnightsMeta:
+        """The players a seat may have, the number of players and the cards."""
+        return KnightsMeta(seat_kinds=list(SEAT_KINDS), min_players=2, max_players=4,
+                           cards=[c.key for c in ARMY] + [Card.SHEPHERD.key])
 
     @app.get("/api/knights")
-    def list_knights() -> list[dict[str, Any]]:
+    def list_knights() -> list[KnightsLine]:
+        """The lobby's list of Rycerze i zamki games, the latest changed first."""
         return service.all_games()
 
-    @app.post("/api/knights", status_code=201)
-    def new_knights(body: NewKnightsGame, seat: int | None = None, lang: str = "en") -> dict[str, Any]:
+    @app.post("/api/knights", status_code=201, responses=errors(400, 403, 422))
+    def new_knights(body: NewKnightsGame, seat: int | None = None, lang: str = "en") -> KnightsView:
+        """Start a game; the answer is ``seat``'s view (a person's seat) or the public one."""
         _check_seat(list(body.seats), seat)  # refused before a game is stored, not after
         live = service.create(list(body.seats), body.seed)
         return _view(live, seat, lang)
@@ -369,25 +393,28 @@ def add_routes(app: FastAPI, service: KnightsService, lang_of: Any) -> None:
         except ComputerSeatError as exc:
             raise service.fail(403, "not-a-person", str(exc)) from None
 
-    def _view(live: LiveKnights, seat: int | None, lang: str) -> dict[str, Any]:
+    def _view(live: LiveKnights, seat: int | None, lang: str) -> KnightsView:
         with live.lock:
             _check_seat(live.seats, seat)
             return knights_view(live, seat, lang_of(lang))
 
-    @app.get("/api/knights/{game_id}")
-    def get_knights(game_id: str, seat: int | None = None, lang: str = "en") -> dict[str, Any]:
+    @app.get("/api/knights/{game_id}", responses=errors(400, 403, 404, 409, 422))
+    def get_knights(game_id: str, seat: int | None = None, lang: str = "en") -> KnightsView:
+        """A seat's view (a person's seat only), or without a seat the public view."""
         return _view(service.get(game_id), seat, lang)
 
-    @app.post("/api/knights/{game_id}/actions")
-    def knights_act(game_id: str, body: KnightsMove, lang: str = "en") -> dict[str, Any]:
+    @app.post("/api/knights/{game_id}/actions", responses=errors(400, 404, 409, 422))
+    def knights_act(game_id: str, body: KnightsMove, lang: str = "en") -> KnightsView:
+        """A person's choice; the computer seats and the next tiles follow at once."""
         live = service.act(game_id, body.seat, body.action, body.revision)
         return _view(live, body.seat, lang)
 
-    @app.get("/api/knights/{game_id}/record")
-    def knights_record(game_id: str) -> dict[str, Any]:
+    @app.get("/api/knights/{game_id}/record", responses=errors(404, 409, 422))
+    def knights_record(game_id: str) -> KnightsSavedGame:
+        """The saved game, once the game is over."""
         return service.record(game_id)
 
-    @app.delete("/api/knights/{game_id}", status_code=204)
+    @app.delete("/api/knights/{game_id}", status_code=204, responses=errors(404, 422))
     def delete_knights(game_id: str) -> Response:
         service.delete(game_id)
         return Response(status_code=204)

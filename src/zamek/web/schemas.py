@@ -1,12 +1,42 @@
-"""The requests the web API accepts, validated with pydantic (version 1 of the protocol)."""
+"""The web protocol of the castle game, version ``API_VERSION``: every request and every answer as a pydantic model.
+
+Requests are checked against their model (a mismatch is a 422 answer); answers are built as these models
+and described by them in ``/api/openapi.json``. A position names places by their space names (``e10``;
+start spaces by their id, ``S5``) and features by their id in the engine's feature view: an answer never
+carries the engine's cell numbers. The models of Rycerze i zamki are in :mod:`zamek.web.knights_schemas`,
+those of the castle's drawing geometry (``/api/geometry``) in :mod:`zamek.web.layout`.
+
+Version 2 (this one) replaced version 1's cell numbers (``cell``, ``cells``, ``family_cells``,
+``scoring_cells``, the geometry's ``cell`` and ``stride``) by space names and feature references
+(``FeatureRef``), added the drawn tile's ``places`` (each legal placement as its action), renamed
+``followers`` to ``figures`` (a tile's feature index is ``part``, the feature it belongs to ``feature``)
+and gave every move its ``kind``.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import datetime
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from zamek.core.editions import Edition
+from zamek import Edition
+
+API_VERSION: Final = 2
+"""The version of the protocol; every game view and ``/api/meta`` say it, and so does the ``Zamek-Api`` header."""
+API_HEADER: Final = "Zamek-Api"
+
+PhaseName = Literal["draw", "place", "follower", "reveal", "over", "order", "double", "extra_turn"]
+"""What the game waits for: the engine's ``Phase``, by its name."""
+MoveKind = Literal["draw", "reveal", "place", "figure", "pass", "order", "use", "decline"]
+"""The kind of a move: its action's type (``Draw``, ``Reveal``, ``Place``, ``Follower``, ``Pass``...)."""
+PieceKey = Literal["follower", "prince", "falconer"]
+Mode = Literal["computer", "hotseat"]
+"""Against the computer, or two people at one screen."""
+Space = Annotated[str, Field(description="a space name (e10) or a start space's id (S5)", examples=["e10", "S5"])]
+
+
+# ------------------------------------------------------------------ requests
 
 
 class Request(BaseModel):
@@ -42,3 +72,328 @@ class Move(Request):
 
 class Revision(Request):
     revision: int | None = None
+
+
+# ------------------------------------------------------------------- answers
+
+
+class Answer(BaseModel):
+    """An answer of the API (no field beyond those declared)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorAnswer(Answer):
+    """A refused request (4xx): a code and the reason in words (the engine's own message for a move)."""
+
+    error: str = Field(examples=["illegal"])
+    message: str = Field(examples=["d5/0: a tile must touch a placed tile or a start space with a side (Z7)"])
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The refusals a route may answer with (``ErrorAnswer``), for its OpenAPI description."""
+    return {code: {"model": ErrorAnswer} for code in codes}
+
+
+class Meta(Answer):
+    """The protocol's version, the choices for a new game and the language the browser prefers."""
+
+    api: int = API_VERSION
+    levels: list[str]
+    editions: list[Edition]
+    languages: list[str]
+    lang: str
+
+
+class GameLine(Answer):
+    """A castle game in the lobby's list."""
+
+    id: str
+    mode: Mode
+    level: str | None
+    human: int | None
+    rules: str
+    edition: Edition
+    sokol: bool
+    gate_guard: bool
+    status: Literal["playing", "over"]
+    scores: list[int]
+    turn: int
+    moves: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class GameStatus(Answer):
+    """Cheap to poll: the revision changes with every move."""
+
+    revision: int
+    thinking: bool
+    bot_error: str | None
+    over: bool
+
+
+class SetupInfo(Answer):
+    """A game's setup as its saved game holds it."""
+
+    edition: Edition
+    expansions: list[Literal["sokol"]]
+    variants: list[Literal["gate-guard"]]
+    first_player: int
+    draw_order: list[str] | None
+    board: int
+
+
+class RecordResult(Answer):
+    scores: list[int]
+
+
+class SavedGame(Answer):
+    """A saved game (``zamek-game``): the setup, the seed and every move; the result once it is over."""
+
+    format: Literal["zamek-game"]
+    version: int
+    setup: SetupInfo
+    seed: int | None = None
+    moves: list[str]
+    result: RecordResult | None = None
+
+
+class TokenView(Answer):
+    """A special token (wall tile) a player holds."""
+
+    kind: int
+    """Its kind in Zamek numbering (``UseToken``'s kind)."""
+    number: int
+    """The number printed on it in the edition played."""
+    name: str
+    turn: int
+    """The turn it was taken in."""
+    usable: bool
+    """The player to move may use it now (from the engine's ``usable_tokens``); the other player's tokens are
+    usable in their next turn."""
+
+
+class PlayerView(Answer):
+    score: int
+    supply: int
+    """Followers in supply."""
+    princes: int
+    falconers: int
+    family_size: int
+    family_spaces: list[Space]
+    """The spaces of the player's family house."""
+    nests: int
+    on_gate: bool
+    tokens: list[TokenView]
+
+
+class PlacementView(Answer):
+    """A tile on the castle, in order of placement."""
+
+    space: Space
+    tile: str
+    rotation: int = Field(ge=0, le=3)
+    """Quarter turns clockwise."""
+    player: int | None
+    """Who placed it (None when the game's moves do not say)."""
+    order: int
+
+
+class FeatureRef(Answer):
+    """A feature of the position (a region joined across tiles), from the engine's feature view."""
+
+    id: int
+    """The feature's id in this position (``FeatureView.id``; a later tile may join it to another)."""
+    kind: str
+    tiles: int
+    """The tiles and start spaces it covers."""
+    spaces: list[Space]
+
+
+class FigureView(Answer):
+    """A figure on the castle: a follower (a herald, squire, farmer, monk or preacher by its feature), a prince or a
+    falconer."""
+
+    player: int
+    space: Space
+    part: int
+    """The index of its feature on the tile (as in ``follower:N``)."""
+    feature: int
+    """The id of the feature it stands on (``FeatureView.id``)."""
+    piece: PieceKey
+    kind: str
+    role: str
+
+
+class PlaceOption(Answer):
+    """Where the drawn tile may go, turned how: a legal ``Place`` action."""
+
+    action: str = Field(examples=["e10/90"])
+    space: Space
+    rotation: int = Field(ge=0, le=3)
+
+
+class DrawnTile(Answer):
+    """The tile drawn; where it may go while it is to be placed (both lists are empty otherwise)."""
+
+    id: str
+    places: list[PlaceOption]
+    """Each legal placement: its action, its space and its rotation."""
+
+
+class FigureChoice(Answer):
+    """Put a figure on a feature of the tile just placed."""
+
+    type: Literal["figure"] = "figure"
+    action: str = Field(examples=["follower:2"])
+    part: int
+    """The feature's index on the tile."""
+    piece: PieceKey
+    sides: list[int]
+    """The tile's sides (0 north, clockwise) the feature touches, as placed."""
+    kind: str
+    role: str
+    label: str
+    feature: FeatureRef
+    """The feature (joined across tiles) the figure would stand on."""
+
+
+class PassChoice(Answer):
+    type: Literal["pass"] = "pass"
+    action: str = Field(examples=["pass"])
+
+
+class OrderChoice(Answer):
+    """Have this completed feature scored next (Z15)."""
+
+    type: Literal["order"] = "order"
+    action: str = Field(examples=["order:1"])
+    kind: str
+    label: str
+    feature: FeatureRef
+
+
+class UseChoice(Answer):
+    """Use a token: a x2 token on the feature being scored, or the extra-turn token (Z19)."""
+
+    type: Literal["use"] = "use"
+    action: str = Field(examples=["use:2"])
+    token: int
+    label: str
+    feature: FeatureRef | None
+    """The feature being scored (a x2 token), or None (an extra turn)."""
+    feature_words: str | None
+    """That feature in words."""
+
+
+class DeclineChoice(Answer):
+    """Keep the token."""
+
+    type: Literal["decline"] = "decline"
+    action: str = Field(examples=["decline"])
+    feature: FeatureRef | None
+    feature_words: str | None
+
+
+Choice = Annotated[FigureChoice | PassChoice | OrderChoice | UseChoice | DeclineChoice, Field(discriminator="type")]
+
+
+class ScoreLine(Answer):
+    """A line of the itemised score breakdown."""
+
+    turn: int
+    player: int | None
+    points: int
+    reason: str
+    line: str
+    spaces: list[Space]
+    """The spaces of the feature it scored (empty for a line about no feature)."""
+    final: bool
+
+
+class ResultView(Answer):
+    scores: list[int]
+    winners: list[int]
+
+
+class MoveLine(Answer):
+    """A move as people read it."""
+
+    text: str
+    """In the game's notation."""
+    kind: MoveKind
+    words: str
+    player: int | None
+    chance: bool
+
+
+class ReplayMove(MoveLine):
+    n: int
+    """Its number, from 1."""
+
+
+class ReplayInfo(Answer):
+    move: int
+    """The moves the position shown comes after."""
+    total: int
+    moves: list[ReplayMove]
+
+
+class PromptWords(Answer):
+    """The names the page's prompts need."""
+
+    current: str
+    tile: str | None
+
+
+class GameView(Answer):
+    """A castle game's position with everything the page draws (and the game's metadata)."""
+
+    api: int = API_VERSION
+    id: str
+    mode: Mode
+    level: str | None
+    human: int | None
+    seed: int
+    revision: int
+    thinking: bool
+    bot_error: str | None
+    moves_count: int
+    rules: str
+    setup: SetupInfo
+    edition: Edition
+    sokol: bool
+    board: int
+    gate_guard: bool
+    lang: str
+    phase: PhaseName
+    current: int
+    turn: int
+    over: bool
+    result: ResultView | None
+    players: list[PlayerView]
+    towers: list[bool]
+    """Whether each tower (by index) still holds a face-down token."""
+    placements: list[PlacementView]
+    figures: list[FigureView]
+    drawn: DrawnTile | None
+    choices: list[Choice]
+    scoring: FeatureRef | None
+    """The feature scored next while the order or a x2 token is being decided."""
+    log: list[ScoreLine]
+    remaining: list[str]
+    discarded: list[str]
+    recent: list[MoveLine]
+    human_to_act: bool
+    terms: dict[str, str]
+    """Words for features, figures and extras, in the edition's terms and the view's language."""
+    prompt_words: PromptWords
+    can_undo: bool
+    undo_refusal: str | None
+
+
+class ReplayView(GameView):
+    """A position of a replay, with every move of the game."""
+
+    replay: ReplayInfo

@@ -1,10 +1,9 @@
 // The castle in SVG: wall, score track, towers, gates, start spaces, tiles, figures, score markers,
-// the spaces where the drawn tile may go, and highlights. Geometry comes from /api/geometry.
+// the spaces where the drawn tile may go, and highlights. Geometry comes from /api/geometry; the views
+// name places by their space names (e10; start spaces by their id, S5), as the geometry does.
 
 import { COLORS, drawFigure, drawStart, drawTile, el, featureOutline, rotatePoint, tileAnchors } from "./tiles.js";
 
-const cellKey = (x, y) => `${x},${y}`;
-const spaceName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
 
 export class Board {
   constructor(svg, geometry) {
@@ -12,6 +11,8 @@ export class Board {
     this.geo = geometry;
     this.tilesById = new Map(geometry.tiles.map((t) => [t.id, t]));
     this.H = geometry.height;
+    // Where each space lies (x east, y north, from 0): the interior's spaces and the start spaces.
+    this.spaceAt = new Map([...geometry.spaces.map((s) => [s.name, [s.x, s.y]]), ...geometry.starts.map((s) => [s.id, [s.x, s.y]])]);
     this.handlers = {};
     const pad = 1.05;
     svg.setAttribute("viewBox", `${-pad} ${-pad} ${geometry.width + 2 * pad} ${geometry.height + 2 * pad}`);
@@ -40,9 +41,10 @@ export class Board {
     return [x, this.H - y - 1];
   }
 
-  cellXY(cell) {
-    const stride = this.geo.stride;
-    return [(cell % stride) - 1, Math.floor(cell / stride) - 1];
+  // The SVG corner of a space named like e10 (or a start space, S5).
+  spaceOrigin(space) {
+    const [x, y] = this.spaceAt.get(space);
+    return this.cellOrigin(x, y);
   }
 
   drawWall() {
@@ -94,23 +96,24 @@ export class Board {
       const r = el("rect", { x: ox, y: oy, width: 1, height: 1, class: "space" }, this.layers.spaces);
       const t = el("text", { x: ox + 0.06, y: oy + 0.16, class: "space-name" }, this.layers.spaces);
       t.textContent = space.name;
-      this.spaceNodes.set(cellKey(space.x, space.y), r);
+      this.spaceNodes.set(space.name, r);
     }
   }
 
-  tileGroup(parent, tileId, x, y, rotation, cls = "") {
+  tileGroup(parent, tileId, space, rotation, cls = "") {
     const tile = this.tilesById.get(tileId);
-    const [ox, oy] = this.cellOrigin(x, y);
+    const [ox, oy] = this.spaceOrigin(space);
     const g = el("g", { transform: `translate(${ox},${oy}) rotate(${90 * rotation},0.5,0.5)`, class: cls }, parent);
     drawTile(g, tile);
     return g;
   }
 
-  // Where a figure on feature `feature` of a tile placed at (x, y) turned `rotation` stands, in SVG.
-  featurePoint(tileId, feature, x, y, rotation) {
+  // Where a figure on part `part` (the feature's index on the tile) of a tile placed on `space` turned `rotation`
+  // stands, in SVG.
+  featurePoint(tileId, part, space, rotation) {
     const tile = this.tilesById.get(tileId);
-    const local = rotatePoint(tileAnchors(tile)[feature], rotation);
-    const [ox, oy] = this.cellOrigin(x, y);
+    const local = rotatePoint(tileAnchors(tile)[part], rotation);
+    const [ox, oy] = this.spaceOrigin(space);
     return [ox + local[0], oy + local[1]];
   }
 
@@ -122,8 +125,8 @@ export class Board {
     view.towers.forEach((holds, i) => this.towerNodes[i].classList.toggle("taken", !holds));
     const placedAt = new Map();
     for (const p of view.placements) {
-      placedAt.set(cellKey(p.x, p.y), p);
-      this.tileGroup(this.layers.tiles, p.tile, p.x, p.y, p.rotation, "placed");
+      placedAt.set(p.space, p);
+      this.tileGroup(this.layers.tiles, p.tile, p.space, p.rotation, "placed");
     }
     // The last move of each player: outlined in their colour, the very last one thicker.
     const last = view.placements[view.placements.length - 1];
@@ -132,17 +135,17 @@ export class Board {
       const p = view.placements[i];
       if (p.player === null || seen.has(p.player)) continue;
       seen.add(p.player);
-      const [ox, oy] = this.cellOrigin(p.x, p.y);
+      const [ox, oy] = this.spaceOrigin(p.space);
       el("rect", { x: ox + 0.03, y: oy + 0.03, width: 0.94, height: 0.94, class: p === last ? "last-move" : "last-move older", stroke: COLORS.players[p.player] }, this.layers.marks);
     }
-    for (const f of view.followers) {
-      const p = placedAt.get(cellKey(f.x, f.y));
+    for (const f of view.figures) {
+      const p = placedAt.get(f.space);
       if (!p) continue;
-      const at = this.featurePoint(p.tile, f.feature, f.x, f.y, p.rotation);
+      const at = this.featurePoint(p.tile, f.part, f.space, p.rotation);
       drawFigure(this.layers.figures, at, f.player, { piece: f.piece, lying: f.kind === "meadow" && f.piece === "follower" });
     }
     this.drawMarkers(view);
-    if (view.scoring_cells) this.highlightCells(view.scoring_cells, "scoring", this.layers.marks);
+    if (view.scoring) this.highlightSpaces(view.scoring.spaces, "scoring", this.layers.marks);
     this.drawLegal();
     this.drawFigureChoices();
   }
@@ -170,44 +173,43 @@ export class Board {
     const view = this.view;
     const layer = this.layers.legal;
     if (!ui.placing || !view.drawn) return;
-    const byCell = new Map();
-    for (const [x, y, r] of view.drawn.options) {
-      const key = cellKey(x, y);
-      if (!byCell.has(key)) byCell.set(key, []);
-      byCell.get(key).push(r);
+    // The legal placements (each a Place action), by space.
+    const bySpace = new Map();
+    for (const place of view.drawn.places) {
+      if (!bySpace.has(place.space)) bySpace.set(place.space, []);
+      bySpace.get(place.space).push(place.rotation);
     }
-    this.legalByCell = byCell;
-    for (const [key, rotations] of byCell) {
-      const [x, y] = key.split(",").map(Number);
-      const [ox, oy] = this.cellOrigin(x, y);
+    this.legalBySpace = bySpace;
+    for (const [space, rotations] of bySpace) {
+      const [ox, oy] = this.spaceOrigin(space);
       const now = rotations.includes(ui.rotation);
       const r = el("rect", {
         x: ox + 0.04, y: oy + 0.04, width: 0.92, height: 0.92, rx: 0.06,
         class: now ? "legal now" : "legal other", tabindex: now ? 0 : -1, role: "button",
-        "data-x": x, "data-y": y, "aria-label": spaceName(x, y),
+        "data-space": space, "aria-label": space,
       }, layer);
-      r.addEventListener("mouseenter", () => this.preview(x, y));
-      r.addEventListener("focus", () => this.preview(x, y));
+      r.addEventListener("mouseenter", () => this.preview(space));
+      r.addEventListener("focus", () => this.preview(space));
       r.addEventListener("mouseleave", () => this.clearPreview());
       r.addEventListener("blur", () => this.clearPreview());
-      r.addEventListener("click", () => this.handlers.place && this.handlers.place(x, y));
+      r.addEventListener("click", () => this.handlers.place && this.handlers.place(space));
       r.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {
           ev.preventDefault();
-          this.handlers.place && this.handlers.place(x, y);
+          this.handlers.place && this.handlers.place(space);
         }
       });
     }
   }
 
-  preview(x, y) {
+  preview(space) {
     this.clearPreview();
     const ui = this.ui;
     if (!ui.placing || !this.view.drawn) return;
-    const rotations = (this.legalByCell && this.legalByCell.get(cellKey(x, y))) || [];
+    const rotations = (this.legalBySpace && this.legalBySpace.get(space)) || [];
     const rotation = rotations.includes(ui.rotation) ? ui.rotation : rotations[0];
     if (rotation === undefined) return;
-    const g = this.tileGroup(this.layers.preview, this.view.drawn.id, x, y, rotation, "preview");
+    const g = this.tileGroup(this.layers.preview, this.view.drawn.id, space, rotation, "preview");
     g.setAttribute("pointer-events", "none");
     if (rotation !== ui.rotation) g.classList.add("turned");
   }
@@ -224,23 +226,23 @@ export class Board {
     const p = view.placements[view.placements.length - 1];
     const tile = this.tilesById.get(p.tile);
     const seen = new Set();
-    const [ox, oy] = this.cellOrigin(p.x, p.y);
+    const [ox, oy] = this.spaceOrigin(p.space);
     const outlines = el("g", { transform: `translate(${ox},${oy}) rotate(${90 * p.rotation},0.5,0.5)` }, this.layers.highlight);
     this.choiceOutlines = new Map();
     for (const choice of ui.figureChoices) {
-      if (seen.has(choice.feature)) continue;
-      seen.add(choice.feature);
-      const outline = featureOutline(outlines, tile, choice.feature, "feature-outline");
-      this.choiceOutlines.set(choice.feature, outline);
-      const at = this.featurePoint(p.tile, choice.feature, p.x, p.y, p.rotation);
+      if (seen.has(choice.part)) continue;
+      seen.add(choice.part);
+      const outline = featureOutline(outlines, tile, choice.part, "feature-outline");
+      this.choiceOutlines.set(choice.part, outline);
+      const at = this.featurePoint(p.tile, choice.part, p.space, p.rotation);
       const g = drawFigure(this.layers.highlight, at, view.current, { ghost: true, lying: choice.kind === "meadow" });
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
       g.setAttribute("aria-label", choice.label);
       g.setAttribute("data-action", choice.action);
       el("title", {}, g).textContent = choice.label;
-      g.addEventListener("mouseenter", () => this.showFeature(choice.feature, true));
-      g.addEventListener("mouseleave", () => this.showFeature(choice.feature, false));
+      g.addEventListener("mouseenter", () => this.showFeature(choice.part, true));
+      g.addEventListener("mouseleave", () => this.showFeature(choice.part, false));
       g.addEventListener("click", () => this.handlers.figure && this.handlers.figure(choice.action));
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {
@@ -251,19 +253,20 @@ export class Board {
     }
   }
 
-  showFeature(feature, on) {
-    const outline = this.choiceOutlines && this.choiceOutlines.get(feature);
+  // Outline part `part` (a feature's index) of the tile just placed.
+  showFeature(part, on) {
+    const outline = this.choiceOutlines && this.choiceOutlines.get(part);
     if (outline) outline.classList.toggle("on", on);
   }
 
-  // Shade a set of castle cells (a feature from the log, the family house...).
-  highlightCells(cells, cls = "hover", layer = null) {
+  // Shade a set of spaces by name (a feature from the log, the family house...).
+  highlightSpaces(spaces, cls = "hover", layer = null) {
     const target = layer || this.layers.highlight;
     if (!layer) this.clearHighlight();
     const g = el("g", { class: `cells ${cls}` }, target);
-    for (const cell of cells) {
-      const [x, y] = this.cellXY(cell);
-      const [ox, oy] = this.cellOrigin(x, y);
+    for (const space of spaces) {
+      if (!this.spaceAt.has(space)) continue;
+      const [ox, oy] = this.spaceOrigin(space);
       el("rect", { x: ox, y: oy, width: 1, height: 1 }, g);
     }
     return g;

@@ -1,0 +1,149 @@
+// The game's layout and the side panels the game and the replay screens share: the title, the players, the
+// last moves, the score log, the tiles still to come and the legend.
+
+import { drawTile, el as svgEl } from "./tiles.js";
+import { describeGame, figureIcon, h, main, playerName, state, t, tileSvg } from "./ui.js";
+
+export function gameLayout(replay) {
+  main.innerHTML = "";
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.id = "board";
+  const layout = h("div", { class: replay ? "game replay" : "game" },
+    h("section", { class: "board-wrap" }, h("div", { class: "game-title", id: "game-title" }), svg),
+    h("aside", { class: "side" },
+      h("section", { class: "panel turn", id: "turn", "aria-live": "polite" }),
+      h("section", { class: "panel players", id: "players" }),
+      h("section", { class: "panel recent", id: "recent" }),
+      h("details", { class: "panel log", id: "log", open: true }, h("summary", {}, t("scores")), h("ol", { id: "log-list" })),
+      h("details", { class: "panel remaining", id: "remaining" }, h("summary", { id: "remaining-title" }), h("div", { class: "tile-grid", id: "remaining-grid" })),
+      h("details", { class: "panel legend", id: "legend" }, h("summary", {}, t("legend")), h("div", { id: "legend-body" })),
+      h("p", { class: "muted keys" }, t("keyboard"))));
+  main.append(layout);
+  return svg;
+}
+
+// Everything beside the board but the turn panel (the game's prompts or the replay's controls).
+export function renderSidePanels(view) {
+  renderTitle(view);
+  renderPlayers(view);
+  renderRecent(view);
+  renderLog(view);
+  renderRemaining(view);
+  renderLegend(view);
+}
+
+// Hovering (or focusing) an element shades the spaces it is about on the board.
+export function highlightOn(spaces, cls = "hover") {
+  return {
+    onmouseenter: () => state.board.highlightSpaces(spaces, cls),
+    onmouseleave: () => state.board.clearHighlight(),
+    onfocus: () => state.board.highlightSpaces(spaces, cls),
+    onblur: () => state.board.clearHighlight(),
+  };
+}
+
+function renderTitle(view) {
+  const title = document.getElementById("game-title");
+  const rules = describeGame(view).rules;
+  title.innerHTML = "";
+  title.append(
+    h("span", { class: "names" }, h("span", { class: "dot p0" }), playerName(view, 0), ` ${t("vs")} `, h("span", { class: "dot p1" }), playerName(view, 1)),
+    h("span", { class: "muted" }, ` · ${rules} · ${t("turn", { n: view.turn })}`),
+  );
+}
+
+function renderPlayers(view) {
+  const panel = document.getElementById("players");
+  panel.innerHTML = "";
+  view.players.forEach((p, i) => {
+    const stats = h("div", { class: "stats" },
+      h("span", { class: "stat", title: view.terms.follower }, figureIcon(i, "follower"), `× ${p.supply}`));
+    if (view.sokol) {
+      stats.append(h("span", { class: "stat", title: view.terms.prince }, figureIcon(i, "prince"), `× ${p.princes}`),
+        h("span", { class: "stat", title: view.terms.falconer }, figureIcon(i, "falconer"), `× ${p.falconers}`),
+        h("span", { class: "stat" }, `${t("nests")}: ${p.nests}`));
+    }
+    const family = h("span", { class: "stat family", tabindex: p.family_size ? 0 : -1, ...highlightOn(p.family_spaces, "family") },
+      `${view.terms["family-house"]}: ${p.family_size}`);
+    stats.append(family);
+    const tokens = h("div", { class: "tokens" },
+      p.tokens.length ? p.tokens.map((tk) => h("span", { class: tk.usable ? "token" : "token later", title: tk.usable ? tk.name : `${tk.name} — ${t("usableLater")}` }, h("b", {}, tk.number), " ", tk.name.replace(/^.*\((.*)\)$/, "$1")))
+        : h("span", { class: "muted" }, t("noTokens")));
+    panel.append(h("div", { class: `player p${i}${view.current === i && !view.over ? " current" : ""}`, "data-player": i },
+      h("div", { class: "player-head" }, h("span", { class: `dot p${i}` }), h("span", { class: "name" }, playerName(view, i)),
+        h("span", { class: "score", "data-score": p.score }, p.score)),
+      stats, tokens));
+  });
+}
+
+function renderRecent(view) {
+  const panel = document.getElementById("recent");
+  panel.innerHTML = "";
+  const moves = view.recent.filter((m) => m.kind !== "draw").slice(-5);
+  if (!moves.length) return;
+  panel.append(h("h3", {}, t("lastMoves")), h("ul", { class: "recent-list" },
+    moves.map((m) => h("li", {}, m.player !== null ? h("span", { class: `dot p${m.player}` }) : null, m.words))));
+}
+
+function renderLog(view) {
+  const list = document.getElementById("log-list");
+  list.innerHTML = "";
+  const items = view.log.slice().reverse();
+  if (!items.length) list.append(h("li", { class: "muted" }, t("noScores")));
+  for (const item of items) {
+    const li = h("li", { tabindex: 0, class: item.final ? "final" : "", ...highlightOn(item.spaces) },
+      h("span", { class: "turn-no" }, item.final ? "★" : `#${item.turn}`),
+      item.player !== null ? h("span", { class: `dot p${item.player}` }) : h("span", { class: "dot none" }),
+      h("span", { class: "line" }, item.line),
+      h("span", { class: "pts" }, item.points ? `+${item.points}` : "0"));
+    list.append(li);
+  }
+}
+
+function renderRemaining(view) {
+  document.getElementById("remaining-title").textContent = t("remaining", { n: view.remaining.length });
+  const grid = document.getElementById("remaining-grid");
+  const details = document.getElementById("remaining");
+  const fill = () => {
+    grid.innerHTML = "";
+    for (const id of view.remaining) grid.append(h("span", { class: "mini", title: id }, tileSvg(id, view.sokol, 0, 40, "tile-svg mini")));
+    if (view.discarded.length) grid.append(h("p", { class: "muted" }, `${t("discarded")}: ${view.discarded.join(", ")}`));
+  };
+  grid.innerHTML = "";
+  if (details.open) fill();
+  details.ontoggle = () => details.open && fill();
+}
+
+function legendSwatch(draw) {
+  const svg = svgEl("svg", { viewBox: "0 0 1 1", width: 26, height: 26, class: "swatch", "aria-hidden": "true" });
+  draw(svg);
+  return svg;
+}
+
+function renderLegend(view) {
+  const body = document.getElementById("legend-body");
+  body.innerHTML = "";
+  const w = view.terms;
+  const fakeTile = (features, fountain = false) => ({ id: "", fountain, features });
+  const entries = [
+    [w.road, (s) => drawTile(s, fakeTile([{ kind: "road", segments: [1, 7] }, { kind: "meadow", segments: [2, 3, 4, 5, 6] }, { kind: "meadow", segments: [8, 9, 10, 11, 0] }]), { extras: false })],
+    [w.house, (s) => drawTile(s, fakeTile([{ kind: "house", segments: [0, 1, 2] }, { kind: "meadow", segments: [3, 4, 5, 6, 7, 8, 9, 10, 11] }]))],
+    [w.pigsty, (s) => drawTile(s, fakeTile([{ kind: "pigsty", segments: [0, 1, 2] }, { kind: "meadow", segments: [3, 4, 5, 6, 7, 8, 9, 10, 11] }]))],
+    [w.meadow, (s) => drawTile(s, fakeTile([{ kind: "meadow", segments: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }]))],
+    [w.shrine, (s) => drawTile(s, fakeTile([{ kind: "meadow", segments: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], shrines: 1 }]))],
+    [w.stocks, (s) => drawTile(s, fakeTile([{ kind: "road", segments: [1, 7], stocks: 1 }, { kind: "meadow", segments: [2, 3, 4, 5, 6] }, { kind: "meadow", segments: [8, 9, 10, 11, 0] }]))],
+    [w.fountain, (s) => drawTile(s, fakeTile([{ kind: "road", segments: [1] }, { kind: "road", segments: [4] }, { kind: "road", segments: [7] }, { kind: "meadow", segments: [2, 3] }, { kind: "meadow", segments: [5, 6] }, { kind: "meadow", segments: [8, 9, 10, 11, 0] }], true))],
+  ];
+  if (view.sokol) {
+    entries.push([w.chapel, (s) => drawTile(s, fakeTile([{ kind: "chapel", segments: [0, 1, 2] }, { kind: "meadow", segments: [3, 4, 5, 6, 7, 8, 9, 10, 11] }]))]);
+    entries.push([w.nest, (s) => drawTile(s, fakeTile([{ kind: "house", segments: [0, 1, 2], nests: 1 }, { kind: "meadow", segments: [3, 4, 5, 6, 7, 8, 9, 10, 11] }]))]);
+  }
+  const roles = [["herald", w.road], ["squire", w.house], ["farmer", w.pigsty], ["monk", w.meadow]];
+  if (view.sokol) roles.push(["preacher", w.chapel]);
+  body.append(h("ul", { class: "legend-list" }, entries.map(([name, draw]) => h("li", {}, legendSwatch(draw), name))));
+  body.append(h("ul", { class: "legend-list roles" }, roles.map(([role, kind]) => h("li", {}, figureIcon(view.current, "follower"), `${w[role]} — ${kind}`))));
+  if (view.sokol) {
+    body.append(h("ul", { class: "legend-list roles" },
+      h("li", {}, figureIcon(0, "prince"), w.prince), h("li", {}, figureIcon(0, "falconer"), w.falconer)));
+  }
+}

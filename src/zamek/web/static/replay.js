@@ -1,0 +1,82 @@
+// The replay screen: any game, finished or not, move by move (first, previous, next, last, a slider, the list of
+// moves in words, and the keys ← → Home End).
+
+import { games } from "./api.js";
+import { Board } from "./board.js";
+import { gameLayout, renderSidePanels } from "./panels.js";
+import { geometryFor, h, main, state, t, tileSvg } from "./ui.js";
+
+export async function openReplay(id, move) {
+  state.screen = "replay";
+  state.gameId = id;
+  const seq = (state.replaySeq += 1);
+  let view;
+  try {
+    view = await games.replay(id, move, state.lang);
+    if (seq !== state.replaySeq || state.screen !== "replay") return; // a later step was asked for meanwhile
+  } catch (err) {
+    main.innerHTML = "";
+    main.append(h("p", { class: "panel error" }, err.status === 404 ? t("gameMissing") : err.message));
+    return;
+  }
+  const geo = await geometryFor(view);
+  if (state.boardFor !== `replay:${id}` || !document.getElementById("board")) {
+    const svg = gameLayout(true);
+    state.board = new Board(svg, geo);
+    state.boardFor = `replay:${id}`;
+  }
+  state.view = view;
+  state.replayMove = view.replay.move;
+  state.board.render(view, {});
+  renderReplayPanel(view);
+  renderSidePanels(view);
+}
+
+function gotoMove(n) {
+  const total = state.view.replay.total;
+  n = Math.max(0, Math.min(total, n));
+  state.replayMove = n;
+  history.replaceState(null, "", `#/replay/${state.gameId}/${n}`);
+  openReplay(state.gameId, n);
+}
+
+function renderReplayPanel(view) {
+  const panel = document.getElementById("turn");
+  panel.innerHTML = "";
+  const { move, total, moves } = view.replay;
+  const slider = h("input", { type: "range", min: 0, max: total, value: move, id: "replay-slider", "aria-label": t("replayTitle") });
+  slider.addEventListener("input", () => gotoMove(Number(slider.value)));
+  panel.append(
+    h("h2", {}, t("replayTitle")),
+    h("div", { class: "replay-controls" },
+      h("button", { type: "button", id: "replay-first", onclick: () => gotoMove(0), title: t("first"), "aria-label": t("first") }, "«"),
+      h("button", { type: "button", id: "replay-prev", onclick: () => gotoMove(state.replayMove - 1), title: t("prev"), "aria-label": t("prev") }, "‹"),
+      h("button", { type: "button", id: "replay-next", onclick: () => gotoMove(state.replayMove + 1), title: t("next"), "aria-label": t("next") }, "›"),
+      h("button", { type: "button", id: "replay-last", onclick: () => gotoMove(total), title: t("last"), "aria-label": t("last") }, "»")),
+    slider,
+    h("p", { id: "replay-position" }, t("moveOf", { n: move, total })),
+  );
+  if (view.drawn) panel.append(h("div", { class: "drawn-row" }, tileSvg(view.drawn.id, view.sokol, 0, 72)));
+  const list = h("ol", { class: "move-list", id: "move-list" },
+    h("li", { class: move === 0 ? "current" : "", onclick: () => gotoMove(0) }, t("startPosition")),
+    moves.map((m) => h("li", { class: `${m.n === move ? "current" : ""}${m.chance ? " chance" : ""}`, "data-n": m.n, onclick: () => gotoMove(m.n) },
+      m.player !== null && !m.chance ? h("span", { class: `dot p${m.player}` }) : null, m.words)));
+  panel.append(list);
+  const tools = h("div", { class: "tools" });
+  tools.append(h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
+  tools.append(h("a", { class: "button", href: `#/game/${view.id}`, id: "back-to-game" }, t("backToGame")));
+  panel.append(tools);
+  const current = list.querySelector(".current");
+  if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+}
+
+// The replay's keys: ← → one move, Home and End the first and the last.
+export function replayKey(ev) {
+  const view = state.view;
+  if (!view || !view.replay || ev.target instanceof HTMLInputElement) return;
+  const n = state.replayMove;
+  if (ev.key === "ArrowRight") gotoMove(n + 1);
+  else if (ev.key === "ArrowLeft") gotoMove(n - 1);
+  else if (ev.key === "Home") gotoMove(0);
+  else if (ev.key === "End") gotoMove(view.replay.total);
+}

@@ -1,0 +1,96 @@
+// What the screens share: the page's state, building elements, words, the castle's geometry, small drawings.
+
+import { games } from "./api.js";
+import { guessLanguage, tr } from "./i18n.js";
+import { drawFigure, drawTile, el as svgEl } from "./tiles.js";
+
+export const state = {
+  lang: guessLanguage(),
+  geometry: new Map(),
+  tileDefs: new Map(),
+  view: null,
+  board: null,
+  boardFor: null,
+  rotation: 0,
+  rotationFor: null,
+  screen: null,
+  gameId: null,
+  poll: null,
+  busy: false,
+  error: null,
+  replaySeq: 0,
+  replayMove: 0,
+};
+
+export const main = document.getElementById("main");
+export const t = (key, values) => tr(state.lang, key, values);
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+// The castle a game was played on: its rule set and its board (games saved before board 2 keep board 1).
+export async function geometryFor(view) {
+  const key = `${view.sokol}:${view.board}`;
+  if (!state.geometry.has(key)) {
+    const geo = await games.geometry(view.sokol, view.board);
+    state.geometry.set(key, geo);
+    state.tileDefs.set(view.sokol, geo.tiles);
+  }
+  return state.geometry.get(key);
+}
+
+export function showError(message) {
+  state.error = message;
+  const box = document.getElementById("error");
+  if (box) {
+    box.textContent = message || "";
+    box.hidden = !message;
+  }
+}
+
+export function stopPolling() {
+  if (state.poll) clearTimeout(state.poll);
+  state.poll = null;
+}
+
+export function playerName(view, p) {
+  if (view.mode === "computer") {
+    return p === view.human ? t("you") : `${t("computer")} (${t("level-" + view.level)})`;
+  }
+  return view.terms[`player-${p + 1}`];
+}
+
+export function describeGame(g) {
+  const who = g.mode === "computer" ? `${t("vsComputer")} (${t("level-" + g.level)})` : t("hotseat");
+  const rules = [t("edition-" + g.edition)];
+  if (g.sokol) rules.push("Sokół");
+  if (g.gate_guard) rules.push("🛡");
+  return { who, rules: rules.join(" + ") };
+}
+
+export function tileSvg(tileId, sokol, rotation = 0, size = 120, cls = "tile-svg") {
+  const tile = state.tileDefs.get(sokol).find((x) => x.id === tileId);
+  const svg = svgEl("svg", { viewBox: "-0.02 -0.02 1.04 1.04", width: size, height: size, class: cls, role: "img", "aria-label": tileId });
+  const g = svgEl("g", { transform: `rotate(${90 * rotation},0.5,0.5)` }, svg);
+  drawTile(g, tile);
+  return svg;
+}
+
+export function figureIcon(player, piece) {
+  const svg = svgEl("svg", { viewBox: "-0.5 -0.8 1 1.3", width: 18, height: 22, class: "figure-icon", "aria-hidden": "true" });
+  drawFigure(svg, [0, 0], player, { piece, size: 1 });
+  return svg;
+}

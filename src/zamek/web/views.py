@@ -1,0 +1,288 @@
+"""The answers the page draws, built from the engine's public reading API as the models of :mod:`zamek.web.schemas`.
+
+A position is read through the state's public methods and the feature view (``feature_at``,
+``order_choices``, ``feature_being_scored``, ``legal_actions``, ``usable_tokens``); places are named by
+their space names (start spaces by their id) and features by their feature-view id, never by cell
+numbers. Every word comes from the translation tables (``zamek.terms``, ``zamek.report``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from zamek import (
+    Decline,
+    Draw,
+    FeatureKind,
+    FeatureView,
+    Follower,
+    GameState,
+    Order,
+    Pass,
+    Phase,
+    Piece,
+    Place,
+    Reveal,
+    TokenKind,
+    UseToken,
+)
+from zamek import record as records
+from zamek.core.geometry import rotate_segment, space_name
+from zamek.core.setup import ROLES
+from zamek.core.tokens import printed_number
+from zamek.report import item_line, player_name
+from zamek.terms import LANGUAGES, counted, term, token_name
+from zamek.web.db import StoredGame
+from zamek.web.schemas import (
+    Choice,
+    DeclineChoice,
+    DrawnTile,
+    FeatureRef,
+    FigureChoice,
+    FigureView,
+    GameLine,
+    GameStatus,
+    GameView,
+    Mode,
+    MoveKind,
+    MoveLine,
+    OrderChoice,
+    PassChoice,
+    PhaseName,
+    PieceKey,
+    PlacementView,
+    PlaceOption,
+    PlayerView,
+    PromptWords,
+    ReplayInfo,
+    ReplayMove,
+    ReplayView,
+    ResultView,
+    ScoreLine,
+    SetupInfo,
+    TokenView,
+    UseChoice,
+)
+from zamek.web.sessions import COMPUTER, HOTSEAT, LiveGame, MoveInfo
+
+PHASES: Final[dict[Phase, PhaseName]] = {
+    Phase.DRAW: "draw", Phase.PLACE: "place", Phase.FOLLOWER: "follower", Phase.REVEAL: "reveal",
+    Phase.OVER: "over", Phase.ORDER: "order", Phase.DOUBLE: "double", Phase.EXTRA_TURN: "extra_turn",
+}
+PIECES: Final[dict[Piece, PieceKey]] = {Piece.FOLLOWER: "follower", Piece.PRINCE: "prince", Piece.FALCONER: "falconer"}
+MOVE_KINDS: Final[dict[type, MoveKind]] = {
+    Draw: "draw", Reveal: "reveal", Place: "place", Follower: "figure", Pass: "pass", Order: "order", UseToken: "use",
+    Decline: "decline",
+}
+MODES: Final[dict[str, Mode]] = {COMPUTER: "computer", HOTSEAT: "hotseat"}
+RECENT: Final = 8
+"""The moves a game view repeats in words."""
+
+
+class Spaces:
+    """The names of a castle's spaces: an interior space by its name (``e10``), a start space by its id (``S5``)."""
+
+    def __init__(self, state: GameState) -> None:
+        castle = state.castle
+        self._names = {c: castle.name_of(c) for c in castle.interior} | {s.cell: s.id for s in castle.starts}
+
+    def name(self, cell: int) -> str:
+        return self._names[cell]
+
+    def of(self, mask: int) -> list[str]:
+        """The spaces in a bit mask of cells (``FeatureView.cells``, ``ScoreItem.cells``), in the engine's order."""
+        names = []
+        while mask:
+            low = mask & -mask
+            names.append(self._names[low.bit_length() - 1])
+            mask ^= low
+        return names
+
+    def feature(self, view: FeatureView) -> FeatureRef:
+        return FeatureRef(id=view.id, kind=view.kind.key, tiles=view.tiles, spaces=self.of(view.cells))
+
+
+def move_kind(info: MoveInfo) -> MoveKind:
+    return MOVE_KINDS[type(info.action)]
+
+
+def terms_for(lang: str, edition: str, sokol: bool) -> dict[str, str]:
+    """Return the words the page shows for features, figures and extras (from zamek.terms)."""
+    keys = ["road", "house", "pigsty", "meadow", "shrine", "shrines", "stocks", "fountain", "family-house",
+            "herald", "squire", "farmer", "monk", "follower", "special-token", "score-marker", "tiles", "points",
+            "total", "breakdown", "final-scoring", "shared-victory", "unfinished"]
+    if sokol:
+        keys += ["chapel", "preacher", "prince", "falconer", "nest", "nests", "gate"]
+    words = {key: term(key, lang, edition) for key in keys}
+    words["player-1"] = player_name(0, lang)
+    words["player-2"] = player_name(1, lang)
+    return words
+
+
+def _figure_label(kind: FeatureKind, piece: Piece, lang: str, edition: str) -> str:
+    role = term(ROLES[kind], lang, edition)
+    figure = role if piece is Piece.FOLLOWER else f"{term(piece.key, lang, edition)} ({role})"
+    return f"{figure} — {term(kind.key, lang, edition)}"
+
+
+def _feature_words(feature: FeatureView, lang: str, edition: str) -> str:
+    return f"{term(feature.kind.key, lang, edition)}: {counted(feature.tiles, 'tiles', lang, edition)}"
+
+
+def choices(state: GameState, spaces: Spaces, lang: str) -> list[Choice]:
+    """Return the person's options now: the legal actions, each with its words and the feature it concerns."""
+    if state.is_chance() or state.is_over():
+        return []
+    edition = state.setup.edition
+    options: list[Choice] = []
+    scored = state.feature_being_scored() if state.phase is Phase.DOUBLE else None
+    about = spaces.feature(scored) if scored is not None else None
+    words = _feature_words(scored, lang, edition) if scored is not None else None
+    order = state.order_choices() if state.phase is Phase.ORDER else []
+    cell, tile_index, rotation = state.placements[-1] if state.placements else (-1, -1, 0)  # the tile just placed
+    for action in state.legal_actions():
+        if isinstance(action, Follower):
+            space = spaces.name(cell)
+            feature = state.tiles.tiles[tile_index].features[action.feature]
+            kind = feature.kind
+            options.append(FigureChoice(
+                action=str(action), part=action.feature, piece=PIECES[action.piece],
+                sides=sorted({rotate_segment(s, rotation) // 3 for s in feature.segments}), kind=kind.key,
+                role=ROLES[kind], label=_figure_label(kind, action.piece, lang, edition),
+                feature=spaces.feature(state.feature_at(space, action.feature)),
+            ))
+        elif isinstance(action, Pass):
+            options.append(PassChoice(action=str(action)))
+        elif isinstance(action, Order):
+            choice = order[action.choice]  # order_choices() lists them in the order of Order(k)
+            options.append(OrderChoice(
+                action=str(action), kind=choice.kind.key,
+                label=f"{term(choice.kind.key, lang, edition)}: {counted(choice.tiles, 'tiles', lang, edition)}",
+                feature=spaces.feature(choice),
+            ))
+        elif isinstance(action, UseToken):
+            options.append(UseChoice(
+                action=str(action), token=int(action.kind), label=token_name(action.kind, lang, edition),
+                feature=about, feature_words=words,
+            ))
+        elif isinstance(action, Decline):
+            options.append(DeclineChoice(action=str(action), feature=about, feature_words=words))
+    return options
+
+
+def _tokens(state: GameState, player: int, lang: str) -> list[TokenView]:
+    """A player's tokens; the player to move may use as many of each kind as the engine's ``usable_tokens`` says
+    (the oldest first), the other player any of theirs in their next turn."""
+    edition = state.setup.edition
+    held = state.tokens[player]
+    budget = {k: state.usable_tokens(TokenKind(k)) for k in {t.kind for t in held}} if player == state.current else {}
+    tokens = []
+    for t in held:  # in the order taken, as the engine spends them
+        usable = True
+        if player == state.current:
+            usable = budget[t.kind] > 0
+            budget[t.kind] -= usable
+        tokens.append(TokenView(
+            kind=t.kind, number=printed_number(TokenKind(t.kind), edition), name=token_name(t.kind, lang, edition),
+            turn=t.turn_taken, usable=usable,
+        ))
+    return tokens
+
+
+def _drawn(state: GameState) -> DrawnTile | None:
+    if state.drawn < 0 or state.is_over():
+        return None
+    places = [a for a in state.legal_actions() if isinstance(a, Place)] if state.phase is Phase.PLACE else []
+    return DrawnTile(
+        id=state.tiles.tiles[state.drawn].id,
+        places=[PlaceOption(action=str(a), space=space_name(a.x, a.y), rotation=a.rotation) for a in places],
+    )
+
+
+def game_view(
+    live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str, *, can_undo: bool = False,
+    undo_refusal: str | None = None, thinking: bool = False,
+) -> GameView:
+    """Return everything the page draws for one position of a game (``state``, reached by the moves ``infos``)."""
+    lang = lang if lang in LANGUAGES else "en"
+    setup = state.setup
+    edition = setup.edition
+    spaces = Spaces(state)
+    tiles = state.tiles.tiles
+    placed_by = [i.player for i in infos if isinstance(i.action, Place)]
+    placements = [
+        PlacementView(space=spaces.name(cell), tile=tiles[tile].id, rotation=rotation,
+                      player=placed_by[order] if order < len(placed_by) else None, order=order)
+        for order, (cell, tile, rotation) in enumerate(state.placements)
+    ]
+    figures = []
+    for f in state.followers:
+        space = spaces.name(f.cell)
+        feature = state.feature_at(space, f.feature)
+        figures.append(FigureView(player=f.player, space=space, part=f.feature, feature=feature.id,
+                                  piece=PIECES[f.piece], kind=feature.kind.key, role=ROLES[feature.kind]))
+    players = [
+        PlayerView(
+            score=state.scores[p], supply=state.supply[p], princes=state.princes[p], falconers=state.falconers[p],
+            family_size=state.family_size[p], family_spaces=spaces.of(state.family_cells[p]), nests=state.nests[p],
+            on_gate=state.on_gate[p], tokens=_tokens(state, p, lang),
+        )
+        for p in (0, 1)
+    ]
+    log = [
+        ScoreLine(turn=item.turn, player=item.player, points=item.points, reason=item.reason,
+                  line=item_line(item, lang, edition), spaces=spaces.of(item.cells), final=item.final)
+        for item in state.log
+    ]
+    result = state.result()
+    scored = state.feature_being_scored() if state.phase in (Phase.ORDER, Phase.DOUBLE) else None
+    prompt = PromptWords(current=player_name(state.current, lang),
+                         tile=tiles[state.drawn].id if state.drawn >= 0 else None)
+    return GameView(
+        id=live.id, mode=MODES[live.mode], level=live.level, human=live.human, seed=live.seed,
+        revision=live.revision, thinking=thinking, bot_error=live.bot_error, moves_count=len(live.actions),
+        rules=setup.name, setup=SetupInfo.model_validate(records.setup_to_json(setup)), edition=edition,
+        sokol=setup.sokol, board=setup.board, gate_guard=setup.gate_guard, lang=lang, phase=PHASES[state.phase],
+        current=state.current, turn=state.turn, over=state.is_over(),
+        result=ResultView(scores=list(result.scores), winners=list(result.winners)) if result else None,
+        players=players, towers=list(state.tower_token), placements=placements, figures=figures,
+        drawn=_drawn(state), choices=choices(state, spaces, lang),
+        scoring=spaces.feature(scored) if scored is not None else None, log=log,
+        remaining=sorted(tiles[t].id for t in state.remaining), discarded=[tiles[t].id for t in state.discarded],
+        recent=[move_line(i, lang) for i in infos[-RECENT:]], human_to_act=live.human_to_act(state),
+        terms=terms_for(lang, edition, setup.sokol), prompt_words=prompt, can_undo=can_undo, undo_refusal=undo_refusal,
+    )
+
+
+def move_line(info: MoveInfo, lang: str) -> MoveLine:
+    return MoveLine(text=info.text, kind=move_kind(info), words=info.words.get(lang, info.text), player=info.player,
+                    chance=info.chance)
+
+
+def replay_view(live: LiveGame, state: GameState, infos: list[MoveInfo], upto: int, lang: str) -> ReplayView:
+    """Return the position after the first ``upto`` of the moves ``infos`` (``state``), with every move in words.
+
+    ``live`` gives the game's metadata (its revision and number of moves are those of the whole game).
+    """
+    view = game_view(live, state, infos[:upto], lang)
+    moves = [
+        ReplayMove(n=n, **move_line(info, lang).model_dump()) for n, info in enumerate(infos, start=1)
+    ]
+    fields = dict(view) | {"choices": []}
+    return ReplayView(**fields, replay=ReplayInfo(move=upto, total=len(infos), moves=moves))
+
+
+def game_status(live: LiveGame) -> GameStatus:
+    return GameStatus(revision=live.revision, thinking=live.thinking, bot_error=live.bot_error,
+                      over=live.state.is_over())
+
+
+def game_line(game: StoredGame) -> GameLine:
+    """Return a game's line in the lobby's list."""
+    setup = records.setup_from_json(game.setup)
+    return GameLine(
+        id=game.id, mode=MODES[game.mode], level=game.level, human=game.human, rules=setup.name,
+        edition=setup.edition, sokol=setup.sokol, gate_guard=setup.gate_guard,
+        status="over" if game.status == "over" else "playing", scores=game.scores, turn=game.turn,
+        moves=len(game.moves), created_at=game.created_at, updated_at=game.updated_at,
+    )
