@@ -1016,3 +1016,30 @@ def test_c2_pieces_are_the_same_in_2003() -> None:
         g.play(Follower(0, Piece.PRINCE))
     g.play(Follower(0))
     assert scored(g) == [("house", 0, 2)]
+
+
+def test_z15_z19_order_is_asked_when_it_decides_which_x2_token_is_left() -> None:
+    # White at 8 holds a house x2 and a pigsty x2; c8 closes White's house b8-c8 (2) and a pigsty on c8
+    # (2). Doubling whichever comes first reaches tower 12/13 and ends on 14 either way, but the token
+    # left for later is the other one: the order is the player's choice (Z15).
+    tiles = [
+        tile_toml("T1", house(3, 4, 5), meadow(0, 1, 2, 6, 7, 8, 9, 10, 11)),
+        tile_toml("T2", meadow(*range(12))),
+        tile_toml("T3", pigsty(0, 1, 2), house(9, 10, 11), meadow(3, 4, 5, 6, 7, 8)),
+        TILES["SPARE"],
+    ]
+    g = custom_game(tiles, ["T1", "T2", "T3", "SPARE"])
+    step(g, "b8/0", "follower:0")
+    step(g, "b7/0")
+    g.scores[0] = 8
+    give(g, 0, TokenKind.HOUSE_X2, TokenKind.PIGSTY_X2)
+    step(g, "c8/0", "follower:0")
+    assert phase(g) is Phase.ORDER
+    kinds = [f.kind for f in g.order_choices()]
+    g.play(Order(kinds.index(FeatureKind.PIGSTY)))
+    assert phase(g) is Phase.DOUBLE
+    g.play(UseToken(TokenKind.PIGSTY_X2))  # 8 -> 12, tower 12/13
+    g.play(Reveal(TokenKind.FIVE_POINTS))
+    g.play(Decline())  # the house as it is: 12 -> 14
+    assert g.scores[0] == 14
+    assert [t.kind for t in g.tokens[0]] == [TokenKind.HOUSE_X2, TokenKind.FIVE_POINTS]

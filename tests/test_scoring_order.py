@@ -37,6 +37,10 @@ RULE_SETS = [
     Setup(edition=Edition.CASTLE_2003, sokol=True, gate_guard=True),
 ]
 GAMES = 30
+REGRESSIONS = {  # seeds past GAMES where an earlier criterion chose wrongly (kept as fixed cases)
+    "zamek+sokol+gate-guard": (103,),  # which x2 token is left mattered, unseen
+    "castle2003": (63, 68, 74, 128),  # asked when nothing could differ
+}
 
 Outcome = tuple[object, ...]
 
@@ -156,7 +160,7 @@ def test_z15_c5_the_order_is_asked_exactly_when_it_can_change_the_outcome(
     setup: Setup, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with audited(monkeypatch) as audit:
-        for seed in range(GAMES):
+        for seed in (*range(GAMES), *REGRESSIONS.get(setup.name, ())):
             play_stirred(setup, seed)
     # The games must have met both kinds of situation, or the test proves nothing.
     assert audit.silent >= 5, audit.silent

@@ -79,10 +79,8 @@ def advance_marker(score: int, on_gate: bool, points: int, gates: frozenset[int]
     return score, on_gate
 
 
-_TowerTaken = tuple[int, tuple[tuple[int, int], ...]]
-"""A tower emptied while scoring, and the (x2 token kind, points) of each later feature its token could double."""
-_OrderOutcome = tuple[int, bool, tuple[_TowerTaken, ...]]
-"""Where scoring a group in some order can lead: (score, on a gate, the towers emptied)."""
+_OrderOutcome = tuple[int, bool, tuple[int, ...], int, int, int]
+"""Where scoring a group can lead: (score, on a gate, towers emptied, house x2 and pigsty x2 held, other tokens)."""
 
 
 class Scoring(Legality):
@@ -157,28 +155,30 @@ class Scoring(Legality):
         return count, rate, multiplier, details
 
     def _order_matters(self) -> bool:
-        """Return whether the order of the head group could change anything (Z15, C3, C5, F8).
+        """Return whether the choice of the feature scored next could change anything (Z15, C3, C5, F8).
 
         Every order is played out on paper, with every use of the x2 tokens the player may choose and,
-        where a token taken is usable at once (C3), every kind it may turn out to be. Two orders are
-        the same when they reach the same outcomes: the marker's final space (a gate under F8 can
-        swallow points), each tower emptied, and for each the features of the group still to be scored
-        after it that a token taken there could double (by kind and points: two houses of one size are
-        alike). Only then may the engine choose the order.
+        where a token taken is usable at once (C3), every kind it may turn out to be. An outcome is the
+        marker's final space (a gate under F8 can swallow points), the towers emptied, the x2 tokens of
+        each kind still held and the other tokens revealed. The engine asks when two first choices can
+        reach different outcomes (whatever follows them: the next choice is asked in its turn), and only
+        then; otherwise it scores in its fixed order.
         """
         group = self.order_group()
         if len(group) < 2:
             return False
-        first: frozenset[_OrderOutcome] | None = None
-        for order in permutations(group):
-            outcomes = self._order_outcomes(order)
-            if first is None:
-                first = outcomes
-            elif outcomes != first:
+        reach_of_first: set[_OrderOutcome] | None = None
+        for first in group:
+            reach: set[_OrderOutcome] = set()
+            for rest in permutations([root for root in group if root != first]):
+                reach |= self._order_outcomes((first, *rest))
+            if reach_of_first is None:
+                reach_of_first = reach
+            elif reach != reach_of_first:
                 return True
         return False
 
-    def _order_outcomes(self, order: tuple[int, ...]) -> frozenset[_OrderOutcome]:
+    def _order_outcomes(self, order: tuple[int, ...]) -> set[_OrderOutcome]:
         """Return what scoring ``order`` (one owner's regions) can lead to; see ``_order_matters``."""
         owner = self.region_owner(order[0])
         assert owner is not None
@@ -195,11 +195,12 @@ class Scoring(Legality):
             eligible = owner == self.current and token is not None and not self.prince[root] >> owner & 1
             doubling.append(token if eligible else None)
         outcomes: set[_OrderOutcome] = set()
+        house, pigsty = TokenKind.HOUSE_X2, TokenKind.PIGSTY_X2
 
         def walk(i: int, score: int, on_gate: bool, towers: tuple[bool, ...], usable: dict[TokenKind, int],
-                 pool: tuple[int, ...], taken: tuple[_TowerTaken, ...]) -> None:
+                 pool: tuple[int, ...], emptied: tuple[int, ...], others: int) -> None:
             if i == len(order):
-                outcomes.add((score, on_gate, tuple(sorted(taken))))
+                outcomes.add((score, on_gate, tuple(sorted(emptied)), usable[house], usable[pigsty], others))
                 return
             token = doubling[i]
             choices = [points[i]] + ([2 * points[i]] if token is not None and usable[token] else [])
@@ -211,28 +212,25 @@ class Scoring(Legality):
                 moved, gated = advance_marker(score, on_gate, gain, gates)
                 tower = tower_at[moved % TRACK_LENGTH]
                 if moved == score or gated or tower < 0 or not towers[tower]:
-                    walk(i + 1, moved, gated, towers, spent, pool, taken)
+                    walk(i + 1, moved, gated, towers, spent, pool, emptied, others)
                     continue
-                emptied = (*towers[:tower], False, *towers[tower + 1:])
-                if not same_turn:
-                    walk(i + 1, moved, gated, emptied, spent, pool, (*taken, (tower, ())))
+                left = (*towers[:tower], False, *towers[tower + 1:])
+                now = (*emptied, tower)
+                if not same_turn:  # Z19: its kind matters from the next turn on, alike for every order
+                    walk(i + 1, moved, gated, left, spent, pool, now, others + 1)
                     continue
-                # C3: the token is usable at once; what it may be decides what the rest of the group can do.
-                later = tuple(sorted(
-                    (t, points[j]) for j in range(i + 1, len(order)) if (t := doubling[j]) is not None and pool[t]
-                ))
-                after = (*taken, (tower, later))
-                for kind in (TokenKind.HOUSE_X2, TokenKind.PIGSTY_X2):
+                # C3: usable at once; what it turns out to be decides what the rest of the group can do.
+                for kind in (house, pigsty):
                     if pool[kind]:
                         revealed = (*pool[:kind], pool[kind] - 1, *pool[kind + 1:])
-                        walk(i + 1, moved, gated, emptied, {**spent, kind: spent[kind] + 1}, revealed, after)
-                if sum(pool) > pool[TokenKind.HOUSE_X2] + pool[TokenKind.PIGSTY_X2]:
-                    walk(i + 1, moved, gated, emptied, spent, pool, after)
+                        walk(i + 1, moved, gated, left, {**spent, kind: spent[kind] + 1}, revealed, now, others)
+                if sum(pool) > pool[house] + pool[pigsty]:
+                    walk(i + 1, moved, gated, left, spent, pool, now, others + 1)
 
         usable = {t: self.usable_tokens(t) for t in DOUBLING_TOKENS.values()}
         walk(0, self.scores[owner], self.on_gate[owner], tuple(self.tower_token), usable,
-             tuple(self.token_pool), ())
-        return frozenset(outcomes)
+             tuple(self.token_pool), (), 0)
+        return outcomes
 
     def _score_head(self, doubled_by: TokenKind | None) -> None:
         """Score the region at the head of the queue (Z13, Z14, Z18, F2, F4, F5)."""
