@@ -165,6 +165,10 @@ class Api:
 # ------------------------------------------------------------------- games
 
 
+SEEDS: dict[str, int] = {}
+"""The seed each game was started with, by game id."""
+
+
 def person_action(state: GameState, seed: int, moves: int) -> Action:
     """The person's move: the PERSON_LEVEL player's choice, seeded by the game and the number of moves."""
     return make_bot(PERSON_LEVEL).choose(state, random.Random(f"screenshots:{seed}:{moves}"))
@@ -182,12 +186,12 @@ def play_until(api: Api, game_id: str, done: Callable[[View], bool], what: str) 
         if done(view):
             return view
         if view["over"]:
-            raise RuntimeError(f"game {game_id} (seed {view['seed']}) ended without {what}")
+            raise RuntimeError(f"game {game_id} (seed {SEEDS[game_id]}) ended without {what}")
         if view["mode"] == "hotseat" and view["phase"] == "draw":
             api.post(f"/api/games/{game_id}/draw", {"revision": view["revision"]})
             continue
         raw = api.get(f"/api/games/{game_id}/record")
-        action = person_action(records.replay(raw), view["seed"], len(raw["moves"]))
+        action = person_action(records.replay(raw), SEEDS[game_id], len(raw["moves"]))
         api.post(f"/api/games/{game_id}/actions", {"action": str(action), "revision": view["revision"]})
 
 
@@ -233,6 +237,7 @@ def new_game(api: Api, seed: int, *, mode: str = "computer", level: str = "begin
              sokol: bool = True) -> str:
     body = {"mode": mode, "level": level, "seat": "first", "edition": edition, "sokol": sokol, "seed": seed}
     view: View = api.post("/api/games", body)
+    SEEDS[str(view["id"])] = seed  # the server tells a game's seed only at its end (Z22)
     return str(view["id"])
 
 

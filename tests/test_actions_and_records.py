@@ -364,6 +364,17 @@ def test_a_record_on_an_unknown_board_is_refused(game: PlayedGame) -> None:
     _bad(record, "^setup: unknown board 7")
 
 
+def test_the_record_version_decides_what_a_missing_board_means(game: PlayedGame) -> None:
+    record = _round_trip(game)
+    del record["setup"]["board"]
+    _bad(record, "^setup.board: missing")  # versions 2 and 3 name their board
+    record["version"] = 1
+    assert read_record(record)[0].board == 1  # a version 1 record was played on board 1
+    record["setup"]["board"] = 2
+    _bad(record, "^setup.board: a version 1 record was played on board 1")
+    assert read_record({"format": "zamek-game", "version": 1, "moves": []})[0].board == 1
+
+
 @pytest.mark.parametrize("version", [0, 4, "1", None, 1.5, True])
 def test_record_with_a_bad_version(game: PlayedGame, version: object) -> None:
     record = _round_trip(game)

@@ -265,12 +265,16 @@ def test_the_server_answers_while_the_computer_thinks(tmp_path: Path) -> None:
         view = new_game(client, seat="second", level="hard", seed=3)
         assert view["thinking"]
         slowest = 0.0
+        answered_while_thinking = 0
         for _ in range(5):
             start = time.monotonic()
             status = client.get(f"/api/games/{view['id']}/status").json()
-            slowest = max(slowest, time.monotonic() - start)
-        assert status["thinking"], "the hard level thinks for a while"
-        assert slowest < 1.0
+            if status["thinking"]:
+                answered_while_thinking += 1
+                slowest = max(slowest, time.monotonic() - start)
+        assert answered_while_thinking, "the hard level thinks for a while"
+        # A server that waited for the computer would take its whole thinking time (seconds) to answer.
+        assert slowest < 1.5
         client.delete(f"/api/games/{view['id']}")
 
 
@@ -380,7 +384,9 @@ def test_export_and_import_a_game(client: TestClient) -> None:
     response = client.get(f"/api/games/{view['id']}/record")
     assert "attachment" in response.headers["content-disposition"]
     record = response.json()
-    assert record["format"] == "zamek-game" and record["seed"] == 5 and len(record["moves"]) == view["moves_count"]
+    assert record["format"] == "zamek-game" and len(record["moves"]) == view["moves_count"]
+    # Z22: in the middle of the game neither the view nor the record tells the seed (it fixes the tiles).
+    assert record["seed"] is None and view["seed"] is None
     imported = client.post("/api/import", json=record)
     assert imported.status_code == 201, imported.text
     copy = imported.json()

@@ -36,10 +36,14 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
     }
 
 
-def setup_from_json(raw: Any) -> Setup:
-    """Read a setup; a missing setup is the default game. A setup without a board predates board 2."""
+def setup_from_json(raw: Any, version: int | None = None) -> Setup:
+    """Read a setup; a missing setup is the default game.
+
+    The board: a version 1 record was played on board 1; later versions name theirs. A stored setup with
+    no record version (the web app's database) and no board predates board 2.
+    """
     if raw is None:
-        return Setup()
+        return Setup(board=1) if version == 1 else Setup()
     if not isinstance(raw, dict):
         raise RecordError("setup: must be an object")
     try:
@@ -55,6 +59,10 @@ def setup_from_json(raw: Any) -> Setup:
         unknown = set(raw) - {"edition", "expansions", "variants", "first_player", "draw_order", "board"}
         if unknown:
             raise RecordError(f"setup: unknown field(s) {sorted(unknown)}")
+        if version == 1 and raw.get("board", 1) != 1:
+            raise RecordError("setup.board: a version 1 record was played on board 1")
+        if version is not None and version >= 2 and "board" not in raw:
+            raise RecordError("setup.board: missing (records of version 2 and later name their board)")
         return Setup(
             edition=edition_of(str(raw.get("edition", Edition.ZAMEK))),
             sokol="sokol" in expansions,
@@ -88,7 +96,7 @@ def make_record(
 def read_record(raw: Any) -> tuple[Setup, list[Action]]:
     """Check a record's header and parse its moves; raise RecordError naming the first bad entry."""
     record = check_header(raw, FORMAT, VERSION)
-    setup = setup_from_json(record.get("setup"))
+    setup = setup_from_json(record.get("setup"), record["version"])
     return setup, parse_moves(record, parse_action)
 
 

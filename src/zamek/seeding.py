@@ -1,7 +1,8 @@
 """One seeding convention: a game's seed fixes its chance the same way everywhere.
 
 A seed ``S`` fixes, whoever plays and wherever the game is played (``zamek selfplay``, ``watch``,
-``arena``, ``train-value``, the web app, a record's ``seed``):
+``arena``, ``ladder``, the web app, a record's ``seed``; ``train-value`` keeps its own generator so that
+the shipped value model is reproduced from the seeds written in it):
 
 - the first player, ``Random("zamek-first:S").randrange(2)`` (Z5), unless the setup names one;
 - the order of the tiles: the tile set shuffled by ``Random("zamek-tiles:S")``; each draw takes the

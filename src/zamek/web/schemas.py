@@ -355,7 +355,8 @@ class GameView(Answer):
     mode: Mode
     level: str | None
     human: int | None
-    seed: int
+    seed: int | None
+    """The game's seed, once it is over: before, it would tell every tile and token to come (Z22)."""
     revision: int
     thinking: bool
     bot_error: str | None

@@ -119,4 +119,7 @@ class GameService:
     def record(self, game_id: str) -> SavedGame:
         live = self.get(game_id)
         with live.lock:
-            return SavedGame.model_validate(live.record())
+            raw = live.record()
+            if not live.state.is_over():
+                raw["seed"] = None  # Z22: the seed would tell every tile and token to come; given at the end
+            return SavedGame.model_validate(raw)

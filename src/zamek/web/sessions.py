@@ -35,6 +35,7 @@ from zamek import (
     parse_action,
 )
 from zamek import record as records
+from zamek.games.records import parse_moves
 from zamek.report import describe_move
 from zamek.seeding import SeededChance
 from zamek.terms import LANGUAGES
@@ -173,9 +174,9 @@ class Sessions:
 
     def _load(self, stored: StoredGame) -> LiveGame:
         try:
-            setup, actions = records.read_record(
-                {"format": records.FORMAT, "version": records.VERSION, "setup": stored.setup, "moves": stored.moves}
-            )
+            # A stored setup without a board was stored before board 2 (setup_from_json reads it as board 1).
+            setup = records.setup_from_json(stored.setup)
+            actions = parse_moves({"moves": stored.moves}, parse_action)
             state, infos = replay_moves(setup, actions)
         except ZamekError as exc:
             raise ServiceError(500, "corrupt", f"game {stored.id} cannot be replayed: {exc}") from None

@@ -239,7 +239,8 @@ def game_view(
     prompt = PromptWords(current=player_name(state.current, lang),
                          tile=tiles[state.drawn].id if state.drawn >= 0 else None)
     return GameView(
-        id=live.id, mode=MODES[live.mode], level=live.level, human=live.human, seed=live.seed,
+        id=live.id, mode=MODES[live.mode], level=live.level, human=live.human,
+        seed=live.seed if state.is_over() else None,  # Z22: the seed fixes every tile and token to come
         revision=live.revision, thinking=thinking, bot_error=live.bot_error, moves_count=len(live.actions),
         rules=setup.name, setup=SetupInfo.model_validate(records.setup_to_json(setup)), edition=edition,
         sokol=setup.sokol, board=setup.board, gate_guard=setup.gate_guard, lang=lang, phase=PHASES[state.phase],
