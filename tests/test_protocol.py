@@ -55,7 +55,16 @@ class LopsidedChance(GameState):
         return [(outcome, 2 * p) for outcome, p in super().chance_outcomes()]
 
 
-@pytest.mark.parametrize("broken", [SharedCopy, LopsidedChance])
+class UncheckedPlay(GameState):
+    """A broken game: its checked play checks nothing."""
+
+    __slots__ = ()
+
+    def play(self, action: Any) -> None:
+        self.apply(action)
+
+
+@pytest.mark.parametrize("broken", [SharedCopy, LopsidedChance, UncheckedPlay])
 def test_the_check_fails_a_game_that_breaks_the_protocol(broken: type[GameState]) -> None:
     def make(seed: int) -> GameState:
         good = new_game()

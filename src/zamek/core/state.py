@@ -118,7 +118,7 @@ class GameState(Scoring):
 
     def copy(self) -> GameState:
         """Return an independent copy (cheap: flat lists)."""
-        return GameState(
+        return type(self)(
             setup=self.setup,
             rules=self.rules,
             phase=self.phase,

@@ -13,6 +13,8 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Protocol, Self, runtime_checkable
 
+from zamek.games.errors import ZamekError
+
 CHANCE: Final = -1
 """``current_player`` at a chance node (a tile drawn, a token revealed)."""
 TERMINAL: Final = -2
@@ -68,6 +70,7 @@ def check_game(make: Callable[[int], Game], seeds: Iterable[int], *, max_actions
     for seed in seeds:
         game = make(seed)
         rng = random.Random(f"conformance:{seed}")
+        seen_actions: dict[str, Any] = {}  # actions legal somewhere earlier: most are illegal later
         assert isinstance(game, Game), f"seed {seed}: {type(game).__name__} does not implement the protocol"
         n = game.num_players
         assert n >= 1
@@ -82,7 +85,10 @@ def check_game(make: Callable[[int], Game], seeds: Iterable[int], *, max_actions
                 outcomes = list(game.chance_outcomes())
                 action = rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
             else:
-                action = rng.choice(list(game.legal_actions()))
+                legal = list(game.legal_actions())
+                _check_refusals(game, legal, seen_actions, where)
+                seen_actions.update((str(a), a) for a in legal)
+                action = rng.choice(legal)
             before = game.copy()
             checked_copy = game.copy()
             checked_copy.play(action)  # the checked play accepts what is legal...
@@ -93,6 +99,22 @@ def check_game(make: Callable[[int], Game], seeds: Iterable[int], *, max_actions
         else:
             raise AssertionError(f"seed {seed}: no end after {max_actions} actions")
     return checked
+
+
+def _check_refusals(game: Game, legal: list[Any], seen: dict[str, Any], where: str) -> None:
+    """The checked ``play`` refuses what is not an action, and an action that was legal earlier but is not
+    now, with a ``ZamekError``, and leaves the state as it was."""
+    now = {str(a) for a in legal}
+    strangers: list[Any] = [object()]
+    strangers += [a for text, a in seen.items() if text not in now][:3]
+    for stranger in strangers:
+        probe = game.copy()
+        try:
+            probe.play(stranger)
+        except ZamekError:
+            assert _fingerprint(probe) == _fingerprint(game), f"{where}: a refused {stranger!r} changed the state"
+            continue
+        raise AssertionError(f"{where}: play accepted {stranger!r}, which is not legal now")
 
 
 def _check_state(game: Game, where: str) -> None:

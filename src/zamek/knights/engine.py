@@ -374,7 +374,7 @@ class KnightsState:
 
     def copy(self, events: bool = True) -> KnightsState:
         """Return an independent copy; ``events=False`` drops the history and stops recording it (search)."""
-        return KnightsState(
+        return type(self)(
             setup=self.setup,
             table=self.table,
             phase=self.phase,
