@@ -22,6 +22,7 @@ The rules core stays free of randomness: this module only chooses among ``state.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from zamek.core.actions import ChanceOutcome, Draw, Reveal
@@ -70,10 +71,10 @@ class SeededChance:
             tile = next(t for t in self.tile_order if t in pile)
             return Draw(state.tiles.tiles[tile].id)
         if state.phase is Phase.REVEAL:
-            return Reveal(self._next_token(state.token_pool))
+            return Reveal(self._next_token(state.unrevealed_tokens()))
         raise ValueError(f"no chance event is due in phase {state.phase.name}")
 
-    def _next_token(self, pool: list[int]) -> int:
+    def _next_token(self, pool: Sequence[int]) -> int:
         """The first token of the order whose copies are not all revealed yet (``pool``: copies left per kind)."""
         passed = [0] * (TOKEN_KINDS + 1)
         for kind in self.token_order:

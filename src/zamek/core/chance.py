@@ -20,6 +20,10 @@ class Chance(Tokens):
     def is_chance(self) -> bool:
         return self.phase is Phase.DRAW or self.phase is Phase.REVEAL
 
+    def unrevealed_tokens(self) -> tuple[int, ...]:
+        """Tokens of each kind (index 1-9) not yet revealed: the pool a reveal draws from (Z4)."""
+        return tuple(self.token_pool)
+
     def revealing_player(self) -> int | None:
         """The player whose token taken from a tower is to be revealed now (Z16), or None."""
         return self.pending_reveals[0] if self.phase is Phase.REVEAL and self.pending_reveals else None
