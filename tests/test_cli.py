@@ -227,6 +227,17 @@ def test_bench_prints_speeds() -> None:
     assert float(games.group(1).replace(",", "")) > 0
 
 
+def test_bench_times_the_search_in_a_saved_games_positions(saved: Path) -> None:
+    result = run("bench", "--seconds", "0.2", "--mcts-iterations", "4", "--mcts-game", str(saved / "game-1.json"))
+    assert result.exit_code == 0
+    assert re.search(r"MCTS \(4 iterations per decision\), 10 placement decisions:", result.stdout)
+    assert re.search(r"[\d,]+ iterations/s", result.stdout)
+    bad = saved.parent / "not-a-game.json"
+    bad.write_text("[1, 2]", encoding="utf-8")
+    refused = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--mcts-game", str(bad)])
+    assert refused.exit_code == 2 and "not-a-game.json" in refused.output
+
+
 def test_record_written_by_selfplay_matches_make_record(saved: Path) -> None:
     game = play_game(2)
     expected = make_record(game.setup, game.seed, game.actions, game.state)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zamek.bots.levels import make_bot
 from zamek.bots.mcts import MCTSBot
+from zamek.core.actions import Action
 from zamek.core.setup import Phase, Setup
 from zamek.core.state import GameState
 from zamek.datafiles import new_game
@@ -63,14 +65,18 @@ class SearchBench:
         return self.seconds / self.decisions
 
 
-def mcts_search(iterations: int, positions: int = 10, seed: int = 0, setup: Setup | None = None) -> SearchBench:
+def mcts_search(iterations: int, positions: int = 10, seed: int = 0, setup: Setup | None = None,
+                game: tuple[Setup, Sequence[Action]] | None = None) -> SearchBench:
     """Time placement decisions of the ``mcts:iterations`` bot (the hard level's search) in positions
-    from a random game."""
-    game = play_game(seed, setup=setup)
-    state = new_game(game.setup)
+    from a random game of ``seed``, or from ``game`` (a saved game's setup and moves: the same positions
+    whatever the version of the program, to compare versions)."""
+    if game is None:
+        played = play_game(seed, setup=setup)
+        game = (played.setup, played.actions)
+    state = new_game(game[0])
     chosen: list[GameState] = []
-    step = max(1, len(game.actions) // (positions + 1))
-    for i, action in enumerate(game.actions):
+    step = max(1, len(game[1]) // (positions + 1))
+    for i, action in enumerate(game[1]):
         if state.phase is Phase.PLACE and i >= step * (len(chosen) + 1) and len(chosen) < positions:
             chosen.append(state.copy())
         state.apply(action)

@@ -319,17 +319,27 @@ def bots() -> None:
 @click.option("--seconds", type=float, default=5.0, show_default=True, help="Length of the random-playout run.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--mcts-iterations", type=int, default=128, show_default=True, help="Budget of each MCTS decision.")
+@click.option("--mcts-game", "mcts_game", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Time the search in positions of this saved game (the same whatever the version) instead of "
+                   "a random game of SEED.")
 @rule_options
-def bench(seconds: float, seed: int, mcts_iterations: int, edition: str, sokol: bool, gate_guard: bool) -> None:
+def bench(seconds: float, seed: int, mcts_iterations: int, mcts_game: Path | None, edition: str, sokol: bool,
+          gate_guard: bool) -> None:
     """Measure random-playout speed on one core."""
     setup = make_setup(edition, sokol, gate_guard)
+    saved = None
+    if mcts_game is not None:
+        try:
+            saved = records.read_record(json.loads(mcts_game.read_text(encoding="utf-8")))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise click.UsageError(f"{mcts_game}: {exc}") from None
     result = random_playouts(seconds, seed, setup)
     click.echo(
         f"random playouts, {setup.name}: {result.games} games, {result.actions} actions in {result.seconds:.1f} s"
     )
     click.echo(f"  {result.actions_per_second:,.0f} actions/s")
     click.echo(f"  {result.games_per_second:,.1f} games/s")
-    search = mcts_search(mcts_iterations, positions=10, seed=seed, setup=setup)
+    search = mcts_search(mcts_iterations, positions=10, seed=seed, setup=setup, game=saved)
     click.echo(f"MCTS ({mcts_iterations} iterations per decision), {search.decisions} placement decisions:")
     click.echo(f"  {search.iterations_per_second:,.0f} iterations/s, {search.seconds_per_decision:.2f} s per decision")
 
