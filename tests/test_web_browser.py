@@ -92,7 +92,9 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    # The tests' own string predicates (wait_for_function) are evaluated as strings, which the page's CSP
+    # forbids: they run past it; test_the_page_works_under_its_content_security_policy keeps it on.
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB", bypass_csp=True)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -279,6 +281,26 @@ def test_step_through_a_replay(page: Page, server: Server) -> None:
     shot(page, "replay")
     page.click("#back-to-game")
     page.wait_for_selector(".legal.now")
+
+
+def test_the_page_works_under_its_content_security_policy(browser: Browser, server: Server) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    response = page.goto(server.url)
+    assert response is not None and "frame-ancestors 'none'" in response.headers["content-security-policy"]
+    page.wait_for_selector("#new-game")
+    page.check("input[name=mode][value=hotseat]")
+    page.click("#start-game")
+    page.wait_for_selector(".legal.now")
+    page.click(".legal.now")
+    page.wait_for_selector(".choice-button")
+    page.click("a.brand")
+    page.wait_for_selector("#new-game")
+    context.close()
+    assert not problems, problems
 
 
 def test_two_people_at_one_screen(page: Page, server: Server) -> None:

@@ -9,12 +9,14 @@ move, a corrupt saved game), so the page can show it as it is.
 
 from __future__ import annotations
 
+import html
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
@@ -25,6 +27,7 @@ from starlette.exceptions import HTTPException
 
 from zamek import BOARDS, CURRENT_BOARD, EDITIONS, LEVELS, Edition, Setup, rules_for
 from zamek.terms import LANGUAGES
+from zamek.web.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
 from zamek.web.knights import KnightsService, add_routes
 from zamek.web.layout import Geometry, geometry
 from zamek.web.schemas import (
@@ -46,6 +49,9 @@ from zamek.web.service import GameService, ServiceError, WebConfig
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_IMPORT_BYTES: Final = 2_000_000
+MAX_JSON_DEPTH: Final = 64
+"""The deepest nesting of arrays and objects a saved game may have (a real one has 3)."""
+log = logging.getLogger("zamek.web")
 DESCRIPTION: Final = f"""The JSON protocol of the Zamek web app, version {API_VERSION} (every answer under `/api/`
 says so in its `{API_HEADER}` header; game views and `/api/meta` in their `api` field). Places are named by
 their space names (`e10`; start spaces by their id, `S5`), features by their id in the engine's feature view.
@@ -69,6 +75,43 @@ def preferred_language(header: str | None) -> str:
     return best
 
 
+def json_depth(text: bytes) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (strings skipped), in one linear pass."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
+
+
+def docs_page(spec: dict[str, Any]) -> str:
+    """The API's routes in HTML, built from its OpenAPI description on the server."""
+    rows = []
+    for path, operations in spec.get("paths", {}).items():
+        for method, operation in operations.items():
+            doc = operation.get("description") or operation.get("summary") or ""
+            rows.append(f"<tr><td><code>{html.escape(method.upper())}</code></td><td><code>{html.escape(path)}"
+                        f"</code></td><td>{html.escape(doc)}</td></tr>")
+    title = html.escape(f"{spec.get('info', {}).get('title', 'Zamek')} API {spec.get('info', {}).get('version', '')}")
+    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title></head><body>"
+            f"<h1>{title}</h1><p>{html.escape(DESCRIPTION)}</p><p>Every model: "
+            f"<a href=\"/api/openapi.json\">/api/openapi.json</a></p>"
+            f"<table><tr><th>Method</th><th>Path</th><th>What</th></tr>{''.join(rows)}</table></body></html>")
+
+
 def _lang(lang: str | None) -> str:
     return lang if lang in LANGUAGES else "en"
 
@@ -90,8 +133,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         service.close()
 
     app = FastAPI(title="Zamek", version=str(API_VERSION), description=DESCRIPTION, lifespan=lifespan,
-                  docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
+                  docs_url=None, openapi_url="/api/openapi.json", redoc_url=None)
     app.state.service = service
+    # Outermost last: the security headers go on every answer, refusals of the guards included.
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
+    app.add_middleware(SecurityHeaders)
 
     @app.middleware("http")
     async def _version(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -120,6 +167,16 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
         return refuse(exc.status_code, "http", str(exc.detail))
 
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        # Answered outside the other middleware (Starlette's ServerErrorMiddleware): the headers are set here.
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        answer = refuse(500, "internal", "the server failed to answer this request; the error is in its log")
+        answer.headers.update({k.decode(): v.decode() for k, v in SECURITY_HEADERS})
+        if request.url.path.startswith("/api/"):
+            answer.headers[API_HEADER] = str(API_VERSION)
+        return answer
+
     # ------------------------------------------------------------------ page
 
     static = config.static_dir or STATIC
@@ -129,6 +186,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return FileResponse(static / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=static), name="static")
+
+    @app.get("/api/docs", include_in_schema=False)
+    def docs() -> Response:
+        """The protocol's routes as a plain page (no scripts, nothing from another site); the models are in
+        ``/api/openapi.json``."""
+        return Response(docs_page(app.openapi()), media_type="text/html")
 
     # ------------------------------------------------------------------- api
 
@@ -216,9 +279,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         body = await request.body()
         if len(body) > MAX_IMPORT_BYTES:
             raise ServiceError(413, "too-large", f"a saved game is at most {MAX_IMPORT_BYTES // 1000} kB")
+        if json_depth(body) > MAX_JSON_DEPTH:
+            raise ServiceError(400, "invalid-record", f"the file nests deeper than {MAX_JSON_DEPTH} levels")
         try:
             raw = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, a too long integer
             raise ServiceError(400, "invalid-record", f"the file is not valid JSON: {exc}") from None
         live = await run_in_threadpool(service.import_record, raw)
         return await run_in_threadpool(service.view, live.id, _lang(lang))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 import webbrowser
@@ -10,18 +11,47 @@ import uvicorn
 
 from zamek.web.app import create_app
 from zamek.web.db import default_db_url
+from zamek.web.guard import local_addresses
 from zamek.web.service import WebConfig
+
+EVERYWHERE = ("0.0.0.0", "::", "")
+
+
+def served_hosts(host: str) -> tuple[str, ...]:
+    """The names a request may come for (its ``Host``): the local ones, ``host``, and this machine's
+    addresses and name when it listens on every interface."""
+    names = [*(n for n in WebConfig.allowed_hosts if n != "testserver"), host]
+    if host in EVERYWHERE:
+        names += [*local_addresses(), socket.gethostname(), socket.getfqdn()]
+    return tuple(dict.fromkeys(n for n in names if n and n not in EVERYWHERE))
+
+
+def exposure_warning(host: str, port: int) -> list[str]:
+    """The lines ``zamek play`` prints when the server is reachable from other machines; none when it is not."""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return []
+    addresses = [host]
+    if host in EVERYWHERE:  # 0.0.0.0 is every IPv4 address; :: every address
+        addresses = [a for a in local_addresses() if host != "0.0.0.0" or ":" not in a]
+    shown = [f"http://[{a}]:{port}/" if ":" in a else f"http://{a}:{port}/" for a in addresses]
+    return [
+        f"Zamek: WARNING: listening on {host or '*'}: the server is reachable from other machines, "
+        "with no password; anyone who reaches it can play, import and delete games.",
+        f"Zamek: it listens on {', '.join(shown) or 'every address of this machine'}",
+    ]
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, open_browser: bool = True) -> None:
     """Serve the app until interrupted; open the page in the browser once the server listens."""
     url_db = db_url or default_db_url()
-    app = create_app(WebConfig(db_url=url_db))
+    app = create_app(WebConfig(db_url=url_db, allowed_hosts=served_hosts(host)))
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info"))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     page = f"http://{shown}:{port}/"
     print(f"Zamek: games stored in {url_db}")
     print(f"Zamek: open {page} (Ctrl+C stops the server)")
+    for line in exposure_warning(host, port):
+        print(line)
 
     def open_when_ready() -> None:
         for _ in range(200):

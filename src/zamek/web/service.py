@@ -36,6 +36,12 @@ class WebConfig:
     bot_workers: int = 2
     static_dir: Path | None = None
     """Where the page's files are; None uses the package's ``web/static``."""
+    max_body_bytes: int = 2_000_000
+    """The largest request body taken; a larger one is refused with 413 before it is read."""
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver")
+    """The names the server is served as (its ``Host`` header; ``testserver`` is the test client's);
+    any other is refused (DNS rebinding). ``zamek play --host H`` adds H and, for 0.0.0.0, this machine's
+    addresses. ``"*"`` allows any."""
 
 
 class GameService:

@@ -13,6 +13,7 @@ game has changed (or was loaded) so that it may move.
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 from collections.abc import Callable
@@ -44,6 +45,7 @@ from zamek.web.db import Repository, StoredGame, new_id, now
 MAX_IMPORT_MOVES: Final = 5000
 COMPUTER: Final = "computer"
 HOTSEAT: Final = "hotseat"
+log = logging.getLogger("zamek.web")
 
 
 class ServiceError(Exception):
@@ -214,11 +216,20 @@ class Sessions:
         if isinstance(raw, dict) and isinstance(raw.get("moves"), list) and len(raw["moves"]) > MAX_IMPORT_MOVES:
             raise ServiceError(400, "invalid-record", f"moves: more than {MAX_IMPORT_MOVES} moves")
         try:
-            records.replay(raw)
             setup, actions = records.read_record(raw)
+            draws = sum(isinstance(a, Draw) for a in actions)
+            if setup.draw_order is not None and draws > len(setup.draw_order):
+                raise ServiceError(400, "invalid-record", f"setup.draw_order: {len(setup.draw_order)} tiles, "
+                                                          f"but the moves draw {draws}")
+            records.replay(raw)
             state, infos = replay_moves(setup, actions)
         except ZamekError as exc:
             raise ServiceError(400, "invalid-record", str(exc)) from None
+        except (LookupError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            # A record the engine's checks let through but cannot replay: refused, never a server error.
+            log.warning("an imported record failed to replay", exc_info=exc)
+            raise ServiceError(400, "invalid-record", f"the saved game cannot be replayed ({type(exc).__name__})"
+                               ) from None
         seed = raw.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
             seed = random.SystemRandom().randrange(2**31)
