@@ -763,3 +763,18 @@ def test_every_api_answer_says_the_protocol_version(client: TestClient) -> None:
         assert client.get(url).headers["Zamek-Api"] == str(API_VERSION), url
     assert client.get("/api/meta").json()["api"] == API_VERSION
     assert "Zamek-Api" not in client.get("/").headers
+
+
+def test_z22_a_fixed_draw_order_is_shown_only_once_the_game_is_over(client: TestClient) -> None:
+    # An imported game may carry a fixed draw order: it tells every tile to come, like the seed.
+    order = [t.id for t in datafiles.new_game().tiles.tiles]
+    record = make_record(Setup(draw_order=tuple(order)), None, [])
+    view = client.post("/api/import", json=record).json()
+    assert view["setup"]["draw_order"] is None and view["seed"] is None
+    exported = client.get(f"/api/games/{view['id']}/record").json()
+    assert exported["setup"]["draw_order"] is None and exported["seed"] is None
+    assert client.post("/api/import", json=exported).status_code == 201  # the export still imports
+    finished = _finished_record(4)
+    finished["setup"]["draw_order"] = [m.removeprefix("draw:") for m in finished["moves"] if m.startswith("draw:")]
+    over = client.post("/api/import", json=finished).json()
+    assert over["over"] and over["setup"]["draw_order"] == finished["setup"]["draw_order"]

@@ -18,7 +18,7 @@ from zamek.web.computer import ComputerPlayer
 from zamek.web.db import Repository, default_db_url
 from zamek.web.schemas import GameLine, GameStatus, GameView, ReplayView, SavedGame
 from zamek.web.sessions import COMPUTER, LiveGame, ServiceError, Sessions, replay_moves
-from zamek.web.views import game_line, game_status, game_view, replay_view
+from zamek.web.views import game_line, game_status, game_view, public_setup, replay_view
 
 __all__ = ["GameService", "ServiceError", "WebConfig"]
 
@@ -126,6 +126,8 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             raw = live.record()
-            if not live.state.is_over():
+            over = live.state.is_over()
+            raw["setup"] = public_setup(live.setup, over)
+            if not over:
                 raw["seed"] = None  # Z22: the seed would tell every tile and token to come; given at the end
             return SavedGame.model_validate(raw)

@@ -8,7 +8,7 @@ numbers. Every word comes from the translation tables (``zamek.terms``, ``zamek.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from zamek import (
     Decline,
@@ -28,7 +28,7 @@ from zamek import (
 )
 from zamek import record as records
 from zamek.core.geometry import rotate_segment, space_name
-from zamek.core.setup import ROLES
+from zamek.core.setup import ROLES, Setup
 from zamek.core.tokens import printed_number
 from zamek.report import item_line, player_name
 from zamek.terms import LANGUAGES, counted, term, token_name
@@ -101,6 +101,15 @@ class Spaces:
     def feature(self, view: FeatureView) -> FeatureRef:
         return FeatureRef(id=view.id, kind=view.kind.key, tiles=view.tiles, spaces=self.of(view.cells))
 
+
+
+def public_setup(setup: Setup, over: bool) -> dict[str, Any]:
+    """A game's setup as it may be shown: a fixed draw order (an imported game's) only once the game is over,
+    since it tells every tile to come (Z22)."""
+    raw = records.setup_to_json(setup)
+    if not over:
+        raw["draw_order"] = None
+    return raw
 
 def move_kind(info: MoveInfo) -> MoveKind:
     return MOVE_KINDS[type(info.action)]
@@ -242,7 +251,7 @@ def game_view(
         id=live.id, mode=MODES[live.mode], level=live.level, human=live.human,
         seed=live.seed if state.is_over() else None,  # Z22: the seed fixes every tile and token to come
         revision=live.revision, thinking=thinking, bot_error=live.bot_error, moves_count=len(live.actions),
-        rules=setup.name, setup=SetupInfo.model_validate(records.setup_to_json(setup)), edition=edition,
+        rules=setup.name, setup=SetupInfo.model_validate(public_setup(setup, state.is_over())), edition=edition,
         sokol=setup.sokol, board=setup.board, gate_guard=setup.gate_guard, lang=lang, phase=PHASES[state.phase],
         current=state.current, turn=state.turn, over=state.is_over(),
         result=ResultView(scores=list(result.scores), winners=list(result.winners)) if result else None,
