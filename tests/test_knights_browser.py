@@ -7,10 +7,25 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from tests.test_web_browser import CHROMIUM, Server, browser, page, server, shot  # noqa: F401
+from tests.live_server import Server
+from tests.test_web_browser import CHROMIUM, browser, page, server, shot  # noqa: F401
 
 READY = """() => !!(document.querySelector('#k-next') || document.querySelector('#k-show')
   || document.querySelector('.k-card') || document.querySelector('.k-recruit') || document.querySelector('#k-over'))"""
+
+
+def choose_cards(page: Page) -> None:  # noqa: F811
+    """Play the first and the last card of the hand shown."""
+    cards = page.query_selector_all(".k-card")
+    cards[0].click()
+    cards[-1].click()
+    page.click("#k-play")
+    page.wait_for_selector("#k-play", state="detached", timeout=20_000)
+
+
+def recruit(page: Page) -> None:  # noqa: F811
+    page.click(".k-recruit")
+    page.wait_for_selector(".k-recruit", state="detached", timeout=20_000)
 
 
 def test_play_a_whole_game_of_knights_against_the_computer(page: Page, server: Server) -> None:  # noqa: F811
@@ -32,15 +47,10 @@ def test_play_a_whole_game_of_knights_against_the_computer(page: Page, server: S
         elif page.query_selector(".k-card"):
             if chose == 1:
                 shot(page, "knights-hand")
-            cards = page.query_selector_all(".k-card")
-            cards[0].click()
-            cards[-1].click()
-            page.click("#k-play")
-            page.wait_for_selector("#k-play", state="detached", timeout=20_000)
+            choose_cards(page)
             chose += 1
         elif page.query_selector(".k-recruit"):
-            page.click(".k-recruit")
-            page.wait_for_selector(".k-recruit", state="detached", timeout=20_000)
+            recruit(page)
             recruited += 1
         else:
             page.click("#k-show")

@@ -112,10 +112,13 @@ def test_the_web_apps_next_tile_does_not_depend_on_the_move_made(tmp_path: Path)
     with TestClient(app) as client:
         for option in (0, -1):  # two games of one seed, the first tile placed in two different ways
             view = client.post("/api/games", json={"mode": "hotseat", "seed": 21}).json()
+            tokens = {t["seat"]: {"Authorization": f"Bearer {t['token']}"} for t in view["tokens"]}
             place = view["drawn"]["places"][option]["action"]
-            view = client.post(f"/api/games/{view['id']}/actions", json={"action": place}).json()
-            view = client.post(f"/api/games/{view['id']}/actions", json={"action": "pass"}).json()
-            view = client.post(f"/api/games/{view['id']}/draw", json={"revision": view["revision"]}).json()
+            mover = tokens[view["current"]]
+            view = client.post(f"/api/games/{view['id']}/actions", json={"action": place}, headers=mover).json()
+            view = client.post(f"/api/games/{view['id']}/actions", json={"action": "pass"}, headers=mover).json()
+            view = client.post(f"/api/games/{view['id']}/draw", json={"revision": view["revision"]},
+                               headers=tokens[view["current"]]).json()
             seconds.add(view["drawn"]["id"])
     assert len(seconds) == 1
 

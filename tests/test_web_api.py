@@ -6,13 +6,11 @@ import json
 import random
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from zamek import datafiles
 from zamek.core.actions import Action
@@ -20,29 +18,20 @@ from zamek.core.editions import Edition
 from zamek.core.setup import Phase, Setup
 from zamek.record import make_record
 from zamek.runner import random_policy, sample_chance
-from zamek.web.app import create_app, preferred_language
+from zamek.web.app import preferred_language
 from zamek.web.db import Repository, StoredGame
 from zamek.web.schemas import API_VERSION
-from zamek.web.service import WebConfig
 
-Json = dict[str, Any]
-
-
-@contextmanager
-def client_for(db: Path, bot_delay: float = 0.0) -> Iterator[TestClient]:
-    """A test client of a fresh app on the SQLite file ``db`` (the lifespan runs: resume and shutdown)."""
-    app = create_app(WebConfig(db_url=f"sqlite:///{db}", bot_delay=bot_delay))
-    with TestClient(app) as client:
-        yield client
+from .web_client import Json, WebClient, client_for
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def client(tmp_path: Path) -> Iterator[WebClient]:
     with client_for(tmp_path / "games.sqlite3") as c:
         yield c
 
 
-def new_game(client: TestClient, **options: Any) -> Json:
+def new_game(client: WebClient, **options: Any) -> Json:
     body = {"mode": "computer", "level": "beginner", "seat": "first", "seed": 5} | options
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
@@ -59,14 +48,16 @@ def first_placement(view: Json) -> str:
     return action
 
 
-def act(client: TestClient, view: Json, action: str, status: int = 200) -> Json:
-    response = client.post(f"/api/games/{view['id']}/actions", json={"action": action, "revision": view["revision"]})
+def act(client: WebClient, view: Json, action: str, status: int = 200) -> Json:
+    """A move by the seat to move (its token)."""
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": action, "revision": view["revision"]},
+                           headers=client.mover(view))
     assert response.status_code == status, response.text
     result: Json = response.json()
     return result
 
 
-def wait_for_person(client: TestClient, game_id: str, timeout: float = 30.0) -> Json:
+def wait_for_person(client: WebClient, game_id: str, timeout: float = 30.0) -> Json:
     """Poll like the page does until the computer has replied."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -78,7 +69,7 @@ def wait_for_person(client: TestClient, game_id: str, timeout: float = 30.0) -> 
     raise AssertionError("the computer did not reply in time")
 
 
-def play_turn(client: TestClient, view: Json) -> Json:
+def play_turn(client: WebClient, view: Json) -> Json:
     """Place the drawn tile on its first legal space, pass, and answer any question with its first option."""
     view = act(client, view, first_placement(view))
     while view["human_to_act"] and view["phase"] != "place":
@@ -90,9 +81,9 @@ def play_turn(client: TestClient, view: Json) -> Json:
 # ------------------------------------------------------------------ games
 
 
-def test_new_game_against_the_computer_starts_with_the_persons_tile(client: TestClient) -> None:
+def test_new_game_against_the_computer_starts_with_the_persons_tile(client: WebClient) -> None:
     view = new_game(client)
-    assert view["api"] == API_VERSION == 2
+    assert view["api"] == API_VERSION == 3
     assert view["mode"] == "computer" and view["human"] == 0 and view["current"] == 0
     assert view["phase"] == "place" and view["human_to_act"]
     assert view["drawn"]["places"], "the drawn tile fits somewhere"
@@ -100,7 +91,7 @@ def test_new_game_against_the_computer_starts_with_the_persons_tile(client: Test
     assert len(view["players"]) == 2 and view["players"][0]["supply"] == 6
 
 
-def test_new_game_options_are_validated(client: TestClient) -> None:
+def test_new_game_options_are_validated(client: WebClient) -> None:
     bad: list[tuple[Json, str]] = [
         ({"level": "grandmaster"}, "level"),
         ({"gate_guard": True}, "Sokół"),
@@ -114,34 +105,38 @@ def test_new_game_options_are_validated(client: TestClient) -> None:
         assert word in response.json()["message"]
 
 
-def test_sokol_game_with_gate_guard(client: TestClient) -> None:
+def test_sokol_game_with_gate_guard(client: WebClient) -> None:
     view = new_game(client, sokol=True, gate_guard=True, edition="castle2003")
     assert view["rules"] == "castle2003+sokol+gate-guard"
     assert view["players"][0]["princes"] == 1 and view["players"][0]["falconers"] == 1
     assert view["terms"]["road"] == "path" and view["terms"]["prince"] == "prince"
 
 
-def test_list_and_delete_games(client: TestClient) -> None:
+def test_list_and_delete_games(client: WebClient) -> None:
     one = new_game(client)
     two = new_game(client, mode="hotseat")
-    listed = {g["id"]: g for g in client.get("/api/games").json()}
+    assert [t["seat"] for t in one["tokens"]] == [0] and [t["seat"] for t in two["tokens"]] == [0, 1]
+    listed = {g["id"]: g for g in client.lobby()["castle"]}
     assert set(listed) == {one["id"], two["id"]}
     assert listed[two["id"]]["mode"] == "hotseat" and listed[one["id"]]["status"] == "playing"
-    assert client.delete(f"/api/games/{one['id']}").status_code == 204
+    assert listed[one["id"]]["seats"] == [0] and listed[two["id"]]["seats"] == [0, 1]
+    assert listed[one["id"]]["your_move"] and listed[two["id"]]["your_move"]
+    assert client.delete(f"/api/games/{one['id']}", headers=client.seat(one["id"], 0)).status_code == 204
     assert client.get(f"/api/games/{one['id']}").status_code == 404
-    assert [g["id"] for g in client.get("/api/games").json()] == [two["id"]]
+    assert [g["id"] for g in client.lobby()["castle"]] == [two["id"]]
 
 
-def test_unknown_game_is_404_with_a_message(client: TestClient) -> None:
-    response = client.post("/api/games/nope/actions", json={"action": "pass"})
-    assert response.status_code == 404
-    assert "nope" in response.json()["message"]
+def test_unknown_game_is_404_with_a_message(client: WebClient) -> None:
+    for headers in ({}, {"Authorization": "Bearer " + "x" * 32}):
+        response = client.post("/api/games/nope/actions", json={"action": "pass"}, headers=headers)
+        assert response.status_code == 404
+        assert "nope" in response.json()["message"]
 
 
 # ------------------------------------------------------------------ moves
 
 
-def test_a_move_and_the_computers_reply(client: TestClient) -> None:
+def test_a_move_and_the_computers_reply(client: WebClient) -> None:
     view = new_game(client)
     view = act(client, view, first_placement(view))
     assert view["phase"] == "follower"
@@ -155,7 +150,7 @@ def test_a_move_and_the_computers_reply(client: TestClient) -> None:
     assert any(m["player"] == 1 for m in view["recent"])
 
 
-def test_follower_choices_are_named_by_role(client: TestClient) -> None:
+def test_follower_choices_are_named_by_role(client: WebClient) -> None:
     view = new_game(client)
     view = act(client, view, first_placement(view))
     roles = {"road": "herald", "house": "squire", "pigsty": "farmer", "meadow": "monk"}
@@ -172,11 +167,12 @@ def test_follower_choices_are_named_by_role(client: TestClient) -> None:
         assert choice["label"].startswith(words[choice["role"]])
 
 
-def test_illegal_move_is_refused_with_the_engines_message(client: TestClient) -> None:
+def test_illegal_move_is_refused_with_the_engines_message(client: WebClient) -> None:
     view = new_game(client)
     legal = {place["space"] for place in view["drawn"]["places"]}
     x, y = next((x, y) for x in range(10) for y in range(10) if space(x, y) not in legal)
-    response = client.post(f"/api/games/{view['id']}/actions", json={"action": f"{space(x, y)}/0"})
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": f"{space(x, y)}/0"},
+                           headers=client.mover(view))
     assert response.status_code == 409
     body = response.json()
     assert body["error"] == "illegal" and space(x, y) in body["message"]
@@ -184,31 +180,32 @@ def test_illegal_move_is_refused_with_the_engines_message(client: TestClient) ->
     assert after["revision"] == view["revision"] and after["phase"] == "place"
 
 
-def test_malformed_move_is_400(client: TestClient) -> None:
+def test_malformed_move_is_400(client: WebClient) -> None:
     view = new_game(client)
-    response = client.post(f"/api/games/{view['id']}/actions", json={"action": "fly:me"})
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": "fly:me"}, headers=client.mover(view))
     assert response.status_code == 400
     assert "is not an action" in response.json()["message"]
 
 
 @pytest.mark.parametrize("body", [{}, {"action": 5}, {"action": ""}, {"action": "pass", "extra": 1}, [1, 2]])
-def test_invalid_request_body_is_422(client: TestClient, body: Any) -> None:
+def test_invalid_request_body_is_422(client: WebClient, body: Any) -> None:
     view = new_game(client)
-    response = client.post(f"/api/games/{view['id']}/actions", json=body)
+    response = client.post(f"/api/games/{view['id']}/actions", json=body, headers=client.mover(view))
     assert response.status_code == 422
     assert response.json()["message"]
 
 
-def test_broken_json_is_a_4xx_not_a_500(client: TestClient) -> None:
+def test_broken_json_is_a_4xx_not_a_500(client: WebClient) -> None:
     view = new_game(client)
     response = client.post(f"/api/games/{view['id']}/actions", content=b"{not json",
-                           headers={"Content-Type": "application/json"})
+                           headers={"Content-Type": "application/json"} | client.mover(view))
     assert 400 <= response.status_code < 500
 
 
-def test_chance_is_not_the_persons_to_choose(client: TestClient) -> None:
+def test_chance_is_not_the_persons_to_choose(client: WebClient) -> None:
     view = new_game(client)
-    response = client.post(f"/api/games/{view['id']}/actions", json={"action": "draw:Z01"})
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": "draw:Z01"},
+                           headers=client.mover(view))
     assert response.status_code == 409
     assert "drawn by the game" in response.json()["message"]
 
@@ -217,14 +214,16 @@ def test_moving_in_the_computers_turn_is_refused(tmp_path: Path) -> None:
     with client_for(tmp_path / "g.sqlite3", bot_delay=60) as client:
         view = new_game(client, seat="second")
         assert view["human"] == 1 and view["thinking"]
-        response = client.post(f"/api/games/{view['id']}/actions", json={"action": "pass"})
+        response = client.post(f"/api/games/{view['id']}/actions", json={"action": "pass"},
+                               headers=client.seat(view["id"], 1))
         assert response.status_code == 409 and response.json()["error"] == "not-your-turn"
 
 
-def test_a_stale_revision_is_refused(client: TestClient) -> None:
+def test_a_stale_revision_is_refused(client: WebClient) -> None:
     view = new_game(client)
     act(client, view, first_placement(view))
-    response = client.post(f"/api/games/{view['id']}/actions", json={"action": "pass", "revision": view["revision"]})
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": "pass", "revision": view["revision"]},
+                           headers=client.mover(view))
     assert response.status_code == 409 and response.json()["error"] == "stale"
 
 
@@ -241,7 +240,7 @@ def test_every_move_is_stored_before_the_answer(tmp_path: Path) -> None:
         assert len(stored.moves) == view["moves_count"] and stored.revision == view["revision"]
 
 
-def test_a_whole_game_against_the_beginner(client: TestClient) -> None:
+def test_a_whole_game_against_the_beginner(client: WebClient) -> None:
     view = new_game(client, seed=11)
     turns = 0
     while not view["over"]:
@@ -256,8 +255,8 @@ def test_a_whole_game_against_the_beginner(client: TestClient) -> None:
     assert view["choices"] == [] and view["drawn"] is None
     record = client.get(f"/api/games/{view['id']}/record").json()
     assert record["result"]["scores"] == view["result"]["scores"]
-    listed = client.get("/api/games").json()
-    assert listed[0]["status"] == "over"
+    listed = client.lobby()["castle"]
+    assert listed[0]["id"] == view["id"] and listed[0]["status"] == "over" and not listed[0]["your_move"]
 
 
 def test_the_server_answers_while_the_computer_thinks(tmp_path: Path) -> None:
@@ -275,16 +274,16 @@ def test_the_server_answers_while_the_computer_thinks(tmp_path: Path) -> None:
         assert answered_while_thinking, "the hard level thinks for a while"
         # A server that waited for the computer would take its whole thinking time (seconds) to answer.
         assert slowest < 1.5
-        client.delete(f"/api/games/{view['id']}")
+        assert client.delete(f"/api/games/{view['id']}", headers=client.seat(view["id"], 1)).status_code == 204
 
 
 # ------------------------------------------------------------------- undo
 
 
-def test_undo_a_placement_before_choosing_a_figure(client: TestClient) -> None:
+def test_undo_a_placement_before_choosing_a_figure(client: WebClient) -> None:
     view = new_game(client)
     placed = act(client, view, first_placement(view))
-    response = client.post(f"/api/games/{view['id']}/undo", json={})
+    response = client.post(f"/api/games/{view['id']}/undo", json={}, headers=client.last_mover(placed))
     assert response.status_code == 200
     back = response.json()
     assert back["phase"] == "place" and back["drawn"]["id"] == view["drawn"]["id"]
@@ -295,38 +294,43 @@ def test_undo_the_last_move_before_the_computer_replies(tmp_path: Path) -> None:
     with client_for(tmp_path / "g.sqlite3", bot_delay=60) as client:
         view = play_turn(client, new_game(client))
         assert view["thinking"] and view["can_undo"]
-        back = client.post(f"/api/games/{view['id']}/undo").json()
+        back = client.post(f"/api/games/{view['id']}/undo", headers=client.last_mover(view)).json()
         assert back["phase"] == "follower" and back["current"] == 0 and back["human_to_act"]
         assert not back["thinking"]
 
 
-def test_no_undo_after_the_computer_replied(client: TestClient) -> None:
+def test_no_undo_after_the_computer_replied(client: WebClient) -> None:
     view = play_turn(client, new_game(client))
     view = wait_for_person(client, view["id"])
     assert not view["can_undo"] and view["undo_refusal"]
-    response = client.post(f"/api/games/{view['id']}/undo")
+    response = client.post(f"/api/games/{view['id']}/undo", headers=client.last_mover(view))
     assert response.status_code == 409 and response.json()["error"] == "cannot-undo"
 
 
-def test_two_people_undo_until_the_next_tile_is_drawn(client: TestClient) -> None:
+def test_two_people_undo_until_the_next_tile_is_drawn(client: WebClient) -> None:
     view = new_game(client, mode="hotseat")
     assert view["phase"] == "place" and view["human_to_act"]
     view = play_turn(client, view)
     assert view["phase"] == "draw" and view["current"] == 1 and view["can_undo"]
-    back = client.post(f"/api/games/{view['id']}/undo").json()
+    # Only the player who made the move takes it back (player 1 is to draw, player 0 passed).
+    assert view["recent"][-1]["player"] == 0
+    refused = client.post(f"/api/games/{view['id']}/undo", headers=client.seat(view["id"], 1))
+    assert refused.status_code == 403 and refused.json()["error"] == "not-your-seat"
+    back = client.post(f"/api/games/{view['id']}/undo", headers=client.seat(view["id"], 0)).json()
     assert back["phase"] == "follower" and back["current"] == 0
     view = act(client, back, "pass")
-    drawn = client.post(f"/api/games/{view['id']}/draw", json={"revision": view["revision"]})
+    drawn = client.post(f"/api/games/{view['id']}/draw", json={"revision": view["revision"]},
+                        headers=client.mover(view))
     assert drawn.status_code == 200 and drawn.json()["phase"] == "place" and drawn.json()["current"] == 1
-    refused = client.post(f"/api/games/{view['id']}/undo")
+    refused = client.post(f"/api/games/{view['id']}/undo", headers=client.last_mover(drawn.json()))
     assert refused.status_code == 409 and "drawn" in refused.json()["message"]
 
 
-def test_drawing_is_only_for_two_people_and_only_when_due(client: TestClient) -> None:
+def test_drawing_is_only_for_two_people_and_only_when_due(client: WebClient) -> None:
     computer = new_game(client)
-    assert client.post(f"/api/games/{computer['id']}/draw").status_code == 409
+    assert client.post(f"/api/games/{computer['id']}/draw", headers=client.mover(computer)).status_code == 409
     hotseat = new_game(client, mode="hotseat")
-    response = client.post(f"/api/games/{hotseat['id']}/draw")
+    response = client.post(f"/api/games/{hotseat['id']}/draw", headers=client.mover(hotseat))
     assert response.status_code == 409 and "no tile" in response.json()["message"]
 
 
@@ -342,7 +346,8 @@ def test_games_survive_a_restart_exactly(tmp_path: Path) -> None:
         view = act(client, view, first_placement(view))
         before = client.get(f"/api/games/{view['id']}").json()
         record = client.get(f"/api/games/{view['id']}/record").json()
-    with client_for(db) as client:
+        tokens = client.tokens
+    with client_for(db, tokens=tokens) as client:
         after = client.get(f"/api/games/{view['id']}").json()
         assert client.get(f"/api/games/{view['id']}/record").json() == record
         for key in ("phase", "current", "turn", "placements", "figures", "players", "log", "remaining", "choices",
@@ -362,14 +367,14 @@ def test_the_computer_goes_on_after_a_restart(tmp_path: Path) -> None:
     with client_for(db, bot_delay=60) as client:
         view = play_turn(client, new_game(client))
         assert view["thinking"]
-    with client_for(db, bot_delay=0) as client:
+    with client_for(db, bot_delay=0, tokens=client.tokens) as client:
         view = wait_for_person(client, view["id"])
         assert view["human_to_act"] and len(view["placements"]) == 2
 
 
-def test_the_same_seed_draws_the_same_tiles_after_an_undo(client: TestClient) -> None:
+def test_the_same_seed_draws_the_same_tiles_after_an_undo(client: WebClient) -> None:
     view = play_turn(client, new_game(client, mode="hotseat", seed=9))
-    first = client.post(f"/api/games/{view['id']}/draw").json()["drawn"]["id"]
+    first = client.post(f"/api/games/{view['id']}/draw", headers=client.mover(view)).json()["drawn"]["id"]
     game = client.get(f"/api/games/{view['id']}").json()
     assert game["drawn"]["id"] == first
 
@@ -377,7 +382,7 @@ def test_the_same_seed_draws_the_same_tiles_after_an_undo(client: TestClient) ->
 # --------------------------------------------------------- export, import
 
 
-def test_export_and_import_a_game(client: TestClient) -> None:
+def test_export_and_import_a_game(client: WebClient) -> None:
     view = new_game(client)
     for _ in range(3):
         view = wait_for_person(client, play_turn(client, view)["id"])
@@ -391,6 +396,7 @@ def test_export_and_import_a_game(client: TestClient) -> None:
     assert imported.status_code == 201, imported.text
     copy = imported.json()
     assert copy["id"] != view["id"] and copy["mode"] == "hotseat"
+    assert [t["seat"] for t in copy["tokens"]] == [0, 1]  # two people at one screen: both seats
     assert copy["placements"] == [p | {"player": p["player"]} for p in view["placements"]]
     assert copy["phase"] == "place" and copy["human_to_act"]
 
@@ -407,7 +413,7 @@ def _finished_record(seed: int) -> Json:
     return make_record(setup, seed, actions, state)
 
 
-def test_import_verifies_the_result(client: TestClient) -> None:
+def test_import_verifies_the_result(client: WebClient) -> None:
     record = _finished_record(4)
     ok = client.post("/api/import", json=record)
     assert ok.status_code == 201 and ok.json()["over"]
@@ -428,7 +434,7 @@ def test_import_verifies_the_result(client: TestClient) -> None:
         (b"not json at all", "not valid JSON"),
     ],
 )
-def test_an_invalid_saved_game_is_refused_with_the_reason(client: TestClient, content: bytes, words: str) -> None:
+def test_an_invalid_saved_game_is_refused_with_the_reason(client: WebClient, content: bytes, words: str) -> None:
     response = client.post("/api/import", content=content, headers={"Content-Type": "application/json"})
     assert response.status_code == 400
     assert words in response.json()["message"]
@@ -437,7 +443,7 @@ def test_an_invalid_saved_game_is_refused_with_the_reason(client: TestClient, co
 # ----------------------------------------------------------------- replay
 
 
-def test_replay_steps_through_a_game(client: TestClient) -> None:
+def test_replay_steps_through_a_game(client: WebClient) -> None:
     view = wait_for_person(client, play_turn(client, new_game(client))["id"])
     total = view["moves_count"]
     start = client.get(f"/api/games/{view['id']}/replay?move=0").json()
@@ -471,7 +477,7 @@ def _prefix_reaching(phases: set[Phase], setup: Setup, seeds: range) -> tuple[Js
 
 
 @pytest.mark.parametrize("phase", [Phase.ORDER, Phase.DOUBLE, Phase.EXTRA_TURN])
-def test_scoring_questions_are_offered_and_answered(client: TestClient, phase: Phase) -> None:
+def test_scoring_questions_are_offered_and_answered(client: WebClient, phase: Phase) -> None:
     found = _prefix_reaching({phase}, Setup(edition=Edition.CASTLE_2003, sokol=True), range(1, 400))
     assert found is not None
     record, _ = found
@@ -498,7 +504,7 @@ def test_preferred_language_from_the_browser() -> None:
     assert preferred_language(None) == "en"
 
 
-def test_meta_and_geometry(client: TestClient) -> None:
+def test_meta_and_geometry(client: WebClient) -> None:
     meta = client.get("/api/meta", headers={"Accept-Language": "pl"}).json()
     assert meta["lang"] == "pl" and meta["levels"] == ["beginner", "easy", "medium", "hard"]
     base = client.get("/api/geometry").json()
@@ -509,7 +515,7 @@ def test_meta_and_geometry(client: TestClient) -> None:
     assert len(sokol["spaces"]) == 95 and len(sokol["wall"]["gates"]) == 4 and len(sokol["tiles"]) == 78
 
 
-def test_the_page_and_its_files_are_served(client: TestClient) -> None:
+def test_the_page_and_its_files_are_served(client: WebClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "app.js" in page.text
     for name in ("app.js", "board.js", "tiles.js", "i18n.js", "chart.js", "styles.css"):
@@ -550,6 +556,10 @@ def test_a_game_stored_before_board_2_goes_on_on_its_own_board(tmp_path: Path) -
     with client_for(db) as client:
         view = client.get("/api/games/oldboard1game").json()
         assert view["board"] == 1 and view["phase"] == "place"
+        # Stored before games had seats: this machine's browser adopts it (a token a seat) to go on.
+        for adopted in client.service.adopt():
+            client.tokens.seats.setdefault(adopted.id, {})[adopted.seat] = adopted.token
+        assert sorted(client.tokens.held("oldboard1game")) == [0, 1]
         assert view["moves_count"] == len(moves)
         old = client.get("/api/geometry?board=1").json()
         assert [96, 97] in [t["track"] for t in old["wall"]["towers"]]
@@ -561,31 +571,42 @@ def test_a_game_stored_before_board_2_goes_on_on_its_own_board(tmp_path: Path) -
         assert after["moves_count"] == len(moves) + 1
 
 
-# ------------------------------------------------- the typed protocol (version 2)
+# ------------------------------------------------- the typed protocol (version 3)
 
 SUCCESS: dict[tuple[str, str], str] = {
-    # Every answer of the API: (method, path) -> the schema of its success ("[X]": a list of X; "": no body).
+    # Every answer of the API: (method, path) -> the schema of its success ("[X]": a list of X; "": no body;
+    # "events": a stream of Server-Sent Events, no JSON).
     ("get", "/api/meta"): "Meta",
     ("get", "/api/geometry"): "Geometry",
-    ("get", "/api/games"): "[GameLine]",
-    ("post", "/api/games"): "GameView",
+    ("post", "/api/lobby"): "LobbyGames",
+    ("post", "/api/adopt"): "[Adopted]",
+    ("post", "/api/games"): "SeatedView",
     ("get", "/api/games/{game_id}"): "GameView",
     ("delete", "/api/games/{game_id}"): "",
     ("get", "/api/games/{game_id}/status"): "GameStatus",
+    ("get", "/api/games/{game_id}/events"): "events",
     ("post", "/api/games/{game_id}/actions"): "GameView",
     ("post", "/api/games/{game_id}/draw"): "GameView",
     ("post", "/api/games/{game_id}/undo"): "GameView",
+    ("post", "/api/games/{game_id}/join"): "SeatedView",
+    ("post", "/api/games/{game_id}/resign"): "GameView",
+    ("post", "/api/games/{game_id}/rematch"): "SeatedView",
     ("get", "/api/games/{game_id}/record"): "SavedGame",
     ("get", "/api/games/{game_id}/replay"): "ReplayView",
-    ("post", "/api/import"): "GameView",
+    ("post", "/api/import"): "SeatedView",
     ("get", "/api/knights/meta"): "KnightsMeta",
-    ("get", "/api/knights"): "[KnightsLine]",
-    ("post", "/api/knights"): "KnightsView",
+    ("post", "/api/knights"): "SeatedKnightsView",
     ("get", "/api/knights/{game_id}"): "KnightsView",
+    ("get", "/api/knights/{game_id}/events"): "events",
     ("post", "/api/knights/{game_id}/actions"): "KnightsView",
+    ("post", "/api/knights/{game_id}/join"): "SeatedKnightsView",
     ("get", "/api/knights/{game_id}/record"): "KnightsSavedGame",
     ("delete", "/api/knights/{game_id}"): "",
 }
+SEATED = {"/api/games/{game_id}/actions", "/api/games/{game_id}/draw", "/api/games/{game_id}/undo",
+          "/api/games/{game_id}/resign", "/api/games/{game_id}/rematch", "/api/games/{game_id}",
+          "/api/knights/{game_id}/actions", "/api/knights/{game_id}"}
+"""The routes that change a game (and need a seat's token), by path: their POST or DELETE."""
 CELL_KEYS = {"cell", "cells", "family_cells", "scoring_cells", "stride", "region_tiles"}
 """Version 1's fields that carried the engine's cell numbers."""
 
@@ -624,18 +645,26 @@ def untyped(spec: Json, schema: Json, where: str, seen: set[str]) -> list[str]:
     return found
 
 
-def test_openapi_describes_every_answer_with_a_schema(client: TestClient) -> None:
+def test_openapi_describes_every_answer_with_a_schema(client: WebClient) -> None:
     response = client.get("/api/openapi.json")
     spec = response.json()
     assert spec["info"]["version"] == str(API_VERSION) and f"version {API_VERSION}" in spec["info"]["description"]
+    bearer = spec["components"]["securitySchemes"]["HTTPBearer"]
+    assert bearer["type"] == "http" and bearer["scheme"] == "bearer" and "token" in bearer["description"]
     described = set()
     for path, operations in spec["paths"].items():
         for method, operation in operations.items():
             described.add((method, path))
             expected = SUCCESS[(method, path)]
+            if method in ("post", "delete") and path in SEATED:  # the seat's token is asked for (401, 403)
+                assert operation["security"] == [{"HTTPBearer": []}], (method, path)
+                assert {"401", "403"} <= set(operation["responses"]), (method, path)
             for status, answer in operation["responses"].items():
                 if status.startswith("2") and not expected:
                     assert status == "204" and "content" not in answer, (method, path)
+                    continue
+                if status.startswith("2") and expected == "events":
+                    assert status == "200" and "application/json" not in answer.get("content", {}), (method, path)
                     continue
                 schema = answer["content"]["application/json"]["schema"]
                 if status.startswith("2"):
@@ -646,7 +675,7 @@ def test_openapi_describes_every_answer_with_a_schema(client: TestClient) -> Non
                     else:
                         assert schema == ref, path
                 else:
-                    assert status in ("400", "403", "404", "409", "413", "422"), (method, path, status)
+                    assert status in ("400", "401", "403", "404", "409", "413", "422", "429"), (method, path, status)
                     assert schema == {"$ref": "#/components/schemas/ErrorAnswer"}, (method, path, status)
                 assert untyped(spec, schema, f"{method} {path} {status}", set()) == []
     assert described == set(SUCCESS)
@@ -675,7 +704,7 @@ def check_names(answer: Any, names: set[str], where: str = "") -> None:
             check_names(item, names, f"{where}[{i}]")
 
 
-def check_with_the_engine(client: TestClient, view: Json) -> None:
+def check_with_the_engine(client: WebClient, view: Json) -> None:
     """The view's feature ids, spaces and usable tokens are the engine's own, read from the replayed record."""
     from zamek import TokenKind, replay
 
@@ -710,13 +739,12 @@ def check_with_the_engine(client: TestClient, view: Json) -> None:
     [({"sokol": True}, 23, "double"), ({"sokol": True, "edition": "castle2003", "gate_guard": True}, 10, "extra_turn")],
 )
 def test_answers_validate_against_their_models_and_name_spaces_not_cells(
-    client: TestClient, options: Json, seed: int, asked: str
+    client: WebClient, options: Json, seed: int, asked: str
 ) -> None:
     """Random play of a whole game for two people (seeds chosen for a question about a token on the way)."""
-    from pydantic import TypeAdapter
-
+    from zamek.web.knights_schemas import LobbyGames
     from zamek.web.layout import Geometry
-    from zamek.web.schemas import GameLine, GameStatus, GameView, Meta, ReplayView, SavedGame
+    from zamek.web.schemas import GameStatus, GameView, Meta, ReplayView, SavedGame, SeatedView
 
     Meta.model_validate_json(client.get("/api/meta").text)
     geometry = Geometry.model_validate_json(client.get("/api/geometry?sokol=true").text)
@@ -728,7 +756,8 @@ def test_answers_validate_against_their_models_and_name_spaces_not_cells(
     while True:
         assert response.status_code in (200, 201), response.text
         assert response.headers["Zamek-Api"] == str(API_VERSION)
-        view = GameView.model_validate_json(response.text).model_dump(mode="json")
+        model = SeatedView if response.status_code == 201 else GameView  # the new game's answer has its tokens
+        view = model.model_validate_json(response.text).model_dump(mode="json")
         assert view == response.json()
         check_names(view, names)
         kinds |= {c["type"] for c in view["choices"]} | {m["kind"] for m in view["recent"]}
@@ -738,18 +767,20 @@ def test_answers_validate_against_their_models_and_name_spaces_not_cells(
         if view["over"]:
             break
         if view["phase"] == "draw":
-            response = client.post(f"/api/games/{view['id']}/draw", json={"revision": view["revision"]})
+            response = client.post(f"/api/games/{view['id']}/draw", json={"revision": view["revision"]},
+                                   headers=client.mover(view))
             continue
         if view["phase"] == "place":
             action = rng.choice(view["drawn"]["places"])["action"]
         else:
             action = rng.choice(view["choices"])["action"]
         response = client.post(f"/api/games/{view['id']}/actions",
-                               json={"action": action, "revision": view["revision"]})
+                               json={"action": action, "revision": view["revision"]}, headers=client.mover(view))
     assert {"figure", "pass", "draw", "place", "use", "decline", "reveal"} <= kinds and asked in phases
     assert any(item["spaces"] for item in view["log"]) and any(p["family_spaces"] for p in view["players"])
     GameStatus.model_validate_json(client.get(f"/api/games/{view['id']}/status").text)
-    TypeAdapter(list[GameLine]).validate_json(client.get("/api/games").text)
+    lobby = client.post("/api/lobby", json={"tokens": client.tokens.all()})
+    assert [g.id for g in LobbyGames.model_validate_json(lobby.text).castle] == [view["id"]]
     record = client.get(f"/api/games/{view['id']}/record")
     assert SavedGame.model_validate_json(record.text).model_dump(mode="json", exclude_unset=True) == record.json()
     for move in (0, 7, view["moves_count"]):
@@ -758,14 +789,16 @@ def test_answers_validate_against_their_models_and_name_spaces_not_cells(
         check_names(replayed.json(), names)
 
 
-def test_every_api_answer_says_the_protocol_version(client: TestClient) -> None:
-    for url in ("/api/meta", "/api/games", "/api/games/nope", "/api/knights", "/api/openapi.json"):
+def test_every_api_answer_says_the_protocol_version(client: WebClient) -> None:
+    for url in ("/api/meta", "/api/games/nope", "/api/knights/meta", "/api/knights/nope", "/api/openapi.json"):
         assert client.get(url).headers["Zamek-Api"] == str(API_VERSION), url
+    for url, body in (("/api/lobby", {"tokens": []}), ("/api/games/nope/actions", {"action": "pass"})):
+        assert client.post(url, json=body).headers["Zamek-Api"] == str(API_VERSION), url
     assert client.get("/api/meta").json()["api"] == API_VERSION
     assert "Zamek-Api" not in client.get("/").headers
 
 
-def test_z22_a_fixed_draw_order_is_shown_only_once_the_game_is_over(client: TestClient) -> None:
+def test_z22_a_fixed_draw_order_is_shown_only_once_the_game_is_over(client: WebClient) -> None:
     # An imported game may carry a fixed draw order: it tells every tile to come, like the seed.
     order = [t.id for t in datafiles.new_game().tiles.tiles]
     record = make_record(Setup(draw_order=tuple(order)), None, [])

@@ -9,18 +9,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import uvicorn
 
-from zamek.web.app import create_app
-from zamek.web.service import WebConfig
+from .live_server import Server, start_server
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -41,38 +35,6 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: 
 READY = """() => !document.querySelector('#thinking') && !!(document.querySelector('#game-over')
   || document.querySelector('.legal.now') || document.querySelector('.choice-button')
   || document.querySelector('#draw'))"""
-
-
-@dataclass
-class Server:
-    url: str
-    server: uvicorn.Server
-    thread: threading.Thread
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def start_server(db: Path, bot_delay: float = 0.05) -> Server:
-    app = create_app(WebConfig(db_url=f"sqlite:///{db}", bot_delay=bot_delay))
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    end = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > end or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    return Server(f"http://127.0.0.1:{port}/", server, thread)
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +95,11 @@ def click_and_wait(page: Page, selector: str) -> None:
 
 def play_step(page: Page) -> bool:
     """Make the quickest legal click: the first highlighted space, then 'pass' or the first answer."""
-    page.wait_for_function(READY, timeout=30_000)
+    try:
+        page.wait_for_function(READY, timeout=30_000)
+    except Exception:
+        shot(page, "stuck")
+        raise AssertionError(f"nothing to click; the page says: {page.inner_text('#turn')[:300]!r}") from None
     if page.query_selector("#game-over"):
         return False
     if page.query_selector(".legal.now"):
@@ -241,7 +207,7 @@ def test_resume_after_a_server_restart(page: Page, tmp_path: Path) -> None:
         scores = page.locator(".player .score").all_inner_texts()
     finally:
         first.stop()
-    second = start_server(db)
+    second = start_server(db, port=int(first.url.rsplit(":", 1)[1].strip("/")))
     try:
         page.goto(f"{second.url}#/game/{game}")
         page.wait_for_selector(".choice-button")

@@ -19,25 +19,26 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from zamek.web.app import create_app
+from zamek.web.db import Repository
 from zamek.web.service import GameService, WebConfig
 from zamek.web.sessions import Sessions
 
 from .test_web_api import _finished_record, new_game
+from .web_client import WebClient
 
-Json = dict[str, Any]
 LIMIT = 50_000
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def client(tmp_path: Path) -> Iterator[WebClient]:
     app = create_app(WebConfig(db_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", bot_delay=0, max_body_bytes=LIMIT))
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with WebClient(app, raise_server_exceptions=False) as c:
         yield c
 
 
-def lobby(client: TestClient) -> list[Json]:
-    games: list[Json] = client.get("/api/games").json()
-    return games
+def stored(client: WebClient) -> list[str]:
+    """The ids of every game stored (castle and Rycerze i zamki), read from the database."""
+    return [g.id for g in client.service.repo.all()] + [g.id for g in client.service.repo.all_knights()]
 
 
 def padded_record(size: int) -> bytes:
@@ -49,22 +50,22 @@ def padded_record(size: int) -> bytes:
 # ------------------------------------------------------------ 1. body limit
 
 
-def test_a_body_under_the_limit_is_taken(client: TestClient) -> None:
+def test_a_body_under_the_limit_is_taken(client: WebClient) -> None:
     response = client.post("/api/import", content=padded_record(LIMIT - 10),
                            headers={"Content-Type": "application/json"})
     assert response.status_code == 201, response.text
-    assert len(lobby(client)) == 1
+    assert stored(client) == [response.json()["id"]]
 
 
-def test_a_declared_body_over_the_limit_is_413_and_stores_nothing(client: TestClient) -> None:
+def test_a_declared_body_over_the_limit_is_413_and_stores_nothing(client: WebClient) -> None:
     response = client.post("/api/import", content=padded_record(LIMIT + 10),
                            headers={"Content-Type": "application/json"})
     assert response.status_code == 413
     assert response.json()["error"] == "too-large" and "kB" in response.json()["message"]
-    assert lobby(client) == []
+    assert stored(client) == []
 
 
-def test_a_chunked_body_over_the_limit_is_413_and_stores_nothing(client: TestClient) -> None:
+def test_a_chunked_body_over_the_limit_is_413_and_stores_nothing(client: WebClient) -> None:
     data = padded_record(LIMIT * 3)
     sent: list[int] = []
 
@@ -77,14 +78,14 @@ def test_a_chunked_body_over_the_limit_is_413_and_stores_nothing(client: TestCli
     assert "content-length" not in {k.lower() for k in response.request.headers}
     assert response.status_code == 413
     assert response.json()["error"] == "too-large"
-    assert lobby(client) == []
+    assert stored(client) == []
 
 
-def test_the_limit_guards_every_route(client: TestClient) -> None:
+def test_the_limit_guards_every_route(client: WebClient) -> None:
     response = client.post("/api/games", content=b"{" + b" " * LIMIT + b"}",
                            headers={"Content-Type": "application/json"})
     assert response.status_code == 413 and response.json()["error"] == "too-large"
-    assert lobby(client) == []
+    assert stored(client) == []
 
 
 def test_a_chunked_upload_over_the_limit_to_a_real_server_is_413(tmp_path: Path) -> None:
@@ -113,10 +114,13 @@ def test_a_chunked_upload_over_the_limit_to_a_real_server_is_413(tmp_path: Path)
         head, _, body = answer.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 413"), answer[:200]
         assert json.loads(body)["error"] == "too-large"
-        listing = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        listing.request("GET", "/api/games")
-        assert json.loads(listing.getresponse().read()) == []
-        listing.close()
+        meta = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        meta.request("GET", "/api/meta")
+        assert meta.getresponse().status == 200  # the server goes on
+        meta.close()
+        repo = Repository(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+        assert repo.all() == []
+        repo.close()
     finally:
         server.should_exit = True
         thread.join(timeout=10)
@@ -137,11 +141,11 @@ def test_a_chunked_upload_over_the_limit_to_a_real_server_is_413(tmp_path: Path)
                      id="deep-moves"),
     ],
 )
-def test_import_of_hostile_json_is_400(client: TestClient, content: bytes) -> None:
+def test_import_of_hostile_json_is_400(client: WebClient, content: bytes) -> None:
     response = client.post("/api/import", content=content, headers={"Content-Type": "application/json"})
     assert response.status_code == 400, response.text
     assert response.json()["error"] == "invalid-record"
-    assert lobby(client) == []
+    assert stored(client) == []
 
 
 WRONG_VALUES: list[Any] = [None, True, 1.5, -1, 10**30, "x", [], {}, [1], [[]], [{}], {"a": 1}]
@@ -158,7 +162,7 @@ def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
             yield from _paths(item, (*path, index))
 
 
-def test_import_with_a_wrong_type_anywhere_is_a_4xx(client: TestClient) -> None:
+def test_import_with_a_wrong_type_anywhere_is_a_4xx(client: WebClient) -> None:
     record = _finished_record(4)
     for path in _paths(record):
         for wrong in WRONG_VALUES:
@@ -170,11 +174,12 @@ def test_import_with_a_wrong_type_anywhere_is_a_4xx(client: TestClient) -> None:
             response = client.post("/api/import", json=copy)
             assert response.status_code in (201, 400), (path, wrong, response.text)
             if response.status_code == 201:  # still a valid game (e.g. another seed): take it out again
-                assert client.delete(f"/api/games/{response.json()['id']}").status_code == 204
-    assert lobby(client) == []
+                game_id = response.json()["id"]
+                assert client.delete(f"/api/games/{game_id}", headers=client.seat(game_id, 0)).status_code == 204
+    assert stored(client) == []
 
 
-def test_import_with_a_too_short_draw_order_is_400(client: TestClient) -> None:
+def test_import_with_a_too_short_draw_order_is_400(client: WebClient) -> None:
     record = _finished_record(4)
     drawn = [m.removeprefix("draw:") for m in record["moves"] if m.startswith("draw:")]
     for order in ([], drawn[:3], drawn[:-1]):
@@ -182,12 +187,12 @@ def test_import_with_a_too_short_draw_order_is_400(client: TestClient) -> None:
         response = client.post("/api/import", json=record)
         assert response.status_code == 400, response.text
         assert "draw_order" in response.json()["message"]
-    assert lobby(client) == []
+    assert stored(client) == []
     record["setup"]["draw_order"] = drawn
     assert client.post("/api/import", json=record).status_code == 201
 
 
-def test_an_engine_failure_in_import_is_400(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_engine_failure_in_import_is_400(client: WebClient, monkeypatch: pytest.MonkeyPatch) -> None:
     import zamek.web.sessions
 
     def broken(*_args: Any) -> None:
@@ -196,21 +201,21 @@ def test_an_engine_failure_in_import_is_400(client: TestClient, monkeypatch: pyt
     monkeypatch.setattr(zamek.web.sessions, "replay_moves", broken)
     response = client.post("/api/import", json=_finished_record(4))
     assert response.status_code == 400 and response.json()["error"] == "invalid-record"
-    assert lobby(client) == []
+    assert stored(client) == []
 
 
 # ------------------------------------------------------------ 3. 500s
 
 
 def test_an_unexpected_error_is_a_500_in_the_error_format(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    client: WebClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
 ) -> None:
     def broken(*_args: Any) -> None:
         raise RuntimeError("secret detail of the failure")
 
     monkeypatch.setattr(GameService, "lobby", broken)
     with caplog.at_level(logging.ERROR, logger="zamek.web"):
-        response = client.get("/api/games")
+        response = client.post("/api/lobby", json={"tokens": []})
     assert response.status_code == 500
     assert response.headers["content-type"].startswith("application/json")
     body = response.json()
@@ -222,7 +227,7 @@ def test_an_unexpected_error_is_a_500_in_the_error_format(
 
 
 def test_an_unexpected_error_in_a_post_is_a_500_in_the_error_format(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch,
+    client: WebClient, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def broken(*_args: Any) -> None:
         raise RuntimeError("boom")
@@ -237,7 +242,7 @@ def test_an_unexpected_error_in_a_post_is_a_500_in_the_error_format(
 
 
 @pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/meta", "/api/games/nope", "/api/openapi.json"])
-def test_every_answer_has_the_security_headers(client: TestClient, path: str) -> None:
+def test_every_answer_has_the_security_headers(client: WebClient, path: str) -> None:
     response = client.get(path)
     csp = response.headers["content-security-policy"]
     assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
@@ -246,12 +251,12 @@ def test_every_answer_has_the_security_headers(client: TestClient, path: str) ->
     assert response.headers["referrer-policy"] == "no-referrer"
 
 
-def test_refusals_of_the_guards_have_the_security_headers(client: TestClient) -> None:
+def test_refusals_of_the_guards_have_the_security_headers(client: WebClient) -> None:
     response = client.get("/api/meta", headers={"Host": "evil.example"})
     assert response.status_code == 400 and "frame-ancestors" in response.headers["content-security-policy"]
 
 
-def test_the_page_has_no_inline_script(client: TestClient) -> None:
+def test_the_page_has_no_inline_script(client: WebClient) -> None:
     page = client.get("/").text
     for start in range(len(page)):
         if page.startswith("<script", start):
@@ -259,7 +264,7 @@ def test_the_page_has_no_inline_script(client: TestClient) -> None:
     assert " on" + "click=" not in page
 
 
-def test_the_api_docs_load_nothing_from_another_site(client: TestClient) -> None:
+def test_the_api_docs_load_nothing_from_another_site(client: WebClient) -> None:
     docs = client.get("/api/docs")
     assert docs.status_code == 200 and docs.headers["content-type"].startswith("text/html")
     assert "/api/import" in docs.text and "/api/openapi.json" in docs.text
@@ -272,16 +277,16 @@ def test_the_api_docs_load_nothing_from_another_site(client: TestClient) -> None
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.2", "localhost.evil.example"])
-def test_a_foreign_host_is_refused(client: TestClient, host: str) -> None:
-    response = client.get("/api/games", headers={"Host": host})
+def test_a_foreign_host_is_refused(client: WebClient, host: str) -> None:
+    response = client.post("/api/lobby", json={"tokens": client.tokens.all()}, headers={"Host": host})
     assert response.status_code == 400
     assert response.json()["error"] == "bad-host"
     assert client.post("/api/games", json={"mode": "hotseat"}, headers={"Host": host}).status_code == 400
-    assert lobby(client) == []
+    assert stored(client) == []
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "LOCALHOST", "[::1]:8000", "testserver"])
-def test_the_served_hosts_are_taken(client: TestClient, host: str) -> None:
+def test_the_served_hosts_are_taken(client: WebClient, host: str) -> None:
     assert client.get("/api/meta", headers={"Host": host}).status_code == 200
 
 
@@ -293,24 +298,30 @@ def test_the_allowed_hosts_are_a_setting(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "http://localhost:9999", "null", "https://testserver.evil"])
-def test_a_state_change_from_another_origin_is_refused(client: TestClient, origin: str) -> None:
+def test_a_state_change_from_another_origin_is_refused(client: WebClient, origin: str) -> None:
     response = client.post("/api/games", json={"mode": "hotseat"}, headers={"Origin": origin})
     assert response.status_code == 403
     assert response.json()["error"] == "bad-origin"
-    assert lobby(client) == []
+    assert stored(client) == []
     game = new_game(client, mode="hotseat")
-    refused = client.delete(f"/api/games/{game['id']}", headers={"Origin": origin})
+    # Refused for where it comes from, even with the seat's token.
+    refused = client.delete(f"/api/games/{game['id']}", headers={"Origin": origin} | client.seat(game["id"], 0))
+    assert refused.status_code == 403 and refused.json()["error"] == "bad-origin"
+    refused = client.post(f"/api/games/{game['id']}/actions", json={"action": game["drawn"]["places"][0]["action"]},
+                          headers={"Origin": origin} | client.mover(game))
     assert refused.status_code == 403 and refused.json()["error"] == "bad-origin"
     refused = client.post("/api/import", json=_finished_record(4), headers={"Origin": origin})
     assert refused.status_code == 403
-    assert [g["id"] for g in lobby(client)] == [game["id"]]
+    assert stored(client) == [game["id"]]
+    assert client.get(f"/api/games/{game['id']}").json()["revision"] == game["revision"]
 
 
-def test_the_same_origin_and_reads_from_anywhere_are_taken(client: TestClient) -> None:
+def test_the_same_origin_and_reads_from_anywhere_are_taken(client: WebClient) -> None:
     assert client.post("/api/games", json={"mode": "hotseat"}, headers={"Origin": "http://testserver"}
                        ).status_code == 201
-    assert client.post("/api/games", json={"mode": "hotseat"}).status_code == 201  # no Origin: not a browser's
-    assert client.get("/api/games", headers={"Origin": "http://evil.example"}).status_code == 200
+    game = client.post("/api/games", json={"mode": "hotseat"})  # no Origin: not a browser's
+    assert game.status_code == 201
+    assert client.get(f"/api/games/{game.json()['id']}", headers={"Origin": "http://evil.example"}).status_code == 200
 
 
 # ------------------------------------------------------------ 6. zamek play --host

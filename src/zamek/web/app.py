@@ -9,10 +9,12 @@ move, a corrupt saved game), so the page can show it as it is.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import html
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -21,30 +23,37 @@ from typing import Any, Final
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from zamek import BOARDS, CURRENT_BOARD, EDITIONS, LEVELS, Edition, Setup, rules_for
 from zamek.terms import LANGUAGES
+from zamek.web.events import stream
 from zamek.web.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
 from zamek.web.knights import KnightsService, add_routes
+from zamek.web.knights_schemas import LobbyGames
 from zamek.web.layout import Geometry, geometry
+from zamek.web.routing import Token, event_stream, last_event_id
 from zamek.web.schemas import (
     API_HEADER,
     API_VERSION,
+    Adopted,
     ErrorAnswer,
-    GameLine,
     GameStatus,
     GameView,
+    Join,
+    Lobby,
     Meta,
     Move,
     NewGame,
     ReplayView,
     Revision,
     SavedGame,
+    SeatedView,
     errors,
 )
+from zamek.web.seats import seat_of
 from zamek.web.service import GameService, ServiceError, WebConfig
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -52,10 +61,14 @@ MAX_IMPORT_BYTES: Final = 2_000_000
 MAX_JSON_DEPTH: Final = 64
 """The deepest nesting of arrays and objects a saved game may have (a real one has 3)."""
 log = logging.getLogger("zamek.web")
+CLOCK_CHECK_SECONDS: Final = 0.25
+"""How often the server looks for a player out of time."""
+LOOPBACK: Final = frozenset({"127.0.0.1", "::1", "localhost"})
 DESCRIPTION: Final = f"""The JSON protocol of the Zamek web app, version {API_VERSION} (every answer under `/api/`
 says so in its `{API_HEADER}` header; game views and `/api/meta` in their `api` field). Places are named by
 their space names (`e10`; start spaces by their id, `S5`), features by their id in the engine's feature view.
-A refused request gets a 4xx answer `{{"error": code, "message": text}}`."""
+A request that changes a game proves its seat: `Authorization: Bearer <token>`, the token given when the game
+was created or joined. A refused request gets a 4xx answer `{{"error": code, "message": text}}`."""
 
 
 def preferred_language(header: str | None) -> str:
@@ -126,26 +139,32 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     config = config or WebConfig()
     service = GameService(config)
 
+    async def watch_clocks() -> None:
+        while True:
+            await asyncio.sleep(CLOCK_CHECK_SECONDS)
+            try:
+                await run_in_threadpool(service.expire_clocks)
+            except Exception:  # a failure must not stop the clocks of every other game
+                log.exception("checking the clocks failed")
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         service.resume()
+        clocks = asyncio.create_task(watch_clocks())
         yield
+        clocks.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await clocks
         service.close()
 
     app = FastAPI(title="Zamek", version=str(API_VERSION), description=DESCRIPTION, lifespan=lifespan,
                   docs_url=None, openapi_url="/api/openapi.json", redoc_url=None)
     app.state.service = service
+    knights = KnightsService(service.repo, ServiceError, service.events)
     # Outermost last: the security headers go on every answer, refusals of the guards included.
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
-    app.add_middleware(SecurityHeaders)
-
-    @app.middleware("http")
-    async def _version(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        if request.url.path.startswith("/api/"):
-            response.headers[API_HEADER] = str(API_VERSION)
-        return response
+    app.add_middleware(SecurityHeaders, api_headers=((API_HEADER.lower().encode(), str(API_VERSION).encode()),))
 
     def refuse(status: int, code: str, message: str) -> JSONResponse:
         return JSONResponse(ErrorAnswer(error=code, message=message).model_dump(), status_code=status)
@@ -211,21 +230,32 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             raise ServiceError(400, "bad-board", f"board {board}: the castle has boards {', '.join(map(str, BOARDS))}")
         return _geometry(sokol, board)
 
-    @app.get("/api/games")
-    def list_games() -> list[GameLine]:
-        """The lobby's list: every castle game, the latest changed first."""
-        return service.lobby()
+    @app.post("/api/lobby", responses=errors(422))
+    def lobby(body: Lobby) -> LobbyGames:
+        """The games of the seat tokens this browser holds (castle and Rycerze i zamki), the latest changed first;
+        no other game is ever listed."""
+        castle, held = service.lobby(body.tokens)
+        return LobbyGames(castle=castle, knights=knights.lines(held))
+
+    @app.post("/api/adopt")
+    def adopt(request: Request) -> list[Adopted]:
+        """Seats for the games stored before games had seats, for a browser on this machine (once: later calls
+        find none). From another machine the answer is empty."""
+        if request.client is None or request.client.host not in LOOPBACK:
+            return []
+        return service.adopt() + knights.adopt()
 
     @app.post("/api/games", status_code=201, responses=errors(422))
-    def new_game(body: NewGame, lang: str = "en") -> GameView:
-        """Start a game; the answer is its first position."""
+    def new_game(body: NewGame, lang: str = "en") -> SeatedView:
+        """Start a game; the answer is its first position with the tokens of the creator's seats (both at one
+        screen) and, against a friend, the invitation code of the link to send."""
         setup = Setup(edition=body.edition, sokol=body.sokol, gate_guard=body.gate_guard)
-        live = service.create(body.mode, body.level, body.seat, setup, body.seed)
-        return service.view(live.id, _lang(lang))
+        created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name)
+        return service.seated_view(created, _lang(lang))
 
     @app.get("/api/games/{game_id}", responses=errors(404, 422))
     def get_game(game_id: str, lang: str = "en") -> GameView:
-        """The position, with everything the page draws."""
+        """The position, with everything the page draws (anyone who knows the game's id may watch it)."""
         return service.view(game_id, _lang(lang))
 
     @app.get("/api/games/{game_id}/status", responses=errors(404, 422))
@@ -233,32 +263,63 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         """Cheap to poll: the revision changes with every move."""
         return service.status(game_id)
 
-    @app.post("/api/games/{game_id}/actions", responses=errors(400, 404, 409, 422))
-    def play(game_id: str, body: Move, lang: str = "en") -> GameView:
-        """A person's move, in the game's notation."""
-        service.act(game_id, body.action, body.revision)
+    @app.get("/api/games/{game_id}/events", responses=errors(403, 404, 422, 429),
+             response_class=StreamingResponse)
+    async def game_events(game_id: str, request: Request, token: Token) -> StreamingResponse:
+        """Server-Sent Events: ``change`` (its id the revision; a stream resumes after ``Last-Event-ID``),
+        ``presence`` (the seats with a page open) and ``gone``. With a seat's token the page counts as that
+        seat's player being connected; without one, as a spectator."""
+        live = await run_in_threadpool(service.get, game_id)
+        seat = seat_of(live.seats, token)
+        if token is not None and seat is None:
+            raise ServiceError(403, "not-your-seat", "this token holds no seat of this game")
+        return await event_stream(stream(service.events, game_id, seat, live.revision, last_event_id(request)))
+
+    @app.post("/api/games/{game_id}/actions", responses=errors(400, 401, 403, 404, 409, 422))
+    def play(game_id: str, body: Move, token: Token, lang: str = "en") -> GameView:
+        """A person's move, in the game's notation, by the seat to move."""
+        service.act(game_id, body.action, body.revision, token)
         return service.view(game_id, _lang(lang))
 
-    @app.post("/api/games/{game_id}/draw", responses=errors(404, 409, 422))
-    def draw(game_id: str, body: Revision | None = None, lang: str = "en") -> GameView:
-        """Draw the next tile (two people at one screen)."""
-        service.draw(game_id, body.revision if body else None)
+    @app.post("/api/games/{game_id}/draw", responses=errors(401, 403, 404, 409, 422))
+    def draw(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
+        """Draw the next tile (two people at one screen), by the seat to move."""
+        service.draw(game_id, body.revision if body else None, token)
         return service.view(game_id, _lang(lang))
 
-    @app.post("/api/games/{game_id}/undo", responses=errors(404, 409, 422))
-    def undo(game_id: str, body: Revision | None = None, lang: str = "en") -> GameView:
-        """Take the last move back while nothing has happened since."""
-        service.undo(game_id, body.revision if body else None)
+    @app.post("/api/games/{game_id}/undo", responses=errors(401, 403, 404, 409, 422))
+    def undo(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
+        """Take the last move back while nothing has happened since, by the seat that made it."""
+        service.undo(game_id, body.revision if body else None, token)
         return service.view(game_id, _lang(lang))
 
-    @app.delete("/api/games/{game_id}", status_code=204, responses=errors(404, 422))
-    def delete_game(game_id: str) -> Response:
-        service.delete(game_id)
+    @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(403, 404, 409, 422))
+    def join(game_id: str, body: Join, lang: str = "en") -> SeatedView:
+        """Take the free seat of a friend's game with the invitation code of its link; the answer has the seat's
+        token."""
+        return service.seated_view(service.join(game_id, body.invite, body.name), _lang(lang))
+
+    @app.post("/api/games/{game_id}/resign", responses=errors(401, 403, 404, 409, 422))
+    def resign(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
+        """Resign: the other player wins."""
+        service.resign(game_id, token, body.revision if body else None)
+        return service.view(game_id, _lang(lang))
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409, 422))
+    def rematch(game_id: str, token: Token, lang: str = "en") -> SeatedView:
+        """A finished game against a friend: offer a rematch (seats swapped), or take your seat in the one
+        offered. The answer is the new game with your seat's token."""
+        return service.seated_view(service.rematch(game_id, token), _lang(lang))
+
+    @app.delete("/api/games/{game_id}", status_code=204, responses=errors(401, 403, 404, 409, 422))
+    def delete_game(game_id: str, token: Token) -> Response:
+        """Delete a game (one of its seats' token); a game against a friend who has joined stays."""
+        service.delete(game_id, token)
         return Response(status_code=204)
 
     @app.get("/api/games/{game_id}/record", response_model_exclude_unset=True, responses=errors(404, 422))
     def export_record(game_id: str, response: Response) -> SavedGame:
-        """The saved-game JSON (setup, seed, every move), as a file to download."""
+        """The saved-game JSON (setup, every move; the seed once the game is over), as a file to download."""
         response.headers["Content-Disposition"] = f'attachment; filename="zamek-{game_id}.json"'
         return service.record(game_id)
 
@@ -267,14 +328,14 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         """The position after ``move`` moves (default: all), with every move of the game in words."""
         return service.replay_view(game_id, move, _lang(lang))
 
-    add_routes(app, KnightsService(service.repo, ServiceError), _lang)
+    add_routes(app, knights, _lang)
 
     @app.post(
         "/api/import", status_code=201, responses=errors(400, 413, 422),
         openapi_extra={"requestBody": {"required": True, "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}},
     )
-    async def import_game(request: Request, lang: str = "en") -> GameView:
+    async def import_game(request: Request, lang: str = "en") -> SeatedView:
         """Store a saved game sent as the request's JSON body; a corrupt one is refused with the reason."""
         body = await request.body()
         if len(body) > MAX_IMPORT_BYTES:
@@ -285,7 +346,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
             raw = json.loads(body)
         except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, a too long integer
             raise ServiceError(400, "invalid-record", f"the file is not valid JSON: {exc}") from None
-        live = await run_in_threadpool(service.import_record, raw)
-        return await run_in_threadpool(service.view, live.id, _lang(lang))
+        created = await run_in_threadpool(service.import_record, raw)
+        return await run_in_threadpool(service.seated_view, created, _lang(lang))
 
     return app

@@ -16,7 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from zamek import Action, GameState, make_bot
 from zamek.seeding import player_move_rng
-from zamek.web.sessions import LiveGame, MoveInfo, ServiceError, chance_for, step
+from zamek.web.errors import ServiceError
+from zamek.web.sessions import LiveGame, MoveInfo, chance_for, step
 
 log = logging.getLogger("zamek.web")
 

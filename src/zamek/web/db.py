@@ -8,17 +8,19 @@ stored.
 
 from __future__ import annotations
 
-import uuid
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from platformdirs import user_data_dir
-from sqlalchemy import JSON, DateTime, Integer, String, create_engine, delete, event, select
+from sqlalchemy import JSON, DateTime, Integer, String, create_engine, delete, event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
+
+from zamek.web.seats import Seat, new_game_id
 
 
 def default_db_url() -> str:
@@ -131,7 +133,53 @@ def now() -> datetime:
 
 
 def new_id() -> str:
-    return uuid.uuid4().hex[:12]
+    return new_game_id()
+
+
+class SeatRow(Base):
+    """A seat of a game (castle or Rycerze i zamki; ids are unique across both): see :mod:`zamek.web.seats`."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(16))
+    token_digest: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    invite_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(48), nullable=True)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    def value(self) -> Seat:
+        player = self.player if self.player in ("person", "computer", "open") else "computer"
+        return Seat(self.seat, player, self.token_digest, self.invite_digest, self.name,  # type: ignore[arg-type]
+                    self.joined_at)
+
+    @classmethod
+    def of(cls, game_id: str, seat: Seat) -> SeatRow:
+        return cls(game_id=game_id, seat=seat.index, player=seat.player, token_digest=seat.token_digest,
+                   invite_digest=seat.invite_digest, name=seat.name, joined_at=seat.joined_at)
+
+
+class ExtrasRow(Base):
+    """What a game has beyond its moves: its clock, how it ended when not by its rules (a resignation, a time
+    out), and its rematch."""
+
+    __tablename__ = "game_extras"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    ended: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat the game waits for (for the lobby's "your move")."""
+
+
+@dataclass
+class Extras:
+    clock: dict[str, Any] | None = None
+    ended: dict[str, Any] | None = None
+    rematch: str | None = None
+    to_move: int | None = None
 
 
 class Repository:
@@ -144,9 +192,16 @@ class Repository:
     def close(self) -> None:
         self.engine.dispose()
 
-    def add(self, game: StoredGame) -> None:
+    def add(self, game: StoredGame, seats: Sequence[Seat] = (), extras: Extras | None = None) -> None:
         with Session(self.engine) as session, session.begin():
             session.add(GameRow(**game.__dict__))
+            self._add_seats(session, game.id, seats, extras)
+
+    @staticmethod
+    def _add_seats(session: Session, game_id: str, seats: Sequence[Seat], extras: Extras | None) -> None:
+        session.add_all([SeatRow.of(game_id, seat) for seat in seats])
+        if extras is not None:
+            session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
 
     def get(self, game_id: str) -> StoredGame | None:
         with Session(self.engine) as session:
@@ -159,13 +214,17 @@ class Repository:
             return [StoredGame.of(r) for r in rows]
 
     def save_moves(
-        self, game_id: str, moves: list[str], status: str, scores: list[int], turn: int, revision: int
+        self, game_id: str, moves: list[str], status: str, scores: list[int], turn: int, revision: int,
+        extras: Extras | None = None,
     ) -> bool:
-        """Store a game's new move list; return False when the game is gone (deleted meanwhile)."""
+        """Store a game's new move list (and its extras, in the same transaction); return False when the game is
+        gone (deleted meanwhile)."""
         with Session(self.engine) as session, session.begin():
             row = session.get(GameRow, game_id)
             if row is None:
                 return False
+            if extras is not None:
+                self._save_extras(session, game_id, extras)
             row.moves = list(moves)
             row.status = status
             row.scores = list(scores)
@@ -177,13 +236,100 @@ class Repository:
     def delete(self, game_id: str) -> bool:
         with Session(self.engine) as session, session.begin():
             result = session.execute(delete(GameRow).where(GameRow.id == game_id))
+            self._delete_seats(session, game_id)
             return bool(getattr(result, "rowcount", 0))
+
+    @staticmethod
+    def _delete_seats(session: Session, game_id: str) -> None:
+        session.execute(delete(SeatRow).where(SeatRow.game_id == game_id))
+        session.execute(delete(ExtrasRow).where(ExtrasRow.game_id == game_id))
+
+    @staticmethod
+    def _save_extras(session: Session, game_id: str, extras: Extras) -> None:
+        row = session.get(ExtrasRow, game_id)
+        if row is None:
+            session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
+        else:
+            row.clock, row.ended, row.rematch, row.to_move = extras.clock, extras.ended, extras.rematch, extras.to_move
+
+    # ----------------------------------------------------------------- seats
+
+    def seats(self, game_id: str) -> list[Seat]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
+            return [r.value() for r in rows]
+
+    def extras(self, game_id: str) -> Extras:
+        with Session(self.engine) as session:
+            row = session.get(ExtrasRow, game_id)
+            return Extras() if row is None else Extras(row.clock, row.ended, row.rematch, row.to_move)
+
+    def extras_of(self, ids: Iterable[str]) -> dict[str, Extras]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(ExtrasRow).where(ExtrasRow.game_id.in_(list(ids))))
+            return {r.game_id: Extras(r.clock, r.ended, r.rematch, r.to_move) for r in rows}
+
+    def save_extras(self, game_id: str, extras: Extras) -> None:
+        with Session(self.engine) as session, session.begin():
+            self._save_extras(session, game_id, extras)
+
+    def take_seat(self, game_id: str, seat: Seat) -> bool:
+        """Store a friend taking an open seat, only if it is still open (two friends at once: one gets it)."""
+        with Session(self.engine) as session, session.begin():
+            result = session.execute(
+                update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat.index,
+                                      SeatRow.player == "open")
+                .values(player=seat.player, token_digest=seat.token_digest, invite_digest=seat.invite_digest,
+                        name=seat.name, joined_at=seat.joined_at))
+            return bool(getattr(result, "rowcount", 0))
+
+    def set_token(self, game_id: str, seat: int, token_digest: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                            .values(token_digest=token_digest))
+
+    def held(self, token_digests: Iterable[str]) -> dict[str, list[int]]:
+        """The games (by id) that the tokens with these digests hold seats of, with those seats."""
+        wanted = sorted(set(token_digests))
+        found: dict[str, list[int]] = {}
+        with Session(self.engine) as session:
+            for start in range(0, len(wanted), 500):
+                rows = session.execute(select(SeatRow.game_id, SeatRow.seat)
+                                       .where(SeatRow.token_digest.in_(wanted[start:start + 500])))
+                for game_id, seat in rows:
+                    found.setdefault(game_id, []).append(seat)
+        return found
+
+    def unseated(self) -> tuple[list[StoredGame], list[StoredKnights]]:
+        """Games stored before games had seats (none of their seats is in the seats table)."""
+        with Session(self.engine) as session:
+            seated = select(SeatRow.game_id)
+            games = session.scalars(select(GameRow).where(GameRow.id.not_in(seated)))
+            knights = session.scalars(select(KnightsRow).where(KnightsRow.id.not_in(seated)))
+            return [StoredGame.of(r) for r in games], [StoredKnights.of(r) for r in knights]
+
+    def add_seats(self, game_id: str, seats: Sequence[Seat]) -> bool:
+        """Give seats to a game that has none yet; False when another request did meanwhile."""
+        with Session(self.engine) as session, session.begin():
+            if session.scalars(select(SeatRow.seat).where(SeatRow.game_id == game_id)).first() is not None:
+                return False
+            self._add_seats(session, game_id, seats, None)
+            return True
+
+    def games_by_id(self, ids: Iterable[str]) -> tuple[list[StoredGame], list[StoredKnights]]:
+        wanted = list(ids)
+        with Session(self.engine) as session:
+            games = session.scalars(select(GameRow).where(GameRow.id.in_(wanted)).order_by(GameRow.updated_at.desc()))
+            knights = session.scalars(select(KnightsRow).where(KnightsRow.id.in_(wanted))
+                                      .order_by(KnightsRow.updated_at.desc()))
+            return [StoredGame.of(r) for r in games], [StoredKnights.of(r) for r in knights]
 
     # ------------------------------------------------------- Rycerze i zamki
 
-    def add_knights(self, game: StoredKnights) -> None:
+    def add_knights(self, game: StoredKnights, seats: Sequence[Seat] = (), extras: Extras | None = None) -> None:
         with Session(self.engine) as session, session.begin():
             session.add(KnightsRow(**game.__dict__))
+            self._add_seats(session, game.id, seats, extras)
 
     def get_knights(self, game_id: str) -> StoredKnights | None:
         with Session(self.engine) as session:
@@ -195,12 +341,15 @@ class Repository:
             rows = session.scalars(select(KnightsRow).order_by(KnightsRow.updated_at.desc()))
             return [StoredKnights.of(r) for r in rows]
 
-    def save_knights(self, game_id: str, moves: list[str], status: str, points: list[int], round: int) -> bool:
+    def save_knights(self, game_id: str, moves: list[str], status: str, points: list[int], round: int,
+                     extras: Extras | None = None) -> bool:
         """Store a game's new move list; return False when the game is gone."""
         with Session(self.engine) as session, session.begin():
             row = session.get(KnightsRow, game_id)
             if row is None:
                 return False
+            if extras is not None:
+                self._save_extras(session, game_id, extras)
             row.moves = list(moves)
             row.status = status
             row.points = list(points)
@@ -211,6 +360,7 @@ class Repository:
     def delete_knights(self, game_id: str) -> bool:
         with Session(self.engine) as session, session.begin():
             result = session.execute(delete(KnightsRow).where(KnightsRow.id == game_id))
+            self._delete_seats(session, game_id)
             return bool(getattr(result, "rowcount", 0))
 
 

@@ -163,20 +163,25 @@ class HostCheck:
 
 
 class SecurityHeaders:
-    """Add the Content-Security-Policy, ``nosniff``, ``no-referrer`` and ``DENY`` framing to every answer."""
+    """Add the Content-Security-Policy, ``nosniff``, ``no-referrer`` and ``DENY`` framing to every answer, and
+    ``api_headers`` to every answer under ``/api/`` (streams included: this middleware never buffers)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, api_headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
         self.app = app
+        self.api_headers = api_headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        headers = SECURITY_HEADERS
+        if str(scope.get("path", "")).startswith("/api/"):
+            headers = (*headers, *self.api_headers)
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {bytes(k).lower() for k, _ in message.get("headers", ())}
-                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in present]
+                extra = [(k, v) for k, v in headers if k not in present]
                 message["headers"] = [*message.get("headers", ()), *extra]
             await send(message)
 

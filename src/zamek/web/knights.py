@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from fastapi import FastAPI
-from fastapi.responses import Response
+from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response, StreamingResponse
 
 from zamek.bots.base import Budget
 from zamek.games.errors import MalformedActionError, ZamekError
@@ -46,7 +47,8 @@ from zamek.knights.engine import (
     TileRevealed,
 )
 from zamek.knights.terms import card_name, event_lines, term, tile_name
-from zamek.web.db import Repository, StoredKnights, new_id, now
+from zamek.web.db import Extras, Repository, StoredKnights, new_id, now
+from zamek.web.events import GameEvents, stream
 from zamek.web.knights_schemas import (
     CampCard,
     CancelledCards,
@@ -68,16 +70,21 @@ from zamek.web.knights_schemas import (
     KnightsView,
     NewKnightsGame,
     RecruitedEvent,
+    SeatedKnightsView,
     SeatKind,
     ShepherdsReturnEvent,
     SwordPassedEvent,
     TileRevealedEvent,
 )
-from zamek.web.schemas import errors
+from zamek.web.routing import Token, event_stream, last_event_id
+from zamek.web.schemas import Adopted, Join, SeatToken, SeatView, errors
+from zamek.web.seats import Seat, SeatPlayer, clean_name, new_secret, prove_seat, seat_of, seats_for
 
 PERSON: Final = "person"
-SEAT_KINDS: Final[tuple[SeatKind, ...]] = ("person", "random", "heuristic", "mc")
-assert SEAT_KINDS[1:] == tuple(BOT_NAMES), "the seat kinds of the protocol are a person and the computer players"
+FRIEND: Final = "friend"
+PEOPLE: Final = (PERSON, FRIEND)
+SEAT_KINDS: Final[tuple[SeatKind, ...]] = ("person", "friend", "random", "heuristic", "mc")
+assert SEAT_KINDS[2:] == tuple(BOT_NAMES), "the seat kinds of the protocol are people and the computer players"
 MC_SECONDS: Final = 0.4
 """The most the Monte Carlo player thinks per decision in the web app."""
 PHASES: Final[dict[Phase, KnightsPhase]] = {
@@ -89,15 +96,29 @@ PHASES: Final[dict[Phase, KnightsPhase]] = {
 class LiveKnights:
     id: str
     seats: list[str]
+    """Each seat's kind: 'person' (at the creator's screen), 'friend' (elsewhere) or a computer player."""
     seed: int
     setup: KnightsSetup
     actions: list[Action]
     state: KnightsState
+    seat_info: list[Seat] = field(default_factory=list)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
     def revision(self) -> int:
-        return len(self.actions)
+        """Counts the changes: every choice and tile, and every friend who took a seat."""
+        joined = sum(1 for s in self.seat_info if self.seats[s.index] == FRIEND and s.player == "person")
+        return len(self.actions) + joined
+
+    @property
+    def waiting(self) -> bool:
+        return any(s.player == "open" for s in self.seat_info)
+
+    def to_move(self) -> int | None:
+        state = self.state
+        if state.is_over() or state.is_chance() or self.waiting or self.seats[state.current] not in PEOPLE:
+            return None
+        return state.current
 
 
 def _status(state: KnightsState) -> str:
@@ -107,8 +128,9 @@ def _status(state: KnightsState) -> str:
 class KnightsService:
     """The Rycerze i zamki games of the app."""
 
-    def __init__(self, repo: Repository, error: type[Exception]) -> None:
+    def __init__(self, repo: Repository, error: type[Exception], events: GameEvents) -> None:
         self.repo = repo
+        self.events = events
         self._error = error
         self._games: dict[str, LiveKnights] = {}
         self._lock = threading.Lock()
@@ -118,19 +140,79 @@ class KnightsService:
 
     # ---------------------------------------------------------------- games
 
-    def create(self, seats: list[str], seed: int | None) -> LiveKnights:
+    def create(self, seats: list[str], seed: int | None, name: str | None = None
+               ) -> tuple[LiveKnights, dict[int, str], str | None]:
+        """Start a game; return it, the token of each 'person' seat (the creator's) and the friends' invitation."""
         seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
         setup = KnightsSetup(players=len(seats))
-        live = LiveKnights(new_id(), list(seats), seed, setup, [], KnightsState.new(setup))
-        self._advance(live)
+        players: list[SeatPlayer] = [
+            "person" if k == PERSON else "open" if k == FRIEND else "computer" for k in seats
+        ]
+        names = [clean_name(name) if k == PERSON else None for k in seats]
+        seat_info, tokens, invite = seats_for(players, now(), names)
+        live = LiveKnights(new_id(), list(seats), seed, setup, [], KnightsState.new(setup), seat_info)
+        if not live.waiting:
+            self._advance(live)
         stamp = now()
         self.repo.add_knights(StoredKnights(
             live.id, stamp, stamp, live.seats, seed, records.setup_to_json(setup), [str(a) for a in live.actions],
             _status(live.state), list(live.state.points), live.state.round,
-        ))
+        ), seat_info, Extras(to_move=live.to_move()))
         with self._lock:
             self._games[live.id] = live
-        return live
+        return live, tokens, invite
+
+    def join(self, game_id: str, invite: str, name: str | None) -> tuple[LiveKnights, int, str]:
+        """Take the first free seat with the invitation code; the game starts when every seat is taken."""
+        live = self.get(game_id)
+        with live.lock:
+            free = [s for s in live.seat_info if s.player == "open"]
+            if not free:
+                raise self.fail(409, "no-free-seat", "every seat of this game is taken")
+            if not free[0].invited(invite):
+                raise self.fail(403, "bad-invite", "this invitation is not this game's")
+            token = new_secret()
+            seat = free[0].taken(token, clean_name(name), now())
+            if not self.repo.take_seat(live.id, seat):
+                raise self.fail(409, "no-free-seat", "someone else has just taken this seat")
+            trial = LiveKnights(live.id, live.seats, live.seed, live.setup, list(live.actions), live.state.copy(),
+                                [seat if s.index == seat.index else s for s in live.seat_info])
+            if not trial.waiting:
+                self._advance(trial)
+            self._commit(live, trial)
+        return live, seat.index, token
+
+    def lines(self, held: dict[str, list[int]]) -> list[KnightsLine]:
+        """The lobby's lines of the games (of ``held``: game id -> the seats held)."""
+        _, games = self.repo.games_by_id(held)
+        extras = self.repo.extras_of(g.id for g in games)
+        lines = []
+        for g in games:
+            to_move = extras[g.id].to_move if g.id in extras else None
+            mine = sorted(held[g.id])
+            waiting = g.status != "over" and any(s.player == "open" for s in self.repo.seats(g.id))
+            lines.append(KnightsLine(
+                id=g.id, seats=g.seats, status="over" if g.status == "over" else "playing", points=g.points,
+                round=g.round, updated_at=g.updated_at, held=mine, your_move=g.status != "over" and to_move in mine,
+                waiting=waiting))
+        return lines
+
+    def adopt(self) -> list[Adopted]:
+        """Tokens for the person seats of games stored before games had seats."""
+        adopted = []
+        _, games = self.repo.unseated()
+        for stored in games:
+            players: list[SeatPlayer] = ["person" if k in PEOPLE else "computer" for k in stored.seats]
+            seat_info, tokens, _ = seats_for(players, stored.created_at)
+            if not self.repo.add_seats(stored.id, seat_info):
+                continue
+            with self._lock:
+                live = self._games.get(stored.id)
+            if live is not None:
+                with live.lock:
+                    live.seat_info = seat_info
+            adopted += [Adopted(kind="knights", id=stored.id, seat=s, token=t) for s, t in tokens.items()]
+        return adopted
 
     def get(self, game_id: str) -> LiveKnights:
         with self._lock:
@@ -150,7 +232,7 @@ class KnightsService:
             state = records.replay(raw)
         except ZamekError as exc:
             raise self.fail(409, "corrupt-game", f"the stored game cannot be replayed: {exc}") from None
-        return LiveKnights(stored.id, stored.seats, stored.seed, setup, actions, state)
+        return LiveKnights(stored.id, stored.seats, stored.seed, setup, actions, state, self.repo.seats(stored.id))
 
     def all_games(self) -> list[KnightsLine]:
         return [
@@ -159,22 +241,32 @@ class KnightsService:
             for g in self.repo.all_knights()
         ]
 
-    def delete(self, game_id: str) -> None:
-        with self._lock:
-            self._games.pop(game_id, None)
-        if not self.repo.delete_knights(game_id):
-            raise self.fail(404, "not-found", f"there is no game {game_id!r}")
+    def delete(self, game_id: str, token: str | None) -> None:
+        live = self.get(game_id)
+        with live.lock:
+            prove_seat(live.seat_info, token)
+            if any(s.player == "person" and live.seats[s.index] == FRIEND for s in live.seat_info):
+                raise self.fail(409, "shared-game", "friends have joined this game: it stays on the server "
+                                                    "(remove it from your list instead)")
+            with self._lock:
+                self._games.pop(game_id, None)
+            if not self.repo.delete_knights(game_id):
+                raise self.fail(404, "not-found", f"there is no game {game_id!r}")
+        self.events.gone(game_id)
 
-    def act(self, game_id: str, seat: int, text: str, revision: int | None) -> LiveKnights:
+    def act(self, game_id: str, token: str | None, text: str, revision: int | None, asked: int | None = None
+            ) -> tuple[LiveKnights, int]:
+        """A person's choice, by the seat the token holds (``asked``, when given, must be that seat)."""
         live = self.get(game_id)
         with live.lock:
             state = live.state
+            seat = prove_seat(live.seat_info, token)
+            if asked is not None and asked != seat:
+                raise self.fail(403, "not-your-seat", f"this token holds seat {seat + 1}, not seat {asked + 1}")
             if revision is not None and revision != live.revision:
-                raise self.fail(409, "stale", "the game has changed meanwhile; reload it")
-            if not 0 <= seat < state.players:
-                raise self.fail(400, "bad-seat", f"no seat {seat} in a {state.players}-player game")
-            if live.seats[seat] != PERSON:
-                raise self.fail(409, "not-a-person", f"seat {seat + 1} is a computer player")
+                raise self.fail(409, "stale", "the game has changed meanwhile; it has been brought up to date")
+            if live.waiting:
+                raise self.fail(409, "waiting", "the game starts when every friend has opened the invitation")
             try:
                 action = parse_action(text)
             except MalformedActionError as exc:
@@ -192,21 +284,23 @@ class KnightsService:
             except ZamekError as exc:
                 raise self.fail(409, "illegal", str(exc)) from None
             actions = [*live.actions, action]
-            trial_live = LiveKnights(live.id, live.seats, live.seed, live.setup, actions, trial)
+            trial_live = LiveKnights(live.id, live.seats, live.seed, live.setup, actions, trial, live.seat_info)
             self._advance(trial_live)
             self._commit(live, trial_live)
-        return live
+        return live, seat
 
     def _commit(self, live: LiveKnights, new: LiveKnights) -> None:
         """Store the new move list first, then change the game in memory."""
         state = new.state
         if not self.repo.save_knights(live.id, [str(a) for a in new.actions], _status(state), list(state.points),
-                                      state.round):
+                                      state.round, Extras(to_move=new.to_move())):
             with self._lock:
                 self._games.pop(live.id, None)
             raise self.fail(404, "not-found", f"there is no game {live.id!r}")
         live.actions = new.actions
         live.state = new.state
+        live.seat_info = new.seat_info
+        self.events.publish(live.id, live.revision)
 
     def _advance(self, live: LiveKnights) -> None:
         """Turn up tiles and play computer seats until a person is to choose or the game ends."""
@@ -218,7 +312,7 @@ class KnightsService:
                 outcomes = state.chance_outcomes()
                 tiles = [o for o, _ in outcomes]
                 action: Action = rng.choices(tiles, weights=[w for _, w in outcomes])[0]
-            elif live.seats[state.current] == PERSON:
+            elif live.seats[state.current] in PEOPLE:
                 return
             else:
                 kind = live.seats[state.current]
@@ -297,11 +391,11 @@ def check_view_seat(seats: Sequence[str], seat: int | None) -> None:
         return
     if not 0 <= seat < len(seats):
         raise ValueError(f"no seat {seat} in a {len(seats)}-player game")
-    if seats[seat] != PERSON:
+    if seats[seat] not in PEOPLE:
         raise ComputerSeatError(f"seat {seat + 1} is a computer player: its cards and choices are not shown")
 
 
-def knights_view(live: LiveKnights, seat: int | None, lang: str) -> KnightsView:
+def knights_view(live: LiveKnights, seat: int | None, lang: str, connected: Sequence[int] = ()) -> KnightsView:
     """What the page shows to ``seat`` (None: the public view, for the whole table at one screen).
 
     Only a person's seat has a view of its own: see :func:`check_view_seat` for what is refused.
@@ -336,7 +430,7 @@ def knights_view(live: LiveKnights, seat: int | None, lang: str) -> KnightsView:
         round=state.round,
         rounds=ROUNDS,
         current=state.current,
-        person_to_act=state.current if state.current >= 0 and live.seats[state.current] == PERSON else None,
+        person_to_act=state.current if state.current >= 0 and live.seats[state.current] in PEOPLE else None,
         tile=tile,
         unseen=[tile_name(t, lang) for t in sorted(state.undrawn)],
         points=list(state.points),
@@ -346,7 +440,7 @@ def knights_view(live: LiveKnights, seat: int | None, lang: str) -> KnightsView:
         hand_sizes=[state.hand_size(p) for p in range(state.players)],
         camp_sizes=[state.camp_size(p) for p in range(state.players)],
         chosen=[c is not None for c in state.pending],
-        names=[term("player", lang, n=p + 1) for p in range(state.players)],
+        names=[_name(live, p, lang) for p in range(state.players)],
         card_names={c.key: card_name(c, lang) for c in Card},
         kind_names={k.key: term(f"kind:{k.key}", lang) for k in CastleKind},
         over=state.is_over(),
@@ -359,7 +453,16 @@ def knights_view(live: LiveKnights, seat: int | None, lang: str) -> KnightsView:
         camp=camp,
         my_choice=my_choice,
         legal=legal,
+        players_at=[SeatView(seat=s.index, player=s.player, name=s.name, connected=s.index in connected)
+                    for s in live.seat_info],
     )
+
+
+def _name(live: LiveKnights, seat: int, lang: str) -> str:
+    """A seat's name: 'Player N', and the name a person chose."""
+    base = term("player", lang, n=seat + 1)
+    chosen = live.seat_info[seat].name if seat < len(live.seat_info) else None
+    return f"{base} ({chosen})" if chosen else base
 
 
 # ------------------------------------------------------------------ routes
@@ -373,48 +476,70 @@ def add_routes(app: FastAPI, service: KnightsService, lang_of: Callable[[str], s
         return KnightsMeta(seat_kinds=list(SEAT_KINDS), min_players=2, max_players=4,
                            cards=[c.key for c in ARMY] + [Card.SHEPHERD.key])
 
-    @app.get("/api/knights")
-    def list_knights() -> list[KnightsLine]:
-        """The lobby's list of Rycerze i zamki games, the latest changed first."""
-        return service.all_games()
-
-    @app.post("/api/knights", status_code=201, responses=errors(400, 403, 422))
-    def new_knights(body: NewKnightsGame, seat: int | None = None, lang: str = "en") -> KnightsView:
-        """Start a game; the answer is ``seat``'s view (a person's seat) or the public one."""
-        _check_seat(list(body.seats), seat)  # refused before a game is stored, not after
-        live = service.create(list(body.seats), body.seed)
-        return _view(live, seat, lang)
-
-    def _check_seat(seats: list[str], seat: int | None) -> None:
-        try:
-            check_view_seat(seats, seat)
-        except ValueError as exc:
-            raise service.fail(400, "bad-seat", str(exc)) from None
-        except ComputerSeatError as exc:
-            raise service.fail(403, "not-a-person", str(exc)) from None
+    @app.post("/api/knights", status_code=201, responses=errors(400, 422))
+    def new_knights(body: NewKnightsGame, lang: str = "en") -> SeatedKnightsView:
+        """Start a game; the answer is the public view with the tokens of the creator's seats ('person') and, when
+        seats are for friends, the invitation code of the link to send."""
+        live, tokens, invite = service.create(list(body.seats), body.seed, body.name)
+        view = _view(live, None, lang)
+        return SeatedKnightsView(**dict(view), tokens=[SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())],
+                                 invite=invite)
 
     def _view(live: LiveKnights, seat: int | None, lang: str) -> KnightsView:
+        connected = service.events.connected(live.id)
         with live.lock:
-            _check_seat(live.seats, seat)
-            return knights_view(live, seat, lang_of(lang))
+            return knights_view(live, seat, lang_of(lang), connected)
 
-    @app.get("/api/knights/{game_id}", responses=errors(400, 403, 404, 409, 422))
-    def get_knights(game_id: str, seat: int | None = None, lang: str = "en") -> KnightsView:
-        """A seat's view (a person's seat only), or without a seat the public view."""
-        return _view(service.get(game_id), seat, lang)
+    def _seat(live: LiveKnights, token: str | None, asked: int | None) -> int | None:
+        """The seat whose view a request may have: the token's (``asked`` must be it); None without a token."""
+        if token is None and asked is None:
+            return None
+        with live.lock:
+            if asked is not None and not 0 <= asked < len(live.seats):
+                raise service.fail(400, "bad-seat", f"no seat {asked} in a {len(live.seats)}-player game")
+            if asked is not None and live.seats[asked] not in PEOPLE:
+                raise service.fail(403, "not-a-person",
+                                   f"seat {asked + 1} is a computer player: its cards and choices are not shown")
+            seat = prove_seat(live.seat_info, token)
+        if asked is not None and asked != seat:
+            raise service.fail(403, "not-your-seat", f"this token holds seat {seat + 1}, not seat {asked + 1}")
+        return seat
 
-    @app.post("/api/knights/{game_id}/actions", responses=errors(400, 404, 409, 422))
-    def knights_act(game_id: str, body: KnightsMove, lang: str = "en") -> KnightsView:
-        """A person's choice; the computer seats and the next tiles follow at once."""
-        live = service.act(game_id, body.seat, body.action, body.revision)
-        return _view(live, body.seat, lang)
+    @app.get("/api/knights/{game_id}", responses=errors(400, 401, 403, 404, 409, 422))
+    def get_knights(game_id: str, token: Token, seat: int | None = None, lang: str = "en") -> KnightsView:
+        """With a seat's token, that seat's view (its hand, its choice); without, the public view."""
+        live = service.get(game_id)
+        return _view(live, _seat(live, token, seat), lang)
+
+    @app.get("/api/knights/{game_id}/events", responses=errors(403, 404, 422, 429), response_class=StreamingResponse)
+    async def knights_events(game_id: str, request: Request, token: Token) -> StreamingResponse:
+        """Server-Sent Events, as for a castle game (``change``, ``presence``, ``gone``)."""
+        live = await run_in_threadpool(service.get, game_id)
+        seat = seat_of(live.seat_info, token)
+        if token is not None and seat is None:
+            raise service.fail(403, "not-your-seat", "this token holds no seat of this game")
+        return await event_stream(stream(service.events, game_id, seat, live.revision, last_event_id(request)))
+
+    @app.post("/api/knights/{game_id}/actions", responses=errors(400, 401, 403, 404, 409, 422))
+    def knights_act(game_id: str, body: KnightsMove, token: Token, lang: str = "en") -> KnightsView:
+        """A person's choice, by the seat the token holds; the computer seats and the next tiles follow at once."""
+        live, seat = service.act(game_id, token, body.action, body.revision, body.seat)
+        return _view(live, seat, lang)
+
+    @app.post("/api/knights/{game_id}/join", status_code=201, responses=errors(403, 404, 409, 422))
+    def knights_join(game_id: str, body: Join, lang: str = "en") -> SeatedKnightsView:
+        """Take a free seat with the invitation code of the link; the answer is that seat's view and token."""
+        live, seat, token = service.join(game_id, body.invite, body.name)
+        view = _view(live, seat, lang)
+        return SeatedKnightsView(**dict(view), tokens=[SeatToken(seat=seat, token=token)])
 
     @app.get("/api/knights/{game_id}/record", responses=errors(404, 409, 422))
     def knights_record(game_id: str) -> KnightsSavedGame:
         """The saved game, once the game is over."""
         return service.record(game_id)
 
-    @app.delete("/api/knights/{game_id}", status_code=204, responses=errors(404, 422))
-    def delete_knights(game_id: str) -> Response:
-        service.delete(game_id)
+    @app.delete("/api/knights/{game_id}", status_code=204, responses=errors(401, 403, 404, 409, 422))
+    def delete_knights(game_id: str, token: Token) -> Response:
+        """Delete a game (a seat's token); one that friends have joined stays."""
+        service.delete(game_id, token)
         return Response(status_code=204)

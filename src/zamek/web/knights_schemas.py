@@ -11,9 +11,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from zamek.web.schemas import API_VERSION, Answer
+from zamek.web.schemas import API_VERSION, Answer, GameLine, Name, SeatToken, SeatView
 
-SeatKind = Literal["person", "random", "heuristic", "mc"]
+SeatKind = Literal["person", "friend", "random", "heuristic", "mc"]
+"""A person at this screen, a friend elsewhere (who opens the invitation), or a computer player."""
 KnightsPhase = Literal["draw", "choose", "recruit", "over"]
 
 
@@ -24,14 +25,17 @@ class NewKnightsGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seats: list[SeatKind] = Field(min_length=2, max_length=4)
-    """Each seat's player, in seat order: 'person' or a computer player."""
+    """Each seat's player, in seat order: 'person', 'friend' or a computer player."""
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+    name: Name | None = None
+    """The creator's name (their first 'person' seat), shown to friends."""
 
 
 class KnightsMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seat: int = Field(ge=0, le=3)
+    seat: int | None = Field(default=None, ge=0, le=3)
+    """The seat choosing: the one the request's token holds (given, it must be that one)."""
     action: str = Field(min_length=1, max_length=40)
     """'play:dragon+shepherd' or 'recruit:knight'."""
     revision: int | None = None
@@ -57,6 +61,18 @@ class KnightsLine(Answer):
     points: list[int]
     round: int
     updated_at: datetime
+    held: list[int] = Field(default_factory=list)
+    """The seats the lobby's tokens hold in this game."""
+    your_move: bool = False
+    waiting: bool = False
+    """Seats wait for friends to open the invitation."""
+
+
+class LobbyGames(Answer):
+    """The games of the tokens a browser holds."""
+
+    castle: list[GameLine]
+    knights: list[KnightsLine]
 
 
 class KnightsTile(Answer):
@@ -213,6 +229,16 @@ class KnightsView(Answer):
     my_choice: str | None
     legal: list[str]
     """The seat's legal actions now, in notation."""
+    players_at: list[SeatView] = Field(default_factory=list)
+    """Who sits at each seat: a person (named if they chose), a computer, or a seat free for a friend."""
+
+
+class SeatedKnightsView(KnightsView):
+    """A game as its creator (or a friend who joined) first sees it: the tokens of the seats it took, and the
+    invitation code when seats wait for friends."""
+
+    tokens: list[SeatToken]
+    invite: str | None = None
 
 
 class KnightsSetupInfo(Answer):

@@ -11,6 +11,11 @@ Version 2 (this one) replaced version 1's cell numbers (``cell``, ``cells``, ``f
 (``FeatureRef``), added the drawn tile's ``places`` (each legal placement as its action), renamed
 ``followers`` to ``figures`` (a tile's feature index is ``part``, the feature it belongs to ``feature``)
 and gave every move its ``kind``.
+
+Version 3 added seats: every request that changes a game proves its seat with ``Authorization: Bearer
+<token>`` (the tokens are in the answer that creates or joins a game); games against a friend (``mode:
+"friend"``, an invitation code, ``/join``), clocks, resignation, rematches, the lobby of the tokens a browser
+holds (``POST /api/lobby``), and live events (``GET /api/games/{id}/events``).
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from zamek import Edition
+from zamek.web.clock import ClockKind, ClockSettings
 
-API_VERSION: Final = 2
+API_VERSION: Final = 3
 """The version of the protocol; every game view and ``/api/meta`` say it, and so does the ``Zamek-Api`` header."""
 API_HEADER: Final = "Zamek-Api"
 
@@ -31,8 +37,11 @@ PhaseName = Literal["draw", "place", "follower", "reveal", "over", "order", "dou
 MoveKind = Literal["draw", "reveal", "place", "figure", "pass", "order", "use", "decline"]
 """The kind of a move: its action's type (``Draw``, ``Reveal``, ``Place``, ``Follower``, ``Pass``...)."""
 PieceKey = Literal["follower", "prince", "falconer"]
-Mode = Literal["computer", "hotseat"]
-"""Against the computer, or two people at one screen."""
+Mode = Literal["computer", "hotseat", "friend"]
+"""Against the computer, two people at one screen, or against a friend elsewhere (who opens an invitation)."""
+SeatPlayerName = Literal["person", "computer", "open"]
+Name = Annotated[str, Field(max_length=40, description="a player's chosen name (no account)")]
+Secret = Annotated[str, Field(min_length=16, max_length=64)]
 Space = Annotated[str, Field(description="a space name (e10) or a start space's id (S5)", examples=["e10", "S5"])]
 
 
@@ -46,10 +55,15 @@ class Request(BaseModel):
 class NewGame(Request):
     """Start a game: against the computer, or for two people at one screen."""
 
-    mode: Literal["computer", "hotseat"] = "computer"
+    mode: Mode = "computer"
     level: Literal["beginner", "easy", "medium", "hard"] = "beginner"
     seat: Literal["first", "second", "random"] = "first"
-    """Against the computer: whether the person plays first (player 1) or second."""
+    """Against the computer or a friend: whether the creator plays first (player 1) or second."""
+    clock: ClockSettings | None = None
+    """Against a friend: a live clock (minutes for the game, seconds added a move) or correspondence (days a
+    move); None plays without a clock."""
+    name: Name | None = None
+    """Against a friend: the creator's name, shown to the friend."""
     edition: Edition = Edition.ZAMEK
     sokol: bool = False
     gate_guard: bool = False
@@ -59,7 +73,22 @@ class NewGame(Request):
     def _gate_guard_needs_sokol(self) -> NewGame:
         if self.gate_guard and not self.sokol:
             raise ValueError("the gate-guard variant needs the Sokół expansion")
+        if self.clock is not None and self.mode != "friend":
+            raise ValueError("clocks are for games against a friend")
         return self
+
+
+class Join(Request):
+    """Take the free seat of a friend's game: the invitation code of its link, and a name if you like."""
+
+    invite: Secret
+    name: Name | None = None
+
+
+class Lobby(Request):
+    """The seat tokens this browser holds: the lobby lists their games (and no other)."""
+
+    tokens: list[Secret] = Field(default_factory=list, max_length=1000)
 
 
 class Move(Request):
@@ -109,7 +138,14 @@ class GameLine(Answer):
     """A castle game in the lobby's list."""
 
     id: str
+    kind: Literal["castle"] = "castle"
     mode: Mode
+    seats: list[int] = Field(default_factory=list)
+    """The seats the lobby's tokens hold in this game."""
+    your_move: bool = False
+    """One of those seats is to move."""
+    waiting: bool = False
+    """The game waits for a friend to open the invitation."""
     level: str | None
     human: int | None
     rules: str
@@ -131,6 +167,50 @@ class GameStatus(Answer):
     thinking: bool
     bot_error: str | None
     over: bool
+
+
+class SeatView(Answer):
+    """A seat of a game: a person (with a name if they chose one), the computer, or free for a friend."""
+
+    seat: int
+    player: SeatPlayerName
+    name: str | None
+    connected: bool
+    """A page of this seat's player is open (it holds the game's live events)."""
+
+
+class ClockView(Answer):
+    """The game's clock when the answer was made: the page counts down from it."""
+
+    kind: ClockKind
+    minutes: float
+    increment: int
+    days: float
+    left_ms: list[int]
+    """Each seat's time left, in milliseconds."""
+    running: int | None
+    """The seat whose time runs."""
+
+
+class EndedView(Answer):
+    """A game ended before its rules ended it."""
+
+    reason: Literal["resign", "timeout"]
+    loser: int
+
+
+class SeatToken(Answer):
+    seat: int
+    token: str
+
+
+class Adopted(Answer):
+    """A seat of a game stored before games had seats, given to this machine's browser."""
+
+    kind: Literal["castle", "knights"]
+    id: str
+    seat: int
+    token: str
 
 
 class SetupInfo(Answer):
@@ -392,6 +472,20 @@ class GameView(Answer):
     prompt_words: PromptWords
     can_undo: bool
     undo_refusal: str | None
+    seats: list[SeatView] = Field(default_factory=list)
+    clock: ClockView | None = None
+    ended: EndedView | None = None
+    """A resignation or a time out (then ``result`` names the other player the winner)."""
+    rematch: str | None = None
+    """The rematch's game id, once one is offered."""
+
+
+class SeatedView(GameView):
+    """A game as its creator (or a friend who joined) first sees it, with the secrets only this answer gives:
+    the tokens of the seats the request took, and the invitation code of a game against a friend."""
+
+    tokens: list[SeatToken]
+    invite: str | None = None
 
 
 class ReplayView(GameView):

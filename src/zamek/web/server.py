@@ -35,8 +35,9 @@ def exposure_warning(host: str, port: int) -> list[str]:
         addresses = [a for a in local_addresses() if host != "0.0.0.0" or ":" not in a]
     shown = [f"http://[{a}]:{port}/" if ":" in a else f"http://{a}:{port}/" for a in addresses]
     return [
-        f"Zamek: WARNING: listening on {host or '*'}: the server is reachable from other machines, "
-        "with no password; anyone who reaches it can play, import and delete games.",
+        f"Zamek: WARNING: listening on {host or '*'}: the server is reachable from other machines; anyone who "
+        "reaches it can start and import games, and watch any game whose link they have (moves need a seat's "
+        "token). Across the internet, put it behind a reverse proxy with TLS.",
         f"Zamek: it listens on {', '.join(shown) or 'every address of this machine'}",
     ]
 
@@ -45,7 +46,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, 
     """Serve the app until interrupted; open the page in the browser once the server listens."""
     url_db = db_url or default_db_url()
     app = create_app(WebConfig(db_url=url_db, allowed_hosts=served_hosts(host)))
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info"))
+    # Live event streams never end by themselves: a stopping server cuts them after a second.
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=1))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     page = f"http://{shown}:{port}/"
     print(f"Zamek: games stored in {url_db}")

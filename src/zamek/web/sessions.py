@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,22 +41,17 @@ from zamek.games.records import parse_moves
 from zamek.report import describe_move
 from zamek.seeding import SeededChance
 from zamek.terms import LANGUAGES
-from zamek.web.db import Repository, StoredGame, new_id, now
+from zamek.web.clock import Clock, ClockSettings
+from zamek.web.db import Extras, Repository, StoredGame, new_id, now
+from zamek.web.errors import ServiceError
+from zamek.web.seats import Seat, SeatPlayer, clean_name, digest, new_secret, prove_seat, seats_for
 
 MAX_IMPORT_MOVES: Final = 5000
 COMPUTER: Final = "computer"
 HOTSEAT: Final = "hotseat"
+FRIEND: Final = "friend"
+"""Two people, each on their own device: the creator's seat and a seat for the friend who opens the link."""
 log = logging.getLogger("zamek.web")
-
-
-class ServiceError(Exception):
-    """A request the service refuses; ``status`` is the HTTP status to answer with."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -90,6 +86,12 @@ class LiveGame:
     infos: list[MoveInfo]
     state: GameState
     revision: int
+    seats: list[Seat] = field(default_factory=list)
+    clock: Clock | None = None
+    ended: dict[str, Any] | None = None
+    """How the game ended before its rules ended it: ``{"reason": "resign" | "timeout", "loser": seat}``."""
+    rematch: str | None = None
+    """The id of the rematch offered or played after this game."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     pending: bool = False
     """The computer's worker has a job for this game (it is thinking)."""
@@ -100,20 +102,44 @@ class LiveGame:
         return records.make_record(self.setup, self.seed, self.actions, self.state)
 
     @property
+    def over(self) -> bool:
+        return self.ended is not None or self.state.is_over()
+
+    def extras(self) -> Extras:
+        return Extras(self.clock.to_json() if self.clock else None, self.ended, self.rematch, self.seat_to_act())
+
+    @property
+    def waiting_for_friend(self) -> bool:
+        return any(seat.player == "open" for seat in self.seats)
+
+    @property
+    def everyone_seated(self) -> bool:
+        """Every person's seat is taken: none is open, none is a rematch's seat its player has not taken yet."""
+        return all(s.player == "computer" or (s.player == "person" and s.token_digest is not None) for s in self.seats)
+
+    @property
     def thinking(self) -> bool:
         """The computer is about to move (a job is pending and nobody else is to act)."""
-        return self.pending and not self.state.is_over() and not self.human_to_act()
+        return self.pending and not self.over and not self.human_to_act()
 
     def human_to_act(self, state: GameState | None = None) -> bool:
         """Return whether a person (not the computer, not chance) is to decide in ``state`` (default: now)."""
         state = self.state if state is None else state
-        if state.is_over() or state.is_chance():
+        if state.is_over() or state.is_chance() or (state is self.state and self.ended is not None):
             return False
         return self.mode != COMPUTER or state.current == self.human
 
+    def seat_to_act(self) -> int | None:
+        """The seat whose decision the game waits for (None: chance, a friend yet to join, or the end)."""
+        if self.over or self.waiting_for_friend:
+            return None
+        if self.state.is_chance() and not (self.mode == HOTSEAT and self.state.phase is Phase.DRAW):
+            return None
+        return self.state.current
+
     def computer_to_move(self) -> bool:
         """Return whether the computer's worker has something to do: its turn, or chance in its turn."""
-        return self.mode == COMPUTER and not self.state.is_over() and not self.human_to_act()
+        return self.mode == COMPUTER and not self.over and not self.human_to_act()
 
 
 def step(state: GameState, action: Action) -> MoveInfo:
@@ -148,15 +174,31 @@ def status_of(state: GameState) -> str:
     return "over" if state.is_over() else "playing"
 
 
+@dataclass
+class Created:
+    """A new game and its secrets, given once to its creator: each person seat's token, the friend's invitation."""
+
+    live: LiveGame
+    tokens: dict[int, str]
+    invite: str | None = None
+
+
+def wall_clock() -> float:
+    return time.time()
+
+
 class Sessions:
     """Every castle game of the app in memory and in the database: creation, moves, undo, import, deletion."""
 
-    def __init__(self, repo: Repository) -> None:
+    def __init__(self, repo: Repository, clock: Callable[[], float] = wall_clock) -> None:
         self.repo = repo
+        self.now = clock
         self._games: dict[str, LiveGame] = {}
         self._lock = threading.Lock()
         self.wake: Callable[[LiveGame], None] = lambda live: None
         """Called (holding the game's lock) when a game was loaded, created or moved: the computer may be to move."""
+        self.changed: Callable[[LiveGame], None] = lambda live: None
+        """Called (holding the game's lock) after every stored change: the live events."""
 
     # --------------------------------------------------------------- loading
 
@@ -180,38 +222,64 @@ class Sessions:
             setup = records.setup_from_json(stored.setup)
             actions = parse_moves({"moves": stored.moves}, parse_action)
             state, infos = replay_moves(setup, actions)
+            extras = self.repo.extras(stored.id)
+            clock = Clock.from_json(extras.clock) if extras.clock else None
         except ZamekError as exc:
             raise ServiceError(500, "corrupt", f"game {stored.id} cannot be replayed: {exc}") from None
+        except (LookupError, TypeError, ValueError) as exc:
+            raise ServiceError(500, "corrupt", f"game {stored.id}: its clock cannot be read ({exc})") from None
         return LiveGame(
             stored.id, stored.mode, stored.level, stored.human, stored.seed, setup, stored.created_at, actions,
-            infos, state, stored.revision,
+            infos, state, stored.revision, self.repo.seats(stored.id), clock, extras.ended, extras.rematch,
         )
+
+    def peek(self, game_id: str) -> LiveGame | None:
+        """The game if it is in memory (never loads it)."""
+        with self._lock:
+            return self._games.get(game_id)
+
+    def loaded(self) -> list[LiveGame]:
+        with self._lock:
+            return list(self._games.values())
 
     def stored(self) -> list[StoredGame]:
         return self.repo.all()
 
     # -------------------------------------------------------------- creation
 
-    def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None) -> LiveGame:
-        """Start a game: against the computer (``level``, the person's ``seat``) or for two people."""
+    def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
+               clock: ClockSettings | None = None, name: str | None = None) -> Created:
+        """Start a game: against the computer (``level``, the person's ``seat``), for two people at one screen, or
+        against a friend who opens the invitation (``seat`` is the creator's)."""
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         human: int | None = None
+        mine = {"first": 0, "second": 1}.get(seat, random.Random(seed).randrange(2))
+        players: list[SeatPlayer] = ["person", "person"]
         if mode == COMPUTER:
             if level not in LEVELS:
                 raise ServiceError(422, "invalid", f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
-            human = {"first": 0, "second": 1}.get(seat, random.Random(seed).randrange(2))
+            human = mine
+            players[1 - mine] = "computer"
         else:
             level = None
+        if mode == FRIEND:
+            players[1 - mine] = "open"
+        elif clock is not None:
+            raise ServiceError(422, "invalid", "clocks are for games against a friend")
+        names: list[str | None] = [None, None]
+        names[mine] = clean_name(name)
+        seats, tokens, invite = seats_for(players, now(), names)
         state = new_game(setup)
-        live = LiveGame(new_id(), mode, level, human, seed, setup, now(), [], [], state, 0)
+        live = LiveGame(new_id(), mode, level, human, seed, setup, now(), [], [], state, 0, seats,
+                        Clock.new(clock) if clock is not None else None)
         new_state, actions, infos = self._advance_chance(live, state.copy())
         live.state, live.actions, live.infos = new_state, actions, infos
         self._add(live)
         with live.lock:
             self.wake(live)
-        return live
+        return Created(live, tokens, invite)
 
-    def import_record(self, raw: Any) -> LiveGame:
+    def import_record(self, raw: Any) -> Created:
         """Store a saved game (checked by replaying it) as a new game for two people at one screen."""
         if isinstance(raw, dict) and isinstance(raw.get("moves"), list) and len(raw["moves"]) > MAX_IMPORT_MOVES:
             raise ServiceError(400, "invalid-record", f"moves: more than {MAX_IMPORT_MOVES} moves")
@@ -233,9 +301,10 @@ class Sessions:
         seed = raw.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
             seed = random.SystemRandom().randrange(2**31)
-        live = LiveGame(new_id(), HOTSEAT, None, None, seed, setup, now(), actions, infos, state, 0)
+        seats, tokens, _ = seats_for(["person", "person"], now())
+        live = LiveGame(new_id(), HOTSEAT, None, None, seed, setup, now(), actions, infos, state, 0, seats)
         self._add(live)
-        return live
+        return Created(live, tokens)
 
     def _add(self, live: LiveGame) -> None:
         state = live.state
@@ -243,31 +312,154 @@ class Sessions:
             live.id, live.created_at, live.created_at, live.mode, live.level, live.human, live.seed,
             records.setup_to_json(live.setup), [str(a) for a in live.actions], status_of(state), list(state.scores),
             state.turn, live.revision,
-        ))
+        ), live.seats, live.extras())
         with self._lock:
             self._games[live.id] = live
 
-    def delete(self, game_id: str) -> None:
+    def delete(self, game_id: str, token: str | None) -> None:
+        """Delete a game; a game against a friend who has joined belongs to both and is not deleted."""
         live = self.get(game_id)
         with live.lock:
+            prove_seat(live.seats, token)
+            if live.mode == FRIEND and not live.waiting_for_friend:
+                raise ServiceError(409, "shared-game", "this game belongs to both players: it stays on the server "
+                                                       "(remove it from your list instead)")
             live.deleted = True
             self.repo.delete(game_id)
         with self._lock:
             self._games.pop(game_id, None)
 
+    # ------------------------------------------------------------- the seats
+
+    def join(self, game_id: str, invite: str, name: str | None) -> tuple[LiveGame, int, str]:
+        """Take the free seat of a friend's game with its invitation code; return the game, the seat, its token."""
+        live = self.get(game_id)
+        with live.lock:
+            free = [s for s in live.seats if s.player == "open"]
+            if not free:
+                raise ServiceError(409, "no-free-seat", "both seats of this game are taken")
+            if not free[0].invited(invite):
+                raise ServiceError(403, "bad-invite", "this invitation is not this game's")
+            token = new_secret()
+            seat = free[0].taken(token, clean_name(name), now())
+            if not self.repo.take_seat(live.id, seat):
+                raise ServiceError(409, "no-free-seat", "someone else has just taken this seat")
+            live.seats = [seat if s.index == seat.index else s for s in live.seats]
+            if live.clock is not None:
+                live.clock.run_for(live.seat_to_act(), self.now())
+            self.commit(live, live.state, [], [])
+        return live, seat.index, token
+
+    def resign(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
+        live = self.get(game_id)
+        with live.lock:
+            seat = prove_seat(live.seats, token)
+            self._check_revision(live, revision)
+            if live.over:
+                raise ServiceError(409, "illegal", "the game is over")
+            if live.waiting_for_friend:
+                raise ServiceError(409, "waiting", "nobody has joined this game yet: delete it instead")
+            self._check_clock(live)
+            self._end(live, "resign", seat)
+        return live
+
+    def rematch(self, game_id: str, token: str | None) -> tuple[LiveGame, int, str]:
+        """Offer a rematch of a finished game against a friend (seats swapped), or take one's seat in the rematch
+        the other player offered; return the new game, the seat and its token (a new one each time it is asked)."""
+        live = self.get(game_id)
+        with live.lock:
+            seat = prove_seat(live.seats, token)
+            if not live.over:
+                raise ServiceError(409, "in-progress", "a rematch is offered once the game is over")
+            if live.mode != FRIEND:
+                raise ServiceError(409, "illegal", "a rematch is for games against a friend; start a new game")
+            if live.rematch is None:
+                settings = live.clock.settings if live.clock is not None else None
+                created = self.create(FRIEND, None, "second" if seat == 0 else "first", live.setup, None, settings,
+                                      live.seats[seat].name)
+                # The other seat stays open (its invitation code is given to nobody) until this game's other
+                # player takes it with their own token: the game waits for them, clock included.
+                live.rematch = created.live.id
+                self.commit(live, live.state, [], [])
+                return created.live, 1 - seat, created.tokens[1 - seat]
+            new = self.get(live.rematch)
+        mine = 1 - seat
+        with new.lock:
+            token = new_secret()
+            current = new.seats[mine]
+            if current.player == "open":
+                taken = current.taken(token, live.seats[seat].name, now())
+                if not self.repo.take_seat(new.id, taken):
+                    raise ServiceError(409, "no-free-seat", "this seat has just been taken")
+            else:  # asked again (another device): a new token, the old one stops working
+                taken = replace_token(current, token)
+                self.repo.set_token(new.id, mine, taken.token_digest or "")
+            new.seats = [taken if s.index == mine else s for s in new.seats]
+            if new.clock is not None and new.clock.running is None and new.everyone_seated and not new.over:
+                new.clock.run_for(new.seat_to_act(), self.now())
+            self.commit(new, new.state, [], [])  # stores the clock; the other player's page learns of the arrival
+        return new, mine, token
+
+    def _end(self, live: LiveGame, reason: str, loser: int) -> None:
+        """The game ends before its rules end it: ``loser`` resigned or ran out of time."""
+        live.ended = {"reason": reason, "loser": loser}
+        if live.clock is not None:
+            live.clock.stop(self.now())
+        self.commit(live, live.state, [], [])
+
+    def expire_clocks(self) -> list[str]:
+        """End every game in memory whose player to move has run out of time; return their ids."""
+        ended = []
+        moment = self.now()
+        for live in self.loaded():
+            if live.clock is None or live.clock.running is None or live.over:
+                continue
+            with live.lock:
+                loser = live.clock.expired(moment) if not live.over and live.clock is not None else None
+                if loser is not None:
+                    try:
+                        self._end(live, "timeout", loser)
+                        ended.append(live.id)
+                    except ServiceError:
+                        pass
+        return ended
+
+    def _check_clock(self, live: LiveGame) -> None:
+        """Refuse a move (and end the game) when the player to move has run out of time."""
+        if live.clock is None or live.over:
+            return
+        loser = live.clock.expired(self.now())
+        if loser is not None:
+            self._end(live, "timeout", loser)
+            raise ServiceError(409, "time-out", "the time of the player to move has run out: the game is over")
+
+    def _acting_seat(self, live: LiveGame, token: str | None) -> int:
+        """The seat ``token`` holds, refused unless the game waits for that seat's decision."""
+        seat = prove_seat(live.seats, token)
+        if live.over:
+            raise ServiceError(409, "illegal", "the game is over")
+        if live.waiting_for_friend:
+            raise ServiceError(409, "waiting", "the game starts when your friend has opened the invitation")
+        to_act = live.state.current
+        if live.state.is_chance() and not (live.mode == HOTSEAT and live.state.phase is Phase.DRAW):
+            return seat  # the computer's turn: refused below with its own message
+        if seat != to_act:
+            raise ServiceError(409, "not-your-turn", f"player {to_act + 1} is to move, not player {seat + 1}")
+        return seat
+
     # ----------------------------------------------------------------- moves
 
-    def act(self, game_id: str, text: str, revision: int | None = None) -> LiveGame:
+    def act(self, game_id: str, text: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         """Play a person's move (in notation); the engine's refusal becomes a 4xx error with its message."""
         live = self.get(game_id)
         with live.lock:
+            self._acting_seat(live, token)
             self._check_revision(live, revision)
+            self._check_clock(live)
             action = self._parse(text)
             if isinstance(action, (Draw, Reveal)):
                 raise ServiceError(409, "illegal", f"{action}: tiles and tokens are drawn by the game, not chosen")
             state = live.state
-            if state.is_over():
-                raise ServiceError(409, "illegal", "the game is over")
             if state.is_chance():
                 if live.mode == HOTSEAT and state.phase is Phase.DRAW:
                     raise ServiceError(409, "illegal", f"{action}: draw a tile first")
@@ -286,14 +478,15 @@ class Sessions:
             self.wake(live)
         return live
 
-    def draw(self, game_id: str, revision: int | None = None) -> LiveGame:
+    def draw(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         """Draw the next tile (two people at one screen: the next player asks for it)."""
         live = self.get(game_id)
         with live.lock:
+            self._acting_seat(live, token)
             self._check_revision(live, revision)
             state = live.state
             if live.mode != HOTSEAT:
-                raise ServiceError(409, "illegal", "tiles are drawn automatically in a game against the computer")
+                raise ServiceError(409, "illegal", "tiles are drawn automatically in this game")
             if state.phase is not Phase.DRAW:
                 raise ServiceError(409, "illegal", "no tile is to be drawn now")
             new_state = state.copy()
@@ -306,14 +499,18 @@ class Sessions:
             self.commit(live, new_state, actions, infos)
         return live
 
-    def undo(self, game_id: str, revision: int | None = None) -> LiveGame:
+    def undo(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         """Take back the last move when nothing has happened since (no reply, no tile drawn, no token revealed)."""
         live = self.get(game_id)
         with live.lock:
+            seat = prove_seat(live.seats, token)
             self._check_revision(live, revision)
             reason = self.undo_refusal(live)
             if reason is not None:
                 raise ServiceError(409, "cannot-undo", reason)
+            if live.infos[-1].player != seat:
+                raise ServiceError(403, "not-your-seat", "only the player who made a move may take it back")
+            self._check_clock(live)
             actions = live.actions[:-1]
             state, infos = replay_moves(live.setup, actions)
             self.commit(live, state, actions, infos, replace=True)
@@ -322,6 +519,8 @@ class Sessions:
     @staticmethod
     def undo_refusal(live: LiveGame) -> str | None:
         """Return why the last move cannot be taken back now, or None when it can."""
+        if live.ended is not None:
+            return "the game is over"
         if not live.actions:
             return "there is no move to take back"
         info = live.infos[-1]
@@ -361,23 +560,46 @@ class Sessions:
     def _check_revision(live: LiveGame, revision: int | None) -> None:
         if revision is not None and revision != live.revision:
             raise ServiceError(
-                409, "stale", "the game has changed since this page was drawn (another tab or the computer); reload"
+                409, "stale", "the game has changed since this page was drawn (another tab, the computer or your "
+                              "opponent); it has been brought up to date"
             )
 
     def commit(
         self, live: LiveGame, state: GameState, actions: list[Action], infos: list[MoveInfo], replace: bool = False
     ) -> None:
-        """Store the new move list in one transaction, then (only then) change the game in memory.
+        """Store the new move list (and the clock, the end, the rematch) in one transaction, then (only then)
+        change the game in memory.
 
         The caller holds ``live.lock``. Raise ServiceError (404) when the game has been deleted meanwhile.
         """
         all_actions = list(actions) if replace else live.actions + list(actions)
         all_infos = list(infos) if replace else live.infos + list(infos)
         revision = live.revision + 1
+        clock = live.clock
+        ahead = replace_state(live, state)
+        if clock is not None and live.everyone_seated and (actions or replace):
+            clock = Clock.from_json(clock.to_json())
+            clock.run_for(ahead.seat_to_act(), self.now())
+        extras = Extras(clock.to_json() if clock else None, live.ended, live.rematch, ahead.seat_to_act())
+        over = live.ended is not None or state.is_over()
         stored = self.repo.save_moves(
-            live.id, [str(a) for a in all_actions], status_of(state), list(state.scores), state.turn, revision
+            live.id, [str(a) for a in all_actions], "over" if over else "playing", list(state.scores), state.turn,
+            revision, extras,
         )
         if not stored:
             live.deleted = True
             raise ServiceError(404, "not-found", f"game {live.id} has been deleted")
         live.state, live.actions, live.infos, live.revision = state, all_actions, all_infos, revision
+        live.clock = clock
+        self.changed(live)
+
+
+def replace_state(live: LiveGame, state: GameState) -> LiveGame:
+    """A shallow copy of ``live`` at ``state`` (to ask who is to act there)."""
+    ahead = LiveGame(live.id, live.mode, live.level, live.human, live.seed, live.setup, live.created_at, live.actions,
+                     live.infos, state, live.revision, live.seats, live.clock, live.ended, live.rematch)
+    return ahead
+
+
+def replace_token(seat: Seat, token: str) -> Seat:
+    return Seat(seat.index, "person", digest(token), None, seat.name, seat.joined_at or now())

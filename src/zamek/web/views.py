@@ -8,6 +8,7 @@ numbers. Every word comes from the translation tables (``zamek.terms``, ``zamek.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from zamek import (
@@ -32,11 +33,13 @@ from zamek.core.setup import ROLES, Setup
 from zamek.core.tokens import printed_number
 from zamek.report import item_line, player_name
 from zamek.terms import LANGUAGES, counted, term, token_name
-from zamek.web.db import StoredGame
+from zamek.web.db import Extras, StoredGame
 from zamek.web.schemas import (
     Choice,
+    ClockView,
     DeclineChoice,
     DrawnTile,
+    EndedView,
     FeatureRef,
     FigureChoice,
     FigureView,
@@ -59,11 +62,12 @@ from zamek.web.schemas import (
     ReplayView,
     ResultView,
     ScoreLine,
+    SeatView,
     SetupInfo,
     TokenView,
     UseChoice,
 )
-from zamek.web.sessions import COMPUTER, HOTSEAT, LiveGame, MoveInfo
+from zamek.web.sessions import COMPUTER, FRIEND, HOTSEAT, LiveGame, MoveInfo
 
 PHASES: Final[dict[Phase, PhaseName]] = {
     Phase.DRAW: "draw", Phase.PLACE: "place", Phase.FOLLOWER: "follower", Phase.REVEAL: "reveal",
@@ -74,7 +78,7 @@ MOVE_KINDS: Final[dict[type, MoveKind]] = {
     Draw: "draw", Reveal: "reveal", Place: "place", Follower: "figure", Pass: "pass", Order: "order", UseToken: "use",
     Decline: "decline",
 }
-MODES: Final[dict[str, Mode]] = {COMPUTER: "computer", HOTSEAT: "hotseat"}
+MODES: Final[dict[str, Mode]] = {COMPUTER: "computer", HOTSEAT: "hotseat", FRIEND: "friend"}
 RECENT: Final = 8
 """The moves a game view repeats in words."""
 
@@ -210,9 +214,11 @@ def _drawn(state: GameState) -> DrawnTile | None:
 
 def game_view(
     live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str, *, can_undo: bool = False,
-    undo_refusal: str | None = None, thinking: bool = False,
+    undo_refusal: str | None = None, thinking: bool = False, seats: Sequence[SeatView] = (),
+    clock: ClockView | None = None, ended: EndedView | None = None,
 ) -> GameView:
-    """Return everything the page draws for one position of a game (``state``, reached by the moves ``infos``)."""
+    """Return everything the page draws for one position of a game (``state``, reached by the moves ``infos``);
+    ``ended`` is a resignation or a time out that ended the game at this position."""
     lang = lang if lang in LANGUAGES else "en"
     setup = state.setup
     edition = setup.edition
@@ -244,23 +250,28 @@ def game_view(
         for item in state.log
     ]
     result = state.result()
+    winners = list(result.winners) if result else []
+    over = state.is_over() or ended is not None
+    if ended is not None:
+        winners = [1 - ended.loser]
     scored = state.feature_being_scored() if state.phase in (Phase.ORDER, Phase.DOUBLE) else None
     prompt = PromptWords(current=player_name(state.current, lang),
                          tile=tiles[state.drawn].id if state.drawn >= 0 else None)
     return GameView(
         id=live.id, mode=MODES[live.mode], level=live.level, human=live.human,
-        seed=live.seed if state.is_over() else None,  # Z22: the seed fixes every tile and token to come
+        seed=live.seed if live.over else None,  # Z22: the seed fixes every tile and token to come
         revision=live.revision, thinking=thinking, bot_error=live.bot_error, moves_count=len(live.actions),
-        rules=setup.name, setup=SetupInfo.model_validate(public_setup(setup, state.is_over())), edition=edition,
+        rules=setup.name, setup=SetupInfo.model_validate(public_setup(setup, live.over)), edition=edition,
         sokol=setup.sokol, board=setup.board, gate_guard=setup.gate_guard, lang=lang, phase=PHASES[state.phase],
-        current=state.current, turn=state.turn, over=state.is_over(),
-        result=ResultView(scores=list(result.scores), winners=list(result.winners)) if result else None,
+        current=state.current, turn=state.turn, over=over,
+        result=ResultView(scores=list(state.scores), winners=winners) if over else None,
         players=players, towers=list(state.tower_token), placements=placements, figures=figures,
         drawn=_drawn(state), choices=choices(state, spaces, lang),
         scoring=spaces.feature(scored) if scored is not None else None, log=log,
         remaining=sorted(tiles[t].id for t in state.remaining), discarded=[tiles[t].id for t in state.discarded],
         recent=[move_line(i, lang) for i in infos[-RECENT:]], human_to_act=live.human_to_act(state),
         terms=terms_for(lang, edition, setup.sokol), prompt_words=prompt, can_undo=can_undo, undo_refusal=undo_refusal,
+        seats=list(seats), clock=clock, ended=ended, rematch=live.rematch,
     )
 
 
@@ -269,12 +280,14 @@ def move_line(info: MoveInfo, lang: str) -> MoveLine:
                     chance=info.chance)
 
 
-def replay_view(live: LiveGame, state: GameState, infos: list[MoveInfo], upto: int, lang: str) -> ReplayView:
+def replay_view(live: LiveGame, state: GameState, infos: list[MoveInfo], upto: int, lang: str,
+                ended: EndedView | None = None) -> ReplayView:
     """Return the position after the first ``upto`` of the moves ``infos`` (``state``), with every move in words.
 
-    ``live`` gives the game's metadata (its revision and number of moves are those of the whole game).
+    ``live`` gives the game's metadata (its revision and number of moves are those of the whole game); ``ended``
+    is how it ended when the position is its last.
     """
-    view = game_view(live, state, infos[:upto], lang)
+    view = game_view(live, state, infos[:upto], lang, ended=ended if upto == len(infos) else None)
     moves = [
         ReplayMove(n=n, **move_line(info, lang).model_dump()) for n, info in enumerate(infos, start=1)
     ]
@@ -283,14 +296,33 @@ def replay_view(live: LiveGame, state: GameState, infos: list[MoveInfo], upto: i
 
 
 def game_status(live: LiveGame) -> GameStatus:
-    return GameStatus(revision=live.revision, thinking=live.thinking, bot_error=live.bot_error,
-                      over=live.state.is_over())
+    return GameStatus(revision=live.revision, thinking=live.thinking, bot_error=live.bot_error, over=live.over)
 
 
-def game_line(game: StoredGame) -> GameLine:
-    """Return a game's line in the lobby's list."""
+def clock_view(live: LiveGame, now: float) -> ClockView | None:
+    clock = live.clock
+    if clock is None:
+        return None
+    settings = clock.settings
+    return ClockView(kind=settings.kind, minutes=settings.minutes, increment=settings.increment, days=settings.days,
+                     left_ms=[clock.left(s, now) for s in range(len(clock.left_ms))], running=clock.running)
+
+
+def ended_view(live: LiveGame) -> EndedView | None:
+    return EndedView.model_validate(live.ended) if live.ended is not None else None
+
+
+def seat_views(live: LiveGame, connected: Sequence[int]) -> list[SeatView]:
+    return [SeatView(seat=s.index, player=s.player, name=s.name, connected=s.index in connected) for s in live.seats]
+
+
+def game_line(game: StoredGame, held: Sequence[int] = (), extras: Extras | None = None) -> GameLine:
+    """Return a game's line in the lobby's list: ``held`` are the seats the lobby's tokens hold."""
     setup = records.setup_from_json(game.setup)
+    extras = extras or Extras()
     return GameLine(
+        seats=list(held), your_move=game.status != "over" and extras.to_move in held,
+        waiting=game.mode == FRIEND and game.status != "over" and len(held) < 2 and extras.to_move is None,
         id=game.id, mode=MODES[game.mode], level=game.level, human=game.human, rules=setup.name,
         edition=setup.edition, sokol=setup.sokol, gate_guard=setup.gate_guard,
         status="over" if game.status == "over" else "playing", scores=game.scores, turn=game.turn,

@@ -1,8 +1,12 @@
 // The API client: one function per request of the JSON protocol (its models: /api/openapi.json). Every answer
 // says the protocol's version in its Zamek-Api header; a server speaking another version than this page is
 // refused with a message asking for a reload. A refused request throws an ApiError with the server's message.
+//
+// Seats: the tokens of the seats this browser holds live in localStorage (`zamek-seats`), by game id; a request
+// that changes a game sends the token of the seat it acts for (Authorization: Bearer). Nothing else identifies
+// a player: no account, no cookie.
 
-export const API_VERSION = 2;
+export const API_VERSION = 3;
 
 export class ApiError extends Error {
   constructor(status, message, code = null) {
@@ -19,13 +23,53 @@ export function setClientWords(translate) {
   say = translate;
 }
 
-// One request: `body` is sent as JSON (a string as it is). Resolves to the answer's JSON (null for 204).
-export async function call(method, path, body) {
+// ------------------------------------------------------------------- seats
+
+const SEATS_KEY = "zamek-seats";
+
+function loadSeats() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
+    return saved && typeof saved === "object" ? saved : {};
+  } catch {
+    return {};
+  }
+}
+
+export const seats = {
+  // { kind: "castle" | "knights", tokens: { seat: token }, invite?: code } of a game, or null.
+  of: (id) => loadSeats()[id] || null,
+  held: (id) => Object.keys((loadSeats()[id] || { tokens: {} }).tokens).map(Number),
+  token: (id, seat) => ((loadSeats()[id] || { tokens: {} }).tokens[seat] ?? null),
+  // Any token of the game (for what any of its seats may do: delete, watch as a player).
+  any: (id) => Object.values((loadSeats()[id] || { tokens: {} }).tokens)[0] ?? null,
+  remember(kind, id, tokens, invite) {
+    const all = loadSeats();
+    const entry = all[id] || { kind, tokens: {} };
+    for (const { seat, token } of tokens || []) entry.tokens[seat] = token;
+    if (invite) entry.invite = invite;
+    all[id] = entry;
+    localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+  },
+  forget(id) {
+    const all = loadSeats();
+    delete all[id];
+    localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+  },
+  allTokens: () => Object.values(loadSeats()).flatMap((e) => Object.values(e.tokens || {})),
+};
+
+// ----------------------------------------------------------------- requests
+
+// One request: `body` is sent as JSON (a string as it is), `token` as the seat's proof. Resolves to the
+// answer's JSON (null for 204).
+export async function call(method, path, body, token = null) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = typeof body === "string" ? body : JSON.stringify(body);
   }
+  if (token) options.headers.Authorization = `Bearer ${token}`;
   let response;
   try {
     response = await fetch(path, options);
@@ -50,19 +94,100 @@ const query = (params) => {
   return entries.length ? `?${entries.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}` : "";
 };
 
+// A new or joined game's answer carries its seats' tokens: keep them, give the view.
+const seated = (kind) => (view) => {
+  seats.remember(kind, view.id, view.tokens, view.invite);
+  return view;
+};
+
 // The castle game. `lang` chooses the language of the words in a view (en, pl).
 export const games = {
   meta: () => call("GET", "/api/meta"),
   geometry: (sokol, board) => call("GET", `/api/geometry${query({ sokol, board })}`),
-  list: () => call("GET", "/api/games"),
-  create: (options, lang) => call("POST", `/api/games${query({ lang })}`, options),
+  lobby: () => call("POST", "/api/lobby", { tokens: seats.allTokens() }),
+  adopt: async () => {
+    for (const a of await call("POST", "/api/adopt", {})) seats.remember(a.kind, a.id, [{ seat: a.seat, token: a.token }]);
+  },
+  create: (options, lang) => call("POST", `/api/games${query({ lang })}`, options).then(seated("castle")),
+  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null }).then(seated("castle")),
   get: (id, lang) => call("GET", `/api/games/${id}${query({ lang })}`),
-  status: (id) => call("GET", `/api/games/${id}/status`),
-  act: (id, action, revision, lang) => call("POST", `/api/games/${id}/actions${query({ lang })}`, { action, revision }),
-  draw: (id, revision, lang) => call("POST", `/api/games/${id}/draw${query({ lang })}`, { revision }),
-  undo: (id, lang) => call("POST", `/api/games/${id}/undo${query({ lang })}`, {}),
+  act: (id, action, revision, lang, token) => call("POST", `/api/games/${id}/actions${query({ lang })}`, { action, revision }, token),
+  draw: (id, revision, lang, token) => call("POST", `/api/games/${id}/draw${query({ lang })}`, { revision }, token),
+  undo: (id, revision, lang, token) => call("POST", `/api/games/${id}/undo${query({ lang })}`, { revision }, token),
+  resign: (id, revision, lang, token) => call("POST", `/api/games/${id}/resign${query({ lang })}`, { revision }, token),
+  rematch: (id, lang, token) => call("POST", `/api/games/${id}/rematch${query({ lang })}`, undefined, token).then(seated("castle")),
   replay: (id, move, lang) => call("GET", `/api/games/${id}/replay${query({ move, lang })}`),
-  remove: (id) => call("DELETE", `/api/games/${id}`),
-  importRecord: (text, lang) => call("POST", `/api/import${query({ lang })}`, text),
+  remove: (id) => call("DELETE", `/api/games/${id}`, undefined, seats.any(id)).then(() => seats.forget(id)),
+  importRecord: (text, lang) => call("POST", `/api/import${query({ lang })}`, text).then(seated("castle")),
   recordUrl: (id) => `/api/games/${id}/record`,
+  removeKnights: (id) => call("DELETE", `/api/knights/${id}`, undefined, seats.any(id)),
 };
+
+// Live events of a game (`path`: /api/games/ID/events or /api/knights/ID/events), read with fetch so that the
+// seat's token travels in a header, never in a URL. `onEvent(type, data)` gets each event; the stream comes
+// back by itself after a failure, resuming after the last revision seen. Returns a function that stops it.
+export function watch(path, token, lastRevision, onEvent, onConnected = () => {}) {
+  let stopped = false;
+  let last = lastRevision;
+  let controller = null;
+  let delay = 500;
+  async function run() {
+    while (!stopped) {
+      controller = new AbortController();
+      const headers = { Accept: "text/event-stream" };
+      if (token) headers.Authorization = `Bearer ${token}`;
+      if (last !== null && last !== undefined) headers["Last-Event-ID"] = String(last);
+      try {
+        const response = await fetch(path, { headers, signal: controller.signal, cache: "no-store" });
+        if (!response.ok || !response.body) {
+          if (response.status === 404 || response.status === 403) {
+            onEvent("gone", {});
+            return;
+          }
+          throw new Error(String(response.status));
+        }
+        onConnected(true);
+        delay = 500;
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let cut;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            let type = "message";
+            let data = "";
+            for (const line of block.split("\n")) {
+              if (line.startsWith("event:")) type = line.slice(6).trim();
+              else if (line.startsWith("data:")) data += line.slice(5).trim();
+              else if (line.startsWith("id:")) last = Number(line.slice(3).trim());
+            }
+            if (!data) continue;
+            let parsed = {};
+            try {
+              parsed = JSON.parse(data);
+            } catch {
+              continue;
+            }
+            onEvent(type, parsed);
+            if (type === "gone") return;
+          }
+        }
+      } catch {
+        if (stopped) return;
+      }
+      if (stopped) return;
+      onConnected(false);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 8000);
+    }
+  }
+  run();
+  return () => {
+    stopped = true;
+    if (controller) controller.abort();
+  };
+}

@@ -1,18 +1,18 @@
 // The page's entry: routing between the screens (lobby.js, game.js, replay.js, and Rycerze i zamki in knights.js),
 // the header with the language switch, and the keys. Plain ES modules, no build step; the API client is api.js.
 
-import { call, setClientWords } from "./api.js";
+import { call, seats, setClientWords, watch } from "./api.js";
 import { gameKey, openGame, refreshGame } from "./game.js";
-import { initKnights, knightsLanguageChanged, leaveKnights, openKnights } from "./knights.js";
-import { openLobby } from "./lobby.js";
+import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKnightsJoin } from "./knights.js";
+import { openJoin, openLobby } from "./lobby.js";
 import { openReplay, replayKey } from "./replay.js";
-import { h, main, showError, state, stopPolling, t } from "./ui.js";
+import { h, main, showError, state, stopWatching, t } from "./ui.js";
 
 setClientWords((key) => t(key));
-initKnights({ h, api: call, t: (key, values) => t(key, values), main, lang: () => state.lang });
+initKnights({ h, api: call, seats, watch, t: (key, values) => t(key, values), main, lang: () => state.lang });
 
 function route() {
-  stopPolling();
+  stopWatching();
   showError(null);
   if (!location.hash.startsWith("#/replay/") || state.screen !== "replay") window.scrollTo(0, 0);
   const hash = location.hash.replace(/^#\/?/, "");
@@ -21,8 +21,19 @@ function route() {
   header();
   if (parts[0] === "knights" && parts[1]) {
     state.screen = "knights";
-    openKnights(parts[1]);
+    openKnights(parts[1], { spectator: parts[2] === "watch" });
+  } else if (parts[0] === "knights-join" && parts[1] && parts[2]) {
+    state.screen = "knights";
+    openKnightsJoin(parts[1], parts[2]);
   } else if (parts[0] === "game" && parts[1]) openGame(parts[1]);
+  else if (parts[0] === "watch" && parts[1]) openGame(parts[1], { spectator: true });
+  else if (parts[0] === "join" && parts[1] && parts[2]) openJoin(parts[1], parts[2]);
+  else if (parts[0] === "seat" && parts[1] && parts[2] && parts[3]) {
+    // A seat's link from another device: keep its token here, then forget the link (it is a secret).
+    seats.remember(parts[4] === "knights" ? "knights" : "castle", parts[1], [{ seat: Number(parts[2]), token: parts[3] }]);
+    history.replaceState(null, "", parts[4] === "knights" ? `#/knights/${parts[1]}` : `#/game/${parts[1]}`);
+    route();
+  }
   else if (parts[0] === "replay" && parts[1]) openReplay(parts[1], parts[2] === undefined || parts[2] === "" ? null : Number(parts[2]));
   else openLobby();
 }

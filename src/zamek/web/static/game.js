@@ -1,18 +1,61 @@
 // The game screen: the board, the prompts of a turn (place the tile, put a figure, answer a question about
-// scoring), undo, the computer's thinking (polled), and the end of the game.
+// scoring), undo, the seats (who plays, who is connected, the clocks), the invitation of a friend, resigning,
+// the end of the game and the rematch. The page follows the game's live events (moves of the computer, of the
+// friend elsewhere, of another tab) and acts only for the seats whose tokens this browser holds.
 
-import { games } from "./api.js";
+import { games, seats, watch } from "./api.js";
 import { Board } from "./board.js";
 import { drawChart } from "./chart.js";
 import { gameLayout, highlightOn, renderSidePanels } from "./panels.js";
 import { figureIcon, geometryFor, h, main, playerName, showError, state, stopPolling, t, tileSvg } from "./ui.js";
 
-export async function openGame(id) {
+export async function openGame(id, { spectator = false } = {}) {
   state.screen = "game";
   state.gameId = id;
   state.view = null;
   state.boardFor = null;
+  state.spectator = spectator;
   await refreshGame();
+  if (state.screen !== "game" || state.gameId !== id || !state.view) return;
+  const token = spectator ? null : seats.any(id);
+  state.stopStream = watch(`/api/games/${id}/events`, token, state.view.revision, (type, data) => {
+    if (state.screen !== "game" || state.gameId !== id) return;
+    if (type === "change" && state.view && data.revision > state.view.revision) refreshSoon();
+    else if (type === "presence") {
+      state.connected = data.connected;
+      renderSeats();
+    } else if (type === "gone") {
+      main.innerHTML = "";
+      main.append(h("p", { class: "panel error" }, t("gameMissing")));
+    }
+  }, (online) => {
+    state.online = online;
+    if (online) refreshSoon();
+  });
+}
+
+// The seats this page acts for: the tokens held (none for a spectator).
+export const heldSeats = (view) => (state.spectator ? [] : seats.held(view.id));
+const myTurn = (view) => view.human_to_act && heldSeats(view).includes(view.current);
+const tokenFor = (seat) => (state.spectator ? null : seats.token(state.gameId, seat));
+
+// Many events at once (a computer's turn, a resumed stream) bring one refresh; an event that comes while a
+// refresh is under way brings one more after it.
+let refreshing = false;
+let again = false;
+function refreshSoon() {
+  if (refreshing) {
+    again = true;
+    return;
+  }
+  refreshing = true;
+  setTimeout(async () => {
+    do {
+      again = false;
+      await refreshGame();
+    } while (again);
+    refreshing = false;
+  }, 30);
 }
 
 export async function refreshGame() {
@@ -30,6 +73,15 @@ async function showGame(view) {
   if (state.screen !== "game" || view.id !== state.gameId) return;
   const shown = state.view;
   if (shown && shown.id === view.id && shown.lang === view.lang && view.revision < shown.revision) return; // an answer overtaken by a newer one
+  // The same position again (a live event that the move's own answer already brought): keep the page as it is,
+  // focus included.
+  const same = shown && shown.id === view.id && shown.lang === view.lang && view.revision === shown.revision
+      && view.thinking === shown.thinking && view.bot_error === shown.bot_error && !state.error && document.getElementById("board");
+  if (same) {
+    state.view = view;
+    schedulePoll(view);
+    return;
+  }
   const geo = await geometryFor(view);
   if (state.boardFor !== view.id || !document.getElementById("board")) {
     const svg = gameLayout(false);
@@ -47,9 +99,16 @@ async function showGame(view) {
     state.rotation = [0, 1, 2, 3].find((r) => rotations.has(r)) ?? 0;
     state.rotationFor = drawnKey;
   }
+  state.connected = view.seats.filter((s) => s.connected).map((s) => s.seat);
+  state.clockAt = performance.now();
   renderGame();
+  schedulePoll(view);
+}
+
+// The live events bring the computer's reply; a slow poll covers a stream that a proxy has cut.
+function schedulePoll(view) {
   stopPolling();
-  if (view.thinking) state.poll = setTimeout(pollGame, 300);
+  if (view.thinking) state.poll = setTimeout(pollGame, 1500);
 }
 
 async function pollGame() {
@@ -58,17 +117,19 @@ async function pollGame() {
   try {
     const status = await games.status(state.gameId);
     if (status.revision !== state.view.revision || !status.thinking) await refreshGame();
-    else state.poll = setTimeout(pollGame, 300);
+    else state.poll = setTimeout(pollGame, 1500);
   } catch (err) {
     showError(err.message);
-    state.poll = setTimeout(pollGame, 1500);
+    state.poll = setTimeout(pollGame, 3000);
   }
 }
 
 function renderGame() {
   const view = state.view;
-  const placing = view.human_to_act && view.phase === "place" && !state.busy;
-  const figureChoices = view.human_to_act && view.phase === "follower" ? view.choices.filter((c) => c.type === "figure" && c.piece === "follower") : [];
+  const waiting = view.seats.some((s) => s.player === "open");
+  const mine = myTurn(view) && !waiting;
+  const placing = mine && view.phase === "place" && !state.busy;
+  const figureChoices = mine && view.phase === "follower" ? view.choices.filter((c) => c.type === "figure" && c.piece === "follower") : [];
   state.board.render(view, { placing, rotation: state.rotation, figureChoices });
   renderTurnPanel(view);
   renderSidePanels(view);
@@ -85,14 +146,21 @@ function renderTurnPanel(view) {
     return;
   }
   const head = h("div", { class: "turn-head" }, h("span", { class: `dot p${view.current}` }), h("strong", {}, t("toMove", { who })));
-  panel.append(head);
+  const waiting = view.seats.some((s) => s.player === "open");
+  if (view.mode === "friend") panel.append(seatsBar(view));
+  if (waiting) panel.append(invitation(view));
+  else panel.append(head);
   if (view.bot_error) panel.append(h("p", { class: "error" }, view.bot_error));
-  if (view.thinking) {
+  if (waiting) {
+    // Nothing to do until the friend comes.
+  } else if (view.thinking) {
     panel.append(h("p", { class: "thinking", id: "thinking" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("thinking")));
-  } else if (view.phase === "draw" && view.mode === "hotseat") {
+  } else if (view.phase === "draw" && view.mode === "hotseat" && heldSeats(view).includes(view.current)) {
     panel.append(h("p", {}, t("drawPrompt", { who })),
       h("button", { class: "primary", id: "draw", type: "button", onclick: drawTileAction }, t("draw")));
-  } else if (view.human_to_act) {
+  } else if (view.human_to_act && !myTurn(view)) {
+    panel.append(h("p", { class: "muted", id: "their-turn" }, state.spectator || !heldSeats(view).length ? t("watching") : t("theirTurn", { who })));
+  } else if (myTurn(view) && !waiting) {
     if (view.phase === "place" && view.drawn) {
       panel.append(h("p", {}, t("placePrompt", { tile: view.drawn.id })));
       const rotated = tileSvg(view.drawn.id, view.sokol, state.rotation, 132, "tile-svg drawn");
@@ -117,10 +185,105 @@ function renderTurnPanel(view) {
     }
   }
   const tools = h("div", { class: "tools" });
-  if (view.can_undo) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: "U" }, "↶ ", t("undo")));
+  if (view.can_undo && heldSeats(view).includes(lastMover(view))) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: "U" }, "↶ ", t("undo")));
   tools.append(h("a", { class: "button", href: `#/replay/${view.id}/`, id: "to-replay" }, t("replay")),
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
+  const resignAs = resigningSeat(view);
+  if (resignAs !== null && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => resign(resignAs) }, t("resign")));
   panel.append(tools, err);
+  if (view.mode === "friend" && heldSeats(view).length) panel.append(seatLinks(view));
+}
+
+const lastMover = (view) => (view.recent.length ? view.recent[view.recent.length - 1].player : null);
+
+// The seat that resigns from this page: the only one held, or (two at one screen) the player to move.
+function resigningSeat(view) {
+  if (view.over || view.mode === "hotseat") return null;
+  const held = heldSeats(view);
+  if (held.length === 1) return held[0];
+  return null;
+}
+
+// Who sits where: each seat's name and colour, whether their page is open (a friend's game), their clock.
+function seatsBar(view) {
+  const bar = h("div", { class: "seats", id: "seats" });
+  for (const seat of view.seats) {
+    const online = view.mode === "friend" && seat.player === "person" && !heldSeats(view).includes(seat.seat);
+    const connected = (state.connected || []).includes(seat.seat);
+    bar.append(h("div", { class: `seat${view.current === seat.seat && !view.over ? " now" : ""}`, "data-seat": seat.seat },
+      h("span", { class: `dot p${seat.seat}` }),
+      h("span", { class: "seat-name" }, playerName(view, seat.seat)),
+      online ? h("span", { class: `presence ${connected ? "on" : "off"}`, "data-connected": String(connected), title: t(connected ? "connected" : "disconnected") }, connected ? "●" : "○") : null,
+      seat.player === "open" ? h("span", { class: "muted" }, t("seatOpen")) : null,
+      view.clock ? h("span", { class: "clock", "data-seat": seat.seat }, clockText(view, seat.seat)) : null));
+  }
+  return bar;
+}
+
+function renderSeats() {
+  const bar = document.getElementById("seats");
+  if (bar && state.view) bar.replaceWith(seatsBar(state.view));
+}
+
+function clockLeft(view, seat) {
+  const clock = view.clock;
+  let left = clock.left_ms[seat];
+  if (clock.running === seat && !view.over) left -= performance.now() - state.clockAt;
+  return Math.max(0, left);
+}
+
+function clockText(view, seat) {
+  const ms = clockLeft(view, seat);
+  const s = Math.ceil(ms / 1000);
+  if (s >= 86400) return t("clockDays", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The clocks tick on the page; the server keeps the time that counts.
+setInterval(() => {
+  const view = state.view;
+  if (state.screen !== "game" || !view || !view.clock) return;
+  for (const node of document.querySelectorAll(".clock[data-seat]")) {
+    const seat = Number(node.dataset.seat);
+    node.textContent = clockText(view, seat);
+    node.classList.toggle("low", clockLeft(view, seat) < 30000);
+    node.classList.toggle("running", view.clock.running === seat && !view.over);
+  }
+  if (view.clock.running !== null && clockLeft(view, view.clock.running) <= 0 && !view.over) refreshSoon();
+}, 250);
+
+const pageUrl = (hash) => `${location.origin}${location.pathname}${hash}`;
+
+function copyBox(id, label, url) {
+  const input = h("input", { type: "text", readonly: true, value: url, id, class: "link", onfocus: (ev) => ev.target.select() });
+  return h("div", { class: "link-row" }, h("label", { for: id }, label), input,
+    h("button", { type: "button", onclick: async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(url);
+      } catch {
+        document.execCommand("copy");
+      }
+    } }, t("copy")));
+}
+
+// The game waits for the friend: the link to send (it holds the invitation code, never a seat's token).
+function invitation(view) {
+  const entry = seats.of(view.id);
+  const box = h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("waitingFriend")));
+  if (entry && entry.invite) box.append(h("p", {}, t("inviteHint")), copyBox("invite-link", t("inviteLink"), pageUrl(`#/join/${view.id}/${entry.invite}`)));
+  return box;
+}
+
+// Links that stay: to watch the game, and to reopen this seat on another device (it holds the seat's token).
+function seatLinks(view) {
+  const held = heldSeats(view);
+  const box = h("details", { class: "seat-links" }, h("summary", {}, t("links")),
+    copyBox("watch-link", t("watchLink"), pageUrl(`#/watch/${view.id}`)));
+  if (held.length === 1) box.append(h("p", { class: "muted small" }, t("seatLinkHint")),
+    copyBox("seat-link", t("seatLink"), pageUrl(`#/seat/${view.id}/${held[0]}/${tokenFor(held[0])}`)));
+  return box;
 }
 
 // One row per feature of the tile just placed (its part): the follower with the feature's name, then the Sokół
@@ -176,10 +339,13 @@ function choiceButtons(choices, label) {
 function renderGameOver(panel, view) {
   const winners = view.result.winners;
   let headline;
+  const held = heldSeats(view);
   if (winners.length === 2) headline = t("shared");
   else if (view.mode === "computer") headline = winners[0] === view.human ? t("youWin") : t("computerWins");
+  else if (view.mode === "friend" && held.length === 1) headline = winners[0] === held[0] ? t("youWin") : t("wins", { who: playerName(view, winners[0]) });
   else headline = t("wins", { who: playerName(view, winners[0]) });
   panel.append(h("h2", { id: "game-over" }, t("gameOver"), ": ", headline));
+  if (view.ended) panel.append(h("p", { id: "ended", "data-reason": view.ended.reason }, t(`ended-${view.ended.reason}`, { who: playerName(view, view.ended.loser) })));
   panel.append(h("p", { class: "final-scores" },
     [0, 1].map((p) => h("span", { class: "final-score" }, h("span", { class: `dot p${p}` }), `${playerName(view, p)}: `, h("strong", {}, view.players[p].score)))));
   const finals = view.log.filter((i) => i.final);
@@ -195,6 +361,9 @@ function renderGameOver(panel, view) {
   panel.append(table, sums, h("h3", {}, t("chart")), chart);
   drawChart(chart, view.log, view.turn, [playerName(view, 0), playerName(view, 1)], t("final"));
   panel.append(h("div", { class: "tools" },
+    view.mode === "friend" && held.length === 1
+      ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => rematch(held[0]) }, view.rematch ? t("rematchAccept") : t("rematch"))
+      : null,
     h("a", { class: "button primary", href: `#/replay/${view.id}/` }, t("replay")),
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")),
     h("a", { class: "button", href: "#/" }, t("toLobby"))));
@@ -231,7 +400,7 @@ async function send(action) {
   state.busy = true;
   showError(null);
   try {
-    const view = await games.act(state.gameId, action, state.view.revision, state.lang);
+    const view = await games.act(state.gameId, action, state.view.revision, state.lang, tokenFor(state.view.current));
     state.busy = false;
     await showGame(view);
   } catch (err) {
@@ -246,7 +415,7 @@ async function drawTileAction() {
   if (state.busy) return;
   state.busy = true;
   try {
-    const view = await games.draw(state.gameId, state.view.revision, state.lang);
+    const view = await games.draw(state.gameId, state.view.revision, state.lang, tokenFor(state.view.current));
     state.busy = false;
     state.error = null;
     await showGame(view);
@@ -260,7 +429,7 @@ async function undo() {
   if (state.busy) return;
   state.busy = true;
   try {
-    const view = await games.undo(state.gameId, state.lang);
+    const view = await games.undo(state.gameId, state.view.revision, state.lang, tokenFor(lastMover(state.view)));
     state.busy = false;
     state.error = null;
     await showGame(view);
@@ -271,18 +440,41 @@ async function undo() {
   }
 }
 
+async function resign(seat) {
+  if (state.busy || !confirm(t("confirmResign"))) return;
+  state.busy = true;
+  try {
+    const view = await games.resign(state.gameId, state.view.revision, state.lang, tokenFor(seat));
+    state.busy = false;
+    await showGame(view);
+  } catch (err) {
+    state.busy = false;
+    state.error = err.message;
+    await refreshGame();
+  }
+}
+
+async function rematch(seat) {
+  try {
+    const view = await games.rematch(state.gameId, state.lang, tokenFor(seat));
+    location.hash = `#/game/${view.id}`;
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
 // The game's keys: R / → and Shift+R / ← turn the tile, U undoes.
 export function gameKey(ev) {
   const view = state.view;
   if (!view) return;
-  const placing = view.human_to_act && view.phase === "place";
+  const placing = myTurn(view) && view.phase === "place";
   if (placing && (ev.key === "r" || ev.key === "ArrowRight")) {
     ev.preventDefault();
     rotate(1);
   } else if (placing && (ev.key === "R" || ev.key === "ArrowLeft")) {
     ev.preventDefault();
     rotate(-1);
-  } else if ((ev.key === "u" || ev.key === "U") && view.can_undo) {
+  } else if ((ev.key === "u" || ev.key === "U") && view.can_undo && heldSeats(view).includes(lastMover(view))) {
     ev.preventDefault();
     undo();
   }

@@ -2,8 +2,8 @@
 // The server sends each seat only what that seat may see; the page asks for a person's hand only after
 // the hand-over screen, and shows every reveal step by step.
 
-let ctx = null; // { h, api, t, main, lang: () => string }
-const game = { id: null, view: null, shown: 0, seat: null, selected: [], busy: false };
+let ctx = null; // { h, api, seats, watch, t, main, lang: () => string }
+const game = { id: null, view: null, shown: 0, seat: null, selected: [], busy: false, spectator: false, stop: null, connected: [] };
 
 export function initKnights(context) {
   ctx = context;
@@ -15,14 +15,24 @@ const withLang = (path) => `${path}${path.includes("?") ? "&" : "?"}lang=${ctx.l
 function seatLabel(view, p) {
   const kind = view.seats[p];
   const name = view.names[p];
-  return kind === "person" ? name : `${name} · ${ctx.t("k-bot-" + kind)}`;
+  if (kind === "person" || kind === "friend") {
+    const mine = !game.spectator && ctx.seats.held(view.id).includes(p);
+    const at = (view.players_at || [])[p];
+    const online = kind === "friend" || (at && at.player === "open");
+    const dot = online && at ? (at.player === "open" ? ` · ${ctx.t("seatOpen")}` : game.connected.includes(p) ? " ●" : " ○") : "";
+    return `${name}${mine && ctx.seats.held(view.id).length === 1 ? ` (${ctx.t("youShort")})` : ""}${dot}`;
+  }
+  return `${name} · ${ctx.t("k-bot-" + kind)}`;
 }
+
+const held = () => (game.spectator ? [] : ctx.seats.held(game.id));
+const tokenOf = (seat) => (game.spectator ? null : ctx.seats.token(game.id, seat));
 
 // --------------------------------------------------------------------- lobby
 
-export function knightsLobby(onChange) {
+export function knightsLobby() {
   const { h, t, api } = ctx;
-  const kinds = ["person", "random", "heuristic", "mc"];
+  const kinds = ["person", "friend", "random", "heuristic", "mc"];
   const count = h("select", { name: "k-players", id: "k-players" }, [2, 3, 4].map((n) => h("option", { value: n, selected: n === 2 }, n)));
   const seatsBox = h("div", { class: "k-seats" });
   const seatSelects = [];
@@ -49,45 +59,65 @@ export function knightsLobby(onChange) {
     const seats = seatSelects.slice(0, Number(count.value)).map((s) => s.value);
     try {
       const view = await api("POST", withLang("/api/knights"), { seats });
+      ctx.seats.remember("knights", view.id, view.tokens, view.invite);
       location.hash = `#/knights/${view.id}`;
     } catch (err) {
       error.textContent = err.message;
       error.hidden = false;
     }
   });
-  const list = h("section", { class: "panel games knights-games", id: "knights-games" }, h("h2", {}, t("k-games")));
-  api("GET", "/api/knights").then((games) => {
-    if (!games.length) list.append(h("p", { class: "muted" }, t("noGames")));
-    const ul = h("ul", { class: "game-list" });
-    for (const g of games) {
-      const who = g.seats.map((s, i) => (s === "person" ? t("k-player", { n: i + 1 }) : t("k-bot-" + s))).join(", ");
-      ul.append(h("li", { class: "game-item", "data-id": g.id },
-        h("div", { class: "game-info" },
-          h("span", {}, g.points.join(" : ")),
-          h("span", {}, who),
-          h("span", { class: "muted" }, g.status === "over" ? t("finished") : t("k-round", { n: g.round, of: 7 }))),
-        h("div", { class: "game-actions" },
-          h("a", { class: "button primary", href: `#/knights/${g.id}` }, g.status === "over" ? t("k-show-end") : t("resume")),
-          g.status === "over" ? h("a", { class: "button", href: `/api/knights/${g.id}/record`, download: `rycerze-${g.id}.json` }, t("export")) : null,
-          h("button", { type: "button", class: "danger", onclick: async () => {
-            if (!confirm(t("confirmDelete"))) return;
-            await api("DELETE", `/api/knights/${g.id}`);
-            onChange();
-          } }, t("delete")))));
-    }
-    list.append(ul);
-  }).catch((err) => list.append(h("p", { class: "error" }, err.message)));
-  return [form, list];
+  return form;
 }
 
 // ---------------------------------------------------------------------- game
 
-export async function openKnights(id) {
+export async function openKnights(id, { spectator = false } = {}) {
   game.id = id;
   game.seat = null;
   game.selected = [];
+  game.spectator = spectator;
+  game.connected = [];
   game.shown = Number(localStorage.getItem(seenKey(id)) || 0);
   await refresh();
+  if (game.id !== id || !game.view) return;
+  const token = spectator ? null : ctx.seats.any(id);
+  game.stop = ctx.watch(`/api/knights/${id}/events`, token, game.view.revision, (type, data) => {
+    if (game.id !== id) return;
+    if (type === "change" && game.view && data.revision > game.view.revision && !game.busy) refresh();
+    else if (type === "presence") {
+      game.connected = data.connected;
+      if (game.view && game.seat === null) render();
+    }
+  }, (online) => online && game.view && !game.busy && refresh());
+}
+
+// A friend's invitation to a Rycerze i zamki game: take the first free seat.
+export async function openKnightsJoin(id, invite) {
+  const { h, t, main } = ctx;
+  main.innerHTML = "";
+  if (ctx.seats.held(id).length) {
+    location.replace(`#/knights/${id}`);
+    return;
+  }
+  const error = h("p", { class: "error", id: "error", hidden: true, role: "alert" });
+  const name = h("input", { type: "text", name: "name", id: "join-name", maxlength: 24, value: localStorage.getItem("zamek-name") || "" });
+  const form = h("form", { class: "panel join", id: "join" },
+    h("h2", {}, t("k-title")), h("p", {}, t("joinText", { who: t("aFriend") })),
+    h("label", { class: "choice" }, `${t("yourName")}: `, name),
+    h("button", { type: "submit", class: "primary", id: "join-game" }, t("joinButton")), error);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    localStorage.setItem("zamek-name", name.value.trim());
+    try {
+      const view = await ctx.api("POST", withLang(`/api/knights/${id}/join`), { invite, name: name.value.trim() || null });
+      ctx.seats.remember("knights", id, view.tokens);
+      location.hash = `#/knights/${id}`;
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  main.append(form);
 }
 
 export function knightsLanguageChanged() {
@@ -96,6 +126,8 @@ export function knightsLanguageChanged() {
 
 export function leaveKnights() {
   game.id = null;
+  if (game.stop) game.stop();
+  game.stop = null;
 }
 
 async function refresh() {
@@ -124,12 +156,24 @@ function render() {
   main.append(h("div", { class: "knights" }, h("h2", {}, t("k-title")), tableView(view), stage));
   if (game.shown < view.events.length) return renderStep(stage);
   if (view.over) return renderOver(stage);
+  const open = (view.players_at || []).filter((s) => s.player === "open").length;
+  if (open) {
+    const entry = ctx.seats.of(view.id);
+    stage.append(h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("k-waiting-friends", { n: open })),
+      entry && entry.invite ? h("p", {}, t("inviteHint"), " ", h("input", { type: "text", readonly: true, class: "link", id: "invite-link",
+        value: `${location.origin}${location.pathname}#/knights-join/${view.id}/${entry.invite}` })) : null));
+    return;
+  }
   const who = view.person_to_act;
   if (who === null) {
     stage.append(h("p", { class: "muted" }, t("k-waiting")));
     return;
   }
-  const persons = view.seats.filter((s) => s === "person").length;
+  if (!held().includes(who)) {
+    stage.append(h("p", { class: "muted", id: "k-their-turn" }, t("theirTurn", { who: view.names[who] })));
+    return;
+  }
+  const persons = held().length;
   if (game.seat !== who) {
     if (persons > 1) {
       stage.append(h("div", { class: "k-handover", id: "k-handover" },
@@ -145,7 +189,7 @@ function render() {
 
 async function showHand(seat) {
   try {
-    const mine = await ctx.api("GET", withLang(`/api/knights/${game.id}?seat=${seat}`));
+    const mine = await ctx.api("GET", withLang(`/api/knights/${game.id}`), undefined, tokenOf(seat));
     game.seat = seat;
     game.selected = [];
     renderHand(mine);
@@ -249,7 +293,7 @@ async function send(seat, action) {
   if (game.busy) return;
   game.busy = true;
   try {
-    await ctx.api("POST", withLang(`/api/knights/${game.id}/actions`), { seat, action, revision: game.view.revision });
+    await ctx.api("POST", withLang(`/api/knights/${game.id}/actions`), { seat, action, revision: game.view.revision }, tokenOf(seat));
     game.seat = null;
     game.selected = [];
     await refresh();

@@ -1,9 +1,20 @@
-// The lobby: a new game, the list of games (resume, replay, export, delete), importing a saved game, and the
-// Rycerze i zamki panel.
+// The lobby: a new game (against the computer, at one screen, or a friend elsewhere by a link), the list of this
+// browser's games (the games whose seat tokens it holds: resume, replay, export, delete), importing a saved
+// game, the Rycerze i zamki panel; and the page a friend's invitation link opens.
 
-import { games } from "./api.js";
+import { games, seats } from "./api.js";
 import { knightsLobby } from "./knights.js";
 import { describeGame, h, main, showError, state, t } from "./ui.js";
+
+// The time controls offered for a game against a friend.
+const CLOCKS = {
+  none: null,
+  "live-5-3": { kind: "live", minutes: 5, increment: 3 },
+  "live-10-5": { kind: "live", minutes: 10, increment: 5 },
+  "live-20-10": { kind: "live", minutes: 20, increment: 10 },
+  "days-1": { kind: "correspondence", days: 1 },
+  "days-3": { kind: "correspondence", days: 3 },
+};
 
 export async function openLobby() {
   state.screen = "lobby";
@@ -14,9 +25,13 @@ export async function openLobby() {
   const list = h("section", { class: "panel games", id: "games" });
   const importBox = importForm();
   main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, list, importBox)));
-  main.append(h("div", { class: "lobby knights-lobby" }, ...knightsLobby(openLobby)));
+  const knightsList = h("section", { class: "panel games knights-games", id: "knights-games" });
+  main.append(h("div", { class: "lobby knights-lobby" }, knightsLobby(), knightsList));
   try {
-    renderGameList(list, await games.list());
+    await games.adopt().catch(() => null); // games stored before seats: this machine's browser takes them once
+    const held = await games.lobby();
+    renderGameList(list, held.castle);
+    renderKnightsList(knightsList, held.knights);
   } catch (err) {
     list.append(h("p", { class: "error" }, err.message));
   }
@@ -36,11 +51,15 @@ function newGameForm() {
     h("h2", {}, t("newGame")),
     h("fieldset", {}, h("legend", {}, t("opponent")),
       radio("mode", "computer", t("vsComputer"), opt("mode", "computer") === "computer"),
-      radio("mode", "hotseat", t("hotseat"), opt("mode", "computer") === "hotseat")),
+      radio("mode", "hotseat", t("hotseat"), opt("mode", "computer") === "hotseat"),
+      radio("mode", "friend", t("vsFriendLink"), opt("mode", "computer") === "friend")),
     h("fieldset", { class: "computer-only" }, h("legend", {}, t("level")),
       levels.map((l) => radio("level", l, t("level-" + l), opt("level", "beginner") === l))),
-    h("fieldset", { class: "computer-only" }, h("legend", {}, t("seat")),
+    h("fieldset", { class: "seat-choice" }, h("legend", {}, t("seat")),
       ["first", "second", "random"].map((s) => radio("seat", s, t("seat-" + s), opt("seat", "first") === s))),
+    h("fieldset", { class: "friend-only" }, h("legend", {}, t("clock")),
+      h("select", { name: "clock", id: "clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: opt("clock", "none") === k }, t("clock-" + k)))),
+      h("label", { class: "choice" }, `${t("yourName")}: `, h("input", { type: "text", name: "name", id: "your-name", maxlength: 24, value: opt("name", "") }))),
     h("fieldset", {}, h("legend", {}, t("edition")),
       ["zamek", "castle2003"].map((e) => radio("edition", e, t("edition-" + e), opt("edition", "zamek") === e)),
       h("label", { class: "choice" }, h("input", { type: "checkbox", name: "sokol", checked: opt("sokol", false) }), " ", t("sokol")),
@@ -51,6 +70,8 @@ function newGameForm() {
   const sync = () => {
     const data = new FormData(form);
     form.querySelectorAll(".computer-only").forEach((f) => (f.hidden = data.get("mode") !== "computer"));
+    form.querySelectorAll(".friend-only").forEach((f) => (f.hidden = data.get("mode") !== "friend"));
+    form.querySelectorAll(".seat-choice").forEach((f) => (f.hidden = data.get("mode") === "hotseat"));
     const gate = form.querySelector("input[name=gate_guard]");
     gate.disabled = !data.get("sokol");
     if (gate.disabled) gate.checked = false;
@@ -68,7 +89,11 @@ function newGameForm() {
       sokol: data.get("sokol") === "on",
       gate_guard: data.get("gate_guard") === "on",
     };
-    localStorage.setItem("zamek-new-game", JSON.stringify(options));
+    localStorage.setItem("zamek-new-game", JSON.stringify({ ...options, clock: data.get("clock"), name: data.get("name") }));
+    if (options.mode === "friend") {
+      options.clock = CLOCKS[data.get("clock")] || null;
+      options.name = (data.get("name") || "").trim() || null;
+    }
     try {
       const view = await games.create(options, state.lang);
       location.hash = `#/game/${view.id}`;
@@ -93,20 +118,26 @@ function renderGameList(container, lines) {
     for (const g of mine) {
       const d = describeGame(g);
       const when = new Date(g.updated_at).toLocaleString(state.lang === "pl" ? "pl-PL" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+      const shared = g.mode === "friend" && !g.waiting;
       ul.append(h("li", { class: "game-item", "data-id": g.id },
         h("div", { class: "game-info" },
           h("span", { class: "score-pair" },
             h("span", { class: "dot p0" }), g.scores[0], " : ", g.scores[1], h("span", { class: "dot p1" })),
-          h("span", {}, d.who), h("span", { class: "muted" }, `${d.rules} · ${t("turn", { n: g.turn })} · ${when}`)),
+          h("span", {}, d.who,
+            g.your_move ? h("span", { class: "badge your-move" }, t("yourMove")) : null,
+            g.waiting ? h("span", { class: "badge" }, t("waitingBadge")) : null),
+          h("span", { class: "muted" }, `${d.rules} · ${t("turn", { n: g.turn })} · ${when}`)),
         h("div", { class: "game-actions" },
           status === "playing" ? h("a", { class: "button primary", href: `#/game/${g.id}` }, t("resume")) : null,
           h("a", { class: "button", href: `#/replay/${g.id}/` }, t("replay")),
           h("a", { class: "button", href: games.recordUrl(g.id), download: `zamek-${g.id}.json` }, t("export")),
           h("button", { type: "button", class: "danger", onclick: async () => {
-            if (!confirm(t("confirmDelete"))) return;
-            await games.remove(g.id);
+            // A game a friend has joined stays on the server for them: this browser only forgets it.
+            if (!confirm(t(shared ? "confirmForget" : "confirmDelete"))) return;
+            if (shared) seats.forget(g.id);
+            else await games.remove(g.id);
             openLobby();
-          } }, t("delete")))));
+          } }, t(shared ? "forget" : "delete")))));
     }
     container.append(ul);
   }
@@ -131,4 +162,81 @@ function importForm() {
     }
   });
   return form;
+}
+
+function renderKnightsList(container, lines) {
+  container.innerHTML = "";
+  container.append(h("h2", {}, t("k-games")));
+  if (!lines.length) {
+    container.append(h("p", { class: "muted" }, t("noGames")));
+    return;
+  }
+  const ul = h("ul", { class: "game-list" });
+  for (const g of lines) {
+    const who = g.seats.map((s, i) => (s === "person" || s === "friend" ? t("k-player", { n: i + 1 }) : t("k-bot-" + s))).join(", ");
+    const shared = g.seats.includes("friend");
+    ul.append(h("li", { class: "game-item", "data-id": g.id },
+      h("div", { class: "game-info" },
+        h("span", {}, g.points.join(" : ")),
+        h("span", {}, who, g.your_move ? h("span", { class: "badge your-move" }, t("yourMove")) : null),
+        h("span", { class: "muted" }, g.status === "over" ? t("finished") : t("k-round", { n: g.round, of: 7 }))),
+      h("div", { class: "game-actions" },
+        h("a", { class: "button primary", href: `#/knights/${g.id}` }, g.status === "over" ? t("k-show-end") : t("resume")),
+        g.status === "over" ? h("a", { class: "button", href: `/api/knights/${g.id}/record`, download: `rycerze-${g.id}.json` }, t("export")) : null,
+        h("button", { type: "button", class: "danger", onclick: async () => {
+          if (!confirm(t(shared ? "confirmForget" : "confirmDelete"))) return;
+          try {
+            if (!shared) await games.removeKnights(g.id);
+          } catch (err) {
+            if (err.code !== "shared-game") throw err;
+          }
+          seats.forget(g.id);
+          openLobby();
+        } }, t(shared ? "forget" : "delete")))));
+  }
+  container.append(ul);
+}
+
+// A friend's invitation link: choose a name and take the free seat (or, when this browser already holds a seat of
+// the game, go straight to it).
+export async function openJoin(id, invite) {
+  state.screen = "join";
+  main.innerHTML = "";
+  if (seats.held(id).length) {
+    location.replace(`#/game/${id}`);
+    return;
+  }
+  let view;
+  try {
+    view = await games.get(id, state.lang);
+  } catch (err) {
+    main.append(h("p", { class: "panel error" }, err.status === 404 ? t("gameMissing") : err.message));
+    return;
+  }
+  const host = view.seats.find((s) => s.player === "person");
+  const error = h("p", { class: "error", id: "error", hidden: true, role: "alert" });
+  const name = h("input", { type: "text", name: "name", id: "join-name", maxlength: 24, value: localStorage.getItem("zamek-name") || "" });
+  const form = h("form", { class: "panel join", id: "join" },
+    h("h2", {}, t("joinTitle")),
+    h("p", {}, t("joinText", { who: host && host.name ? host.name : t("aFriend") })),
+    h("p", { class: "muted" }, describeGame(view).rules),
+    h("label", { class: "choice" }, `${t("yourName")}: `, name),
+    h("button", { type: "submit", class: "primary", id: "join-game" }, t("joinButton")), error,
+    h("p", {}, h("a", { href: `#/watch/${id}` }, t("justWatch"))));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    localStorage.setItem("zamek-name", name.value.trim());
+    try {
+      await games.join(id, invite, name.value.trim(), state.lang);
+      location.hash = `#/game/${id}`;
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  main.append(form);
+  if (view.seats.every((s) => s.player !== "open")) {
+    error.textContent = t("seatTaken");
+    error.hidden = false;
+  }
 }

@@ -1,6 +1,6 @@
 // What the screens share: the page's state, building elements, words, the castle's geometry, small drawings.
 
-import { games } from "./api.js";
+import { games, seats } from "./api.js";
 import { guessLanguage, tr } from "./i18n.js";
 import { drawFigure, drawTile, el as svgEl } from "./tiles.js";
 
@@ -66,15 +66,27 @@ export function stopPolling() {
   state.poll = null;
 }
 
+// Leaving a screen: no more polling, no more live events of its game.
+export function stopWatching() {
+  stopPolling();
+  if (state.stopStream) state.stopStream();
+  state.stopStream = null;
+}
+
 export function playerName(view, p) {
   if (view.mode === "computer") {
     return p === view.human ? t("you") : `${t("computer")} (${t("level-" + view.level)})`;
   }
-  return view.terms[`player-${p + 1}`];
+  const base = view.terms[`player-${p + 1}`];
+  if (view.mode !== "friend") return base;
+  const seat = (view.seats || [])[p];
+  const name = seat && seat.name ? seat.name : base;
+  const held = state.spectator ? [] : seats.held(view.id);
+  return held.length === 1 && held[0] === p ? `${name} (${t("youShort")})` : name;
 }
 
 export function describeGame(g) {
-  const who = g.mode === "computer" ? `${t("vsComputer")} (${t("level-" + g.level)})` : t("hotseat");
+  const who = g.mode === "computer" ? `${t("vsComputer")} (${t("level-" + g.level)})` : g.mode === "friend" ? t("vsFriend") : t("hotseat");
   const rules = [t("edition-" + g.edition)];
   if (g.sokol) rules.push("Sokół");
   if (g.gate_guard) rules.push("🛡");

@@ -1,0 +1,100 @@
+"""A test's browser of the web API: a test client that keeps the seat tokens the answers give (as the page keeps
+them) and names the one a request needs (``Authorization: Bearer <token>``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from zamek.web.app import create_app
+from zamek.web.service import GameService, WebConfig
+
+Json = dict[str, Any]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Tokens:
+    """The seat tokens a browser holds: game id -> seat -> token."""
+
+    def __init__(self) -> None:
+        self.seats: dict[str, dict[int, str]] = {}
+
+    def keep(self, answer: Json) -> None:
+        for held in answer.get("tokens") or ():
+            self.seats.setdefault(answer["id"], {})[held["seat"]] = held["token"]
+
+    def token(self, game_id: str, seat: int) -> str:
+        return self.seats[game_id][seat]
+
+    def held(self, game_id: str) -> dict[int, str]:
+        return dict(self.seats.get(game_id, {}))
+
+    def all(self) -> list[str]:
+        return [t for seats in self.seats.values() for t in seats.values()]
+
+
+class WebClient(TestClient):
+    """A test client that keeps every token an answer gives (``tokens``)."""
+
+    def __init__(self, app: FastAPI, tokens: Tokens | None = None, **options: Any) -> None:
+        super().__init__(app, **options)
+        self.fastapi = app
+        self.tokens = tokens if tokens is not None else Tokens()
+        self.event_hooks = {"request": [], "response": [self._keep]}
+
+    def _keep(self, response: httpx.Response) -> None:
+        json = response.headers.get("content-type", "").startswith("application/json")
+        if response.status_code in (200, 201) and json:
+            response.read()
+            body = response.json()
+            if isinstance(body, dict) and "tokens" in body:
+                self.tokens.keep(body)
+
+    @property
+    def service(self) -> GameService:
+        service: GameService = self.fastapi.state.service
+        return service
+
+    def seat(self, game_id: str, seat: int) -> dict[str, str]:
+        """The header that proves ``seat`` of a game."""
+        return bearer(self.tokens.token(game_id, seat))
+
+    def mover(self, view: Json) -> dict[str, str]:
+        """The header of the castle game's seat to move (against the computer: the person's seat)."""
+        return self.seat(view["id"], view["human"] if view["mode"] == "computer" else view["current"])
+
+    def last_mover(self, view: Json) -> dict[str, str]:
+        """The header of the seat that made the castle game's last move (the one that may take it back)."""
+        if view["mode"] == "computer":
+            return self.seat(view["id"], view["human"])
+        player = view["recent"][-1]["player"] if view["recent"] else None
+        return self.seat(view["id"], view["current"] if player is None else player)
+
+    def lobby(self, tokens: list[str] | None = None) -> Json:
+        """The lobby of ``tokens`` (default: every token this client holds)."""
+        response = self.post("/api/lobby", json={"tokens": self.tokens.all() if tokens is None else tokens})
+        assert response.status_code == 200, response.text
+        body: Json = response.json()
+        return body
+
+
+def web_config(db: Path, **options: Any) -> WebConfig:
+    return WebConfig(db_url=f"sqlite:///{db}", **({"bot_delay": 0.0} | options))
+
+
+@contextmanager
+def client_for(db: Path, bot_delay: float = 0.0, tokens: Tokens | None = None, **options: Any) -> Iterator[WebClient]:
+    """A client of a fresh app on the SQLite file ``db`` (the lifespan runs: resume and shutdown); ``tokens``
+    carries the tokens of an earlier client (a browser's, across a restart of the server)."""
+    app = create_app(web_config(db, bot_delay=bot_delay, **options))
+    with WebClient(app, tokens) as client:
+        yield client
