@@ -256,7 +256,8 @@ setInterval(() => {
 const pageUrl = (hash) => `${location.origin}${location.pathname}${hash}`;
 
 function copyBox(id, label, url) {
-  const input = h("input", { type: "text", readonly: true, value: url, id, class: "link", onfocus: (ev) => ev.target.select() });
+  // A text area, not a line: the whole link shows (its secret part is at its end).
+  const input = h("textarea", { readonly: true, rows: 3, id, class: "link", spellcheck: "false", onfocus: (ev) => ev.target.select() }, url);
   return h("div", { class: "link-row" }, h("label", { for: id }, label), input,
     h("button", { type: "button", onclick: async () => {
       input.select();
