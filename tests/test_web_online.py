@@ -26,6 +26,7 @@ import pytest
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
+from zamek import Setup, new_game
 from zamek.web import events
 from zamek.web.app import create_app
 from zamek.web.db import ExtrasRow, Repository, SeatRow, StoredGame
@@ -74,7 +75,7 @@ def clocked(tmp_path: Path) -> Iterator[tuple[WebClient, FakeTime]]:
 
 
 def create(client: WebClient, **options: Any) -> Json:
-    body = {"mode": "friend", "seat": "first", "seed": 5} | options
+    body = {"mode": "friend", "seat": "first"} | options
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     game: Json = response.json()
@@ -91,6 +92,11 @@ def join(client: WebClient, game: Json, name: str | None = "Olek") -> Json:
 def friend_game(client: WebClient, **options: Any) -> Json:
     """A game against a friend who has joined (the creator first, named Ala): the friend's first view."""
     return join(client, create(client, name="Ala", **options))
+
+
+def seed_of(client: WebClient, game_id: str) -> int:
+    """The seed the server chose (a game against a friend has no chosen seed)."""
+    return client.service.get(game_id).seed
 
 
 def view_of(client: WebClient, game_id: str) -> Json:
@@ -228,7 +234,7 @@ def test_game_ids_and_tokens_are_long_random_and_unique(client: WebClient, tmp_p
 def test_the_lobby_lists_only_the_games_of_the_tokens_given(client: WebClient) -> None:
     mine = Tokens()
     castle = create(client, name="Ala")
-    knights = client.post("/api/knights", json={"seats": ["person", "friend"], "seed": 3}).json()
+    knights = client.post("/api/knights", json={"seats": ["person", "friend"]}).json()
     for answer in (castle, knights):
         mine.keep(answer)
     theirs = create(client, mode="hotseat")
@@ -294,7 +300,8 @@ def test_the_creator_may_delete_a_game_nobody_joined(client: WebClient) -> None:
 def test_z22_a_whole_game_against_a_friend_by_two_tokens(client: WebClient) -> None:
     """Random legal moves from the views, each by the token of the seat to move; spectators never see the seed
     (Z22) until the game is over."""
-    view = friend_game(client, seed=17)
+    view = friend_game(client)
+    seed = seed_of(client, view["id"])
     rng = random.Random(17)
     moves = 0
     while not view["over"]:
@@ -311,15 +318,16 @@ def test_z22_a_whole_game_against_a_friend_by_two_tokens(client: WebClient) -> N
         moves += 1
     assert moves > 60
     assert view["ended"] is None and view["result"]["scores"] == [p["score"] for p in view["players"]]
-    assert view["seed"] == 17 and view_of(client, view["id"])["seed"] == 17
-    assert client.get(f"/api/games/{view['id']}/record").json()["seed"] == 17
+    assert view["seed"] == seed and view_of(client, view["id"])["seed"] == seed
+    assert client.get(f"/api/games/{view['id']}/record").json()["seed"] == seed
     assert [(g["status"], g["your_move"]) for g in client.lobby()["castle"]] == [("over", False)]
     refused = client.post(f"/api/games/{view['id']}/actions", json={"action": "pass"}, headers=client.mover(view))
     assert refused.status_code == 409
 
 
 def test_z22_resigning_ends_the_game_the_other_seat_wins(client: WebClient) -> None:
-    view = friend_game(client, seed=21)
+    view = friend_game(client)
+    seed = seed_of(client, view["id"])
     view = finish_turn(client, view)
     assert view["current"] == 1 and view["seed"] is None
     resigned = client.post(f"/api/games/{view['id']}/resign", json={"revision": view["revision"]},
@@ -328,7 +336,7 @@ def test_z22_resigning_ends_the_game_the_other_seat_wins(client: WebClient) -> N
     over = resigned.json()
     assert over["over"] and over["ended"] == {"reason": "resign", "loser": 0}
     assert over["result"]["winners"] == [1]
-    assert over["seed"] == 21 and view_of(client, view["id"])["seed"] == 21  # Z22: published at the end
+    assert over["seed"] == seed and view_of(client, view["id"])["seed"] == seed  # Z22: published at the end
     assert over["choices"] == [] or not over["human_to_act"]
     for route, body in (("actions", {"action": random_move(view, random.Random(1))}), ("resign", {})):
         refused = client.post(f"/api/games/{view['id']}/{route}", json=body, headers=client.seat(view["id"], 1))
@@ -412,7 +420,7 @@ def test_a_live_clock_runs_for_the_player_to_move_and_adds_the_increment(
     over = view_of(client, game["id"])
     assert over["over"] and over["ended"] == {"reason": "timeout", "loser": 1} and over["result"]["winners"] == [0]
     assert over["clock"]["running"] is None and over["clock"]["left_ms"] == [53_000, 0]
-    assert over["seed"] == 5  # Z22: published at the end
+    assert over["seed"] == seed_of(client, game["id"])  # Z22: published at the end
     fake.advance(100)
     assert clock_of(client, game["id"])["left_ms"] == [53_000, 0]  # a stopped clock
 
@@ -546,7 +554,7 @@ def knights_seat(client: WebClient, game_id: str, seat: int, token_seat: int | N
 def test_k8_rycerze_i_zamki_with_a_friend_and_a_computer(client: WebClient) -> None:
     """A person, a friend who joins, a computer: each seat sees only its own hand (K8); the two people play the game
     to its end, each with their own token."""
-    created = client.post("/api/knights", json={"seats": ["person", "friend", "heuristic"], "seed": 8, "name": "Ala"})
+    created = client.post("/api/knights", json={"seats": ["person", "friend", "heuristic"], "name": "Ala"})
     assert created.status_code == 201, created.text
     game = created.json()
     gid = game["id"]
@@ -795,7 +803,7 @@ def created(http_client: httpx.Client, url: str, body: Json) -> tuple[Json, dict
 def test_a_move_reaches_the_other_players_stream_within_a_second(
     live: Server, http_client: httpx.Client, streams: list[EventStream],
 ) -> None:
-    game, mine = created(http_client, "/api/games", {"mode": "friend", "seed": 3})
+    game, mine = created(http_client, "/api/games", {"mode": "friend"})
     joined, theirs = created(http_client, f"/api/games/{game['id']}/join", {"invite": game["invite"]})
     streams.append(friend := EventStream(live, f"/api/games/{game['id']}/events", bearer(theirs[1])))
     streams.append(spectator := EventStream(live, f"/api/games/{game['id']}/events"))
@@ -846,7 +854,7 @@ def test_last_event_id_resumes_with_every_missed_revision(
 def test_presence_lists_the_connected_seats(
     live: Server, http_client: httpx.Client, streams: list[EventStream],
 ) -> None:
-    game, mine = created(http_client, "/api/games", {"mode": "friend", "seed": 6})
+    game, mine = created(http_client, "/api/games", {"mode": "friend"})
     created(http_client, f"/api/games/{game['id']}/join", {"invite": game["invite"]})
     streams.append(watcher := EventStream(live, f"/api/games/{game['id']}/events"))
     assert watcher.next("presence").data["connected"] == []
@@ -881,7 +889,7 @@ def test_a_deleted_games_streams_get_gone_and_end(
 def test_k8_a_spectators_stream_holds_no_token_and_no_hand(
     live: Server, http_client: httpx.Client, streams: list[EventStream],
 ) -> None:
-    game, tokens = created(http_client, "/api/knights", {"seats": ["person", "friend", "random"], "seed": 5})
+    game, tokens = created(http_client, "/api/knights", {"seats": ["person", "friend", "random"]})
     gid = game["id"]
     streams.append(spectator := EventStream(live, f"/api/knights/{gid}/events"))
     spectator.next("presence")
@@ -919,7 +927,7 @@ def test_too_many_pages_on_one_game_are_refused_with_429(
     import zamek.web.events
 
     monkeypatch.setattr(zamek.web.events, "MAX_WATCHERS_PER_GAME", 2)
-    game, _ = created(http_client, "/api/games", {"mode": "hotseat", "seed": 8})
+    game, tokens = created(http_client, "/api/games", {"mode": "hotseat", "seed": 8})
     path = f"/api/games/{game['id']}/events"
     streams.extend(EventStream(live, path) for _ in range(2))
     for stream in streams:
@@ -929,6 +937,10 @@ def test_too_many_pages_on_one_game_are_refused_with_429(
     assert refused.status == 429 and refused.response.getheader("Zamek-Api") == "3"
     assert json.loads(refused.response.read())["error"] == "too-many-watchers"
     refused.close()
+    # Spectators never shut a player out: a seat's pages are counted apart.
+    player = EventStream(live, path, {"Authorization": f"Bearer {tokens[0]}"})
+    assert player.status == 200
+    player.close()
     streams.pop().close()  # a page closed: another may watch
 
     def opened() -> EventStream | None:
@@ -954,6 +966,9 @@ def test_adopt_over_http_is_for_this_machine(tmp_path: Path) -> None:
     server = start_server(db)
     try:
         with httpx.Client(base_url=server.url, timeout=10) as http_client:
+            # Through a reverse proxy every visitor comes from the loopback: such a request is not from here.
+            for proxied in ({"Forwarded": "for=8.8.8.8"}, {"X-Forwarded-For": "8.8.8.8"}, {"X-Real-IP": "8.8.8.8"}):
+                assert http_client.post("/api/adopt", headers=proxied).json() == []
             adopted = http_client.post("/api/adopt").json()
             assert sorted((a["kind"], a["id"], a["seat"]) for a in adopted) == sorted(
                 [("castle", castle["id"], 0), ("castle", castle["id"], 1), ("knights", knights["id"], 0)])
@@ -984,3 +999,77 @@ def test_live_events_forget_old_unwatched_games_only(monkeypatch: pytest.MonkeyP
         assert hub.connected("watched") == []
 
     asyncio.run(run())
+
+
+def test_a_game_with_friends_has_no_chosen_seed(client: WebClient) -> None:
+    """Z22: the creator of a game against friends may not choose its seed (it would tell them every tile); the
+    server's seeds have 62 random bits, too many to find from the tiles drawn."""
+    refused = client.post("/api/games", json={"mode": "friend", "seed": 5})
+    assert refused.status_code == 422 and "seed" in refused.json()["message"]
+    refused = client.post("/api/knights", json={"seats": ["person", "friend"], "seed": 5})
+    assert refused.status_code == 422 and "seed" in refused.json()["message"]
+    seeds = {seed_of(client, create(client)["id"]) for _ in range(8)}
+    assert len(seeds) == 8 and max(seeds) >= 2**40
+
+
+def test_no_undo_once_the_rules_ended_the_game(client: WebClient) -> None:
+    """The final scoring is known and the seed published (Z22): the last move stays."""
+    from .test_web_api import _finished_record
+
+    answer = client.post("/api/import", json=_finished_record(4))
+    assert answer.status_code == 201, answer.text
+    view = answer.json()
+    assert view["over"] and not view["can_undo"]
+    refused = client.post(f"/api/games/{view['id']}/undo", json={}, headers=client.last_mover(view))
+    assert refused.status_code == 409 and refused.json()["error"] == "cannot-undo"
+
+
+@pytest.mark.parametrize("order", [["Z29", "Z29"], ["Z29", "NOPE"], "twice", "short"])
+def test_an_imported_draw_order_names_every_tile_once(client: WebClient, order: Any) -> None:
+    """A game that goes on from its fixed draw order could otherwise run out of tiles or draw one not in the
+    pile; refused with 400 and nothing stored."""
+    from .test_web_api import _finished_record
+
+    record = _finished_record(4)
+    record["result"] = None
+    draws = [m.removeprefix("draw:") for m in record["moves"] if m.startswith("draw:")]
+    record["moves"] = record["moves"][:6]
+    full = sorted(t.id for t in new_game(Setup()).tiles.tiles)
+    if order == "twice":
+        order = [*draws[:2], *full]
+    elif order == "short":
+        order = draws[:2]
+    record["setup"]["draw_order"] = order
+    refused = client.post("/api/import", json=record)
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid-record", refused.text
+    assert client.lobby([]) == {"castle": [], "knights": []}
+
+
+@pytest.mark.parametrize("clock", [{"kind": "correspondence", "days": 1e-9}, {"kind": "live", "minutes": 0.1}])
+def test_a_clock_gives_a_sensible_time(client: WebClient, clock: Json) -> None:
+    refused = client.post("/api/games", json={"mode": "friend", "clock": clock})
+    assert refused.status_code == 422
+
+
+def test_a_deleted_rematch_offer_is_offered_anew(client: WebClient) -> None:
+    game = friend_game(client)
+    client.post(f"/api/games/{game['id']}/resign", json={}, headers=client.seat(game["id"], 1))
+    offer = client.post(f"/api/games/{game['id']}/rematch", headers=client.seat(game["id"], 0)).json()
+    assert client.delete(f"/api/games/{offer['id']}", headers=bearer(offer["tokens"][0]["token"])).status_code == 204
+    taken = client.post(f"/api/games/{game['id']}/rematch", headers=client.seat(game["id"], 1))
+    assert taken.status_code == 201 and taken.json()["id"] != offer["id"]
+
+
+def test_rycerze_i_zamki_needs_a_person(client: WebClient) -> None:
+    """A game of computers alone would be played inside the request, for anyone who asks."""
+    refused = client.post("/api/knights", json={"seats": ["mc", "mc", "mc", "mc"]})
+    assert refused.status_code == 422
+
+
+def test_a_last_event_id_of_other_digits_is_ignored(live: Server, http_client: httpx.Client,
+                                                     streams: list[EventStream]) -> None:
+    game, _ = created(http_client, "/api/games", {"mode": "hotseat"})
+    for value in ("²", "-1", "1e5", "99999999999999"):
+        stream = EventStream(live, f"/api/games/{game['id']}/events", {"Last-Event-ID": value})
+        streams.append(stream)
+        assert stream.status == 200, value

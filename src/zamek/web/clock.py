@@ -33,6 +33,8 @@ class ClockSettings(BaseModel):
     def _sensible(self) -> ClockSettings:
         if self.kind == "live" and self.minutes * 60 < 10:
             raise ValueError("a live clock gives each player at least 10 seconds")
+        if self.kind == "correspondence" and self.days * 24 < 1:
+            raise ValueError("a correspondence clock gives each move at least an hour")
         return self
 
     @property

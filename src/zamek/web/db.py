@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from platformdirs import user_data_dir
-from sqlalchemy import JSON, DateTime, Integer, String, create_engine, delete, event, select, update
+from sqlalchemy import JSON, BigInteger, DateTime, Integer, String, create_engine, delete, event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
@@ -47,7 +47,7 @@ class GameRow(Base):
     level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     human: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The person's player index against the computer."""
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
     setup: Mapped[dict[str, Any]] = mapped_column(JSON)
     moves: Mapped[list[str]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16))
@@ -71,7 +71,7 @@ class KnightsRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seats: Mapped[list[str]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
     setup: Mapped[dict[str, Any]] = mapped_column(JSON)
     moves: Mapped[list[str]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16))

@@ -27,6 +27,8 @@ REMEMBERED_GAMES: Final = 50_000
 """The games whose latest revision is kept while nobody watches them (then the oldest are forgotten: a new
 stream learns a game's revision from the game itself)."""
 MAX_WATCHERS_PER_GAME: Final = 64
+"""Spectators' pages of one game."""
+MAX_PAGES_PER_SEAT: Final = 8
 MAX_WATCHERS: Final = 10_000
 
 
@@ -61,8 +63,9 @@ class GameEvents(Protocol):
 
 
 class _Watcher:
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, seat: int | None) -> None:
         self.loop = loop
+        self.seat = seat
         self.wake = asyncio.Event()
         self.closed = False
 
@@ -87,6 +90,7 @@ class LocalEvents:
         self._watchers: dict[str, list[_Watcher]] = {}
         self._seats: dict[str, dict[int, int]] = {}
         self._gone: set[str] = set()
+        self._count = 0
         self._closed = False
 
     def publish(self, game_id: str, revision: int) -> None:
@@ -125,14 +129,18 @@ class LocalEvents:
     @contextmanager
     def subscribe(self, game_id: str, seat: int | None, revision: int) -> Iterator[_Watcher]:
         """Watch a game from a running event loop; ``revision`` is the game's revision as the caller read it."""
-        watcher = _Watcher(asyncio.get_running_loop())
+        watcher = _Watcher(asyncio.get_running_loop(), seat)
         with self._lock:
             if self._closed:
                 watcher.closed = True
-            games = self._watchers.setdefault(game_id, [])
-            if len(games) >= MAX_WATCHERS_PER_GAME or sum(map(len, self._watchers.values())) >= MAX_WATCHERS:
+            games = self._watchers.get(game_id, [])
+            # Spectators and each seat have pages of their own to count: spectators never shut a player out.
+            alike = sum(1 for w in games if w.seat == seat)
+            if alike >= (MAX_WATCHERS_PER_GAME if seat is None else MAX_PAGES_PER_SEAT) or self._count >= MAX_WATCHERS:
                 raise ServiceError(429, "too-many-watchers", "this game has too many pages open; close one")
+            self._watchers[game_id] = games
             games.append(watcher)
+            self._count += 1
             self._latest[game_id] = max(revision, self._latest.get(game_id, revision))
             others = list(games)
             if seat is not None:
@@ -147,6 +155,7 @@ class LocalEvents:
                 games = self._watchers.get(game_id, [])
                 if watcher in games:
                     games.remove(watcher)
+                    self._count -= 1
                 if not games:
                     self._watchers.pop(game_id, None)
                 others = list(games)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from zamek.web.schemas import API_VERSION, Answer, GameLine, Name, SeatToken, SeatView
 
@@ -29,6 +29,14 @@ class NewKnightsGame(BaseModel):
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     name: Name | None = None
     """The creator's name (their first 'person' seat), shown to friends."""
+
+    @model_validator(mode="after")
+    def _people(self) -> NewKnightsGame:
+        if not {"person", "friend"} & set(self.seats):
+            raise ValueError("at least one seat is a person's")
+        if self.seed is not None and "friend" in self.seats:
+            raise ValueError("a game with friends has no chosen seed: it would tell its creator every tile")
+        return self
 
 
 class KnightsMove(BaseModel):

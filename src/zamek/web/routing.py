@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Annotated
 
@@ -24,7 +25,7 @@ Token = Annotated[str | None, Depends(seat_token)]
 def last_event_id(request: Request) -> int | None:
     """The revision a resumed event stream last saw (its ``Last-Event-ID``), or None."""
     value = request.headers.get("last-event-id", "").strip()
-    return int(value) if value.isdigit() and len(value) < 12 else None
+    return int(value) if re.fullmatch(r"[0-9]{1,11}", value) else None  # ASCII digits only: "²".isdigit()
 
 
 async def event_stream(body: AsyncGenerator[str, None]) -> StreamingResponse:

@@ -75,6 +75,8 @@ class NewGame(Request):
             raise ValueError("the gate-guard variant needs the Sokół expansion")
         if self.clock is not None and self.mode != "friend":
             raise ValueError("clocks are for games against a friend")
+        if self.seed is not None and self.mode == "friend":
+            raise ValueError("a game against a friend has no chosen seed: it would tell its creator every tile")
         return self
 
 

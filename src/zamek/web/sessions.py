@@ -14,7 +14,7 @@ game has changed (or was loaded) so that it may move.
 from __future__ import annotations
 
 import logging
-import random
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -47,6 +47,7 @@ from zamek.web.errors import ServiceError
 from zamek.web.seats import Seat, SeatPlayer, clean_name, digest, new_secret, prove_seat, seats_for
 
 MAX_IMPORT_MOVES: Final = 5000
+SEED_BITS: Final = 62
 COMPUTER: Final = "computer"
 HOTSEAT: Final = "hotseat"
 FRIEND: Final = "friend"
@@ -170,6 +171,16 @@ def chance_for(seed: int, state: GameState) -> Action:
     return SeededChance(seed, state.tiles).outcome(state)
 
 
+def check_draw_order(setup: Setup) -> None:
+    """A game that goes on from a fixed draw order needs every tile of its set in it, once: refuse any other
+    (its draws would run out, or name a tile that is not in the pile)."""
+    assert setup.draw_order is not None
+    ids = sorted(t.id for t in new_game(setup).tiles.tiles)
+    if sorted(setup.draw_order) != ids:
+        raise ServiceError(400, "invalid-record", f"setup.draw_order: must name each of the set's {len(ids)} tiles "
+                                                  "once")
+
+
 def status_of(state: GameState) -> str:
     return "over" if state.is_over() else "playing"
 
@@ -251,9 +262,10 @@ class Sessions:
                clock: ClockSettings | None = None, name: str | None = None) -> Created:
         """Start a game: against the computer (``level``, the person's ``seat``), for two people at one screen, or
         against a friend who opens the invitation (``seat`` is the creator's)."""
-        seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        # 62 random bits: the tiles drawn so far must not tell the seed (and with it every tile to come).
+        seed = seed if seed is not None else secrets.randbits(SEED_BITS)
         human: int | None = None
-        mine = {"first": 0, "second": 1}.get(seat, random.Random(seed).randrange(2))
+        mine = {"first": 0, "second": 1}.get(seat, secrets.randbelow(2))
         players: list[SeatPlayer] = ["person", "person"]
         if mode == COMPUTER:
             if level not in LEVELS:
@@ -289,6 +301,8 @@ class Sessions:
             if setup.draw_order is not None and draws > len(setup.draw_order):
                 raise ServiceError(400, "invalid-record", f"setup.draw_order: {len(setup.draw_order)} tiles, "
                                                           f"but the moves draw {draws}")
+            if setup.draw_order is not None:
+                check_draw_order(setup)
             records.replay(raw)
             state, infos = replay_moves(setup, actions)
         except ZamekError as exc:
@@ -300,7 +314,7 @@ class Sessions:
                                ) from None
         seed = raw.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
-            seed = random.SystemRandom().randrange(2**31)
+            seed = secrets.randbits(SEED_BITS)
         seats, tokens, _ = seats_for(["person", "person"], now())
         live = LiveGame(new_id(), HOTSEAT, None, None, seed, setup, now(), actions, infos, state, 0, seats)
         self._add(live)
@@ -382,7 +396,14 @@ class Sessions:
                 live.rematch = created.live.id
                 self.commit(live, live.state, [], [])
                 return created.live, 1 - seat, created.tokens[1 - seat]
-            new = self.get(live.rematch)
+            try:
+                new = self.get(live.rematch)
+            except ServiceError as exc:
+                if exc.status != 404:
+                    raise
+                live.rematch = None  # the offer was deleted while it waited: offer anew
+                self.commit(live, live.state, [], [])
+                return self.rematch(game_id, token)
         mine = 1 - seat
         with new.lock:
             token = new_secret()
@@ -519,7 +540,7 @@ class Sessions:
     @staticmethod
     def undo_refusal(live: LiveGame) -> str | None:
         """Return why the last move cannot be taken back now, or None when it can."""
-        if live.ended is not None:
+        if live.over:  # its final scoring is known (and its seed published): no second try
             return "the game is over"
         if not live.actions:
             return "there is no move to take back"
