@@ -245,6 +245,35 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
     serve(host, port, db_url, open_browser=not no_browser)
 
 
+@main.command()
+@click.option("--url", default=None, help="The server to load, e.g. http://127.0.0.1:8000 (or --start).")
+@click.option("--start", is_flag=True, help="Start a server of its own (zamek play) on a temporary database.")
+@click.option("--games", type=int, default=200, show_default=True, help="Games against a friend played at once.")
+@click.option("--pace", type=float, default=3.0, show_default=True, help="A person's seconds per move, on average.")
+@click.option("--moves-per-game", type=int, default=20, show_default=True, help="People's moves in each game.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the players' choices and pauses.")
+@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the figures to this JSON file.")
+def loadtest(url: str | None, start: bool, games: int, pace: float, moves_per_game: int, seed: int,
+             json_path: Path | None) -> None:
+    """Play many games against a friend over HTTP at a person's pace and report latencies, errors and lost moves."""
+    if start == (url is not None):
+        raise click.UsageError("give either --url or --start")
+    try:
+        from zamek.loadtest import load_test  # needs httpx2, a development dependency
+    except ImportError as exc:
+        raise click.ClickException(f"the load test needs the development dependencies ({exc})") from None
+    try:
+        report = load_test(url, start, games, pace, moves_per_game, seed)
+    except (ValueError, RuntimeError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(report.table())
+    if json_path is not None:
+        write_json_replacing(json_path, report.to_json())
+    if not report.ok:
+        sys.exit(1)
+
+
 @main.command(name="ladder")
 @click.option("--players", default="random,beginner,easy,medium,hard", show_default=True)
 @click.option("--games", type=int, default=200, show_default=True, help="Games per pair; seats alternate.")
