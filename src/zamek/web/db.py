@@ -8,7 +8,10 @@ stored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -188,12 +191,22 @@ class Repository:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
         Base.metadata.create_all(self.engine)
+        # SQLite takes one writer at a time and makes the others sleep in growing steps (up to 100 ms): the
+        # server's threads queue for it here instead, each waking as soon as the one before has committed.
+        self._write_lock: AbstractContextManager[Any] = (
+            threading.Lock() if url.startswith("sqlite") else contextlib.nullcontext())
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[Session]:
+        """A write transaction (committed when the block ends, rolled back on an error)."""
+        with self._write_lock, Session(self.engine) as session, session.begin():
+            yield session
 
     def close(self) -> None:
         self.engine.dispose()
 
     def add(self, game: StoredGame, seats: Sequence[Seat] = (), extras: Extras | None = None) -> None:
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             session.add(GameRow(**game.__dict__))
             self._add_seats(session, game.id, seats, extras)
 
@@ -219,7 +232,7 @@ class Repository:
     ) -> bool:
         """Store a game's new move list (and its extras, in the same transaction); return False when the game is
         gone (deleted meanwhile)."""
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 return False
@@ -234,7 +247,7 @@ class Repository:
             return True
 
     def delete(self, game_id: str) -> bool:
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             result = session.execute(delete(GameRow).where(GameRow.id == game_id))
             self._delete_seats(session, game_id)
             return bool(getattr(result, "rowcount", 0))
@@ -270,12 +283,12 @@ class Repository:
             return {r.game_id: Extras(r.clock, r.ended, r.rematch, r.to_move) for r in rows}
 
     def save_extras(self, game_id: str, extras: Extras) -> None:
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             self._save_extras(session, game_id, extras)
 
     def take_seat(self, game_id: str, seat: Seat) -> bool:
         """Store a friend taking an open seat, only if it is still open (two friends at once: one gets it)."""
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             result = session.execute(
                 update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat.index,
                                       SeatRow.player == "open")
@@ -284,7 +297,7 @@ class Repository:
             return bool(getattr(result, "rowcount", 0))
 
     def set_token(self, game_id: str, seat: int, token_digest: str) -> None:
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             session.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                             .values(token_digest=token_digest))
 
@@ -310,7 +323,7 @@ class Repository:
 
     def add_seats(self, game_id: str, seats: Sequence[Seat]) -> bool:
         """Give seats to a game that has none yet; False when another request did meanwhile."""
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             if session.scalars(select(SeatRow.seat).where(SeatRow.game_id == game_id)).first() is not None:
                 return False
             self._add_seats(session, game_id, seats, None)
@@ -327,7 +340,7 @@ class Repository:
     # ------------------------------------------------------- Rycerze i zamki
 
     def add_knights(self, game: StoredKnights, seats: Sequence[Seat] = (), extras: Extras | None = None) -> None:
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             session.add(KnightsRow(**game.__dict__))
             self._add_seats(session, game.id, seats, extras)
 
@@ -344,7 +357,7 @@ class Repository:
     def save_knights(self, game_id: str, moves: list[str], status: str, points: list[int], round: int,
                      extras: Extras | None = None) -> bool:
         """Store a game's new move list; return False when the game is gone."""
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             row = session.get(KnightsRow, game_id)
             if row is None:
                 return False
@@ -358,7 +371,7 @@ class Repository:
             return True
 
     def delete_knights(self, game_id: str) -> bool:
-        with Session(self.engine) as session, session.begin():
+        with self._writing() as session:
             result = session.execute(delete(KnightsRow).where(KnightsRow.id == game_id))
             self._delete_seats(session, game_id)
             return bool(getattr(result, "rowcount", 0))
