@@ -242,3 +242,14 @@ def test_record_written_by_selfplay_matches_make_record(saved: Path) -> None:
     game = play_game(2)
     expected = make_record(game.setup, game.seed, game.actions, game.state)
     assert json.loads((saved / "game-2.json").read_text(encoding="utf-8")) == expected
+
+
+def test_a_breakdown_line_counts_its_points_in_words() -> None:
+    """'1 point', '2 points'; Polish keeps its abbreviation 'pkt' for every number."""
+    from zamek.core.breakdown import ScoreItem
+    from zamek.report import item_line
+
+    one = ScoreItem("house", 0, 1, 1, 1, 3)
+    assert item_line(one).endswith("1 tile x 1 = 1 point")
+    assert item_line(ScoreItem("house", 0, 2, 1, 2, 3)).endswith("2 tiles x 1 = 2 points")
+    assert item_line(one, "pl").endswith("= 1 pkt")

@@ -30,7 +30,7 @@ def item_line(item: ScoreItem, lang: str = "en", edition: str = "zamek") -> str:
     """Return one breakdown line, such as 'road (stocks): Player 1, 5 tiles x 2 = 10 points'."""
     if item.reason == "token":
         what = _detail_words(item, lang, edition)[0]
-        return f"{what}: {player_name(item.player, lang)}, {item.points} {term('points', lang)}"
+        return f"{what}: {player_name(item.player, lang)}, {counted(item.points, 'points', lang, edition)}"
     what = term("most-nests" if item.reason == "nests" else item.reason, lang, edition)
     words = _detail_words(item, lang, edition)
     if words:
@@ -42,14 +42,14 @@ def item_line(item: ScoreItem, lang: str = "en", edition: str = "zamek") -> str:
         sum_text = term("chapel-size", lang, tiles=tiles, points=item.rate)
         if item.multiplier != 1:
             sum_text += f" x {item.multiplier}"
-        sum_text += f" = {item.points + item.lost} {term('points', lang)}"
+        sum_text += f" = {counted(item.points + item.lost, 'points', lang, edition)}"
     else:
         factors = f"{counted(item.count, unit, lang, edition)} x {item.rate}"
         if item.multiplier != 1:
             factors += f" x {item.multiplier}"
-        sum_text = f"{factors} = {item.points + item.lost} {term('points', lang)}"
+        sum_text = f"{factors} = {counted(item.points + item.lost, 'points', lang, edition)}"
     if item.player is None:
-        sum_text = f"{counted(item.count, unit, lang, edition)}, 0 {term('points', lang)}"
+        sum_text = f"{counted(item.count, unit, lang, edition)}, {counted(0, 'points', lang, edition)}"
     line = f"{what}: {who}, {sum_text}"
     if item.lost:
         line += f"; {term('gate-lost', lang, lost=item.lost)}"

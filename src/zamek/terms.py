@@ -130,15 +130,16 @@ _EDITION: Final[dict[tuple[str, str], dict[str, str]]] = {
 # Plural forms: English (one, many); Polish (one, 2-4, many).
 _FORMS: Final[dict[tuple[str, str], dict[str, tuple[str, ...]]]] = {
     ("en", "zamek"): {"tiles": ("tile", "tiles"), "shrines": ("shrine", "shrines"),
-                      "empty-spaces": ("empty space", "empty spaces")},
+                      "empty-spaces": ("empty space", "empty spaces"), "points": ("point", "points")},
     ("en", "castle2003"): {"tiles": ("tile", "tiles"), "shrines": ("market stall", "market stalls"),
-                           "empty-spaces": ("empty space", "empty spaces")},
+                           "empty-spaces": ("empty space", "empty spaces"), "points": ("point", "points")},
     ("pl", "zamek"): {"tiles": ("kafelek", "kafelki", "kafelków"),
                       "shrines": ("kapliczka", "kapliczki", "kapliczek"),
-                      "empty-spaces": ("puste pole", "puste pola", "pustych pól")},
+                      "empty-spaces": ("puste pole", "puste pola", "pustych pól"), "points": ("pkt", "pkt", "pkt")},
     ("pl", "castle2003"): {"tiles": ("kafelek", "kafelki", "kafelków"),
                            "shrines": ("stragan", "stragany", "straganów"),
-                           "empty-spaces": ("puste pole", "puste pola", "pustych pól")},
+                           "empty-spaces": ("puste pole", "puste pola", "pustych pól"),
+                           "points": ("pkt", "pkt", "pkt")},
 }
 
 
