@@ -34,7 +34,11 @@ function route() {
     history.replaceState(null, "", parts[4] === "knights" ? `#/knights/${parts[1]}` : `#/game/${parts[1]}`);
     route();
   }
-  else if (parts[0] === "replay" && parts[1]) openReplay(parts[1], parts[2] === undefined || parts[2] === "" ? null : Number(parts[2]));
+  else if (parts[0] === "replay" && parts[1]) {
+    // A move number that is not one (#/replay/ID/abc) shows the end of the game.
+    const move = /^\d{1,6}$/.test(parts[2] || "") ? Number(parts[2]) : null;
+    openReplay(parts[1], move);
+  }
   else openLobby();
 }
 

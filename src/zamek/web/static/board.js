@@ -263,7 +263,8 @@ export class Board {
   highlightSpaces(spaces, cls = "hover", layer = null) {
     const target = layer || this.layers.highlight;
     if (!layer) this.clearHighlight();
-    const g = el("g", { class: `cells ${cls}` }, target);
+    // Without a layer of its own, a shade lasts while it is pointed at: clearHighlight takes it away.
+    const g = el("g", { class: `cells ${cls}${layer ? "" : " transient"}` }, target);
     for (const space of spaces) {
       if (!this.spaceAt.has(space)) continue;
       const [ox, oy] = this.spaceOrigin(space);
@@ -273,6 +274,6 @@ export class Board {
   }
 
   clearHighlight() {
-    this.layers.highlight.querySelectorAll(".cells.hover").forEach((n) => n.remove());
+    this.layers.highlight.querySelectorAll(".cells.transient").forEach((n) => n.remove());
   }
 }

@@ -152,7 +152,11 @@ function importForm() {
     ev.preventDefault();
     message.hidden = true;
     const file = input.files && input.files[0];
-    if (!file) return;
+    if (!file) {
+      message.textContent = t("importNoFile");
+      message.hidden = false;
+      return;
+    }
     try {
       const view = await games.importRecord(await file.text(), state.lang);
       location.hash = view.over ? `#/replay/${view.id}/` : `#/game/${view.id}`;

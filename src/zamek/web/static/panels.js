@@ -80,6 +80,7 @@ function renderRecent(view) {
   const panel = document.getElementById("recent");
   panel.innerHTML = "";
   const moves = view.recent.filter((m) => m.kind !== "draw").slice(-5);
+  panel.hidden = !moves.length; // no empty frame before the first move
   if (!moves.length) return;
   panel.append(h("h3", {}, t("lastMoves")), h("ul", { class: "recent-list" },
     moves.map((m) => h("li", {}, m.player !== null ? h("span", { class: `dot p${m.player}` }) : null, m.words))));

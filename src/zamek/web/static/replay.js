@@ -42,24 +42,33 @@ function gotoMove(n) {
 
 function renderReplayPanel(view) {
   const panel = document.getElementById("turn");
-  panel.innerHTML = "";
   const { move, total, moves } = view.replay;
-  const slider = h("input", { type: "range", min: 0, max: total, value: move, id: "replay-slider", "aria-label": t("replayTitle") });
-  slider.addEventListener("input", () => gotoMove(Number(slider.value)));
-  panel.append(
+  // The slider being dragged stays the same element (a new one would end the drag at every step).
+  const old = document.getElementById("replay-slider");
+  const dragging = old && document.activeElement === old;
+  for (const child of [...panel.children]) if (!(dragging && child === old)) child.remove();
+  let slider = old;
+  if (!dragging) {
+    slider = h("input", { type: "range", min: 0, max: total, value: move, id: "replay-slider", "aria-label": t("replayTitle") });
+    slider.addEventListener("input", () => gotoMove(Number(slider.value)));
+  }
+  const head = [
     h("h2", {}, t("replayTitle")),
     h("div", { class: "replay-controls" },
       h("button", { type: "button", id: "replay-first", onclick: () => gotoMove(0), title: t("first"), "aria-label": t("first") }, "«"),
       h("button", { type: "button", id: "replay-prev", onclick: () => gotoMove(state.replayMove - 1), title: t("prev"), "aria-label": t("prev") }, "‹"),
       h("button", { type: "button", id: "replay-next", onclick: () => gotoMove(state.replayMove + 1), title: t("next"), "aria-label": t("next") }, "›"),
       h("button", { type: "button", id: "replay-last", onclick: () => gotoMove(total), title: t("last"), "aria-label": t("last") }, "»")),
-    slider,
-    h("p", { id: "replay-position" }, t("moveOf", { n: move, total })),
-  );
+  ];
+  // Nothing is taken out and put back around a slider in the hand: that would drop it.
+  if (dragging) slider.before(...head);
+  else panel.append(...head, slider);
+  panel.append(h("p", { id: "replay-position" }, t("moveOf", { n: move, total })));
   if (view.drawn) panel.append(h("div", { class: "drawn-row" }, tileSvg(view.drawn.id, view.sokol, 0, 72)));
   const list = h("ol", { class: "move-list", id: "move-list" },
-    h("li", { class: move === 0 ? "current" : "", onclick: () => gotoMove(0) }, t("startPosition")),
-    moves.map((m) => h("li", { class: `${m.n === move ? "current" : ""}${m.chance ? " chance" : ""}`, "data-n": m.n, onclick: () => gotoMove(m.n) },
+    // The start is move 0, so that each move's number is the one the list shows.
+    h("li", { class: move === 0 ? "current" : "", value: 0, "data-n": 0, onclick: () => gotoMove(0) }, t("startPosition")),
+    moves.map((m) => h("li", { class: `${m.n === move ? "current" : ""}${m.chance ? " chance" : ""}`, "data-n": m.n, value: m.n, onclick: () => gotoMove(m.n) },
       m.player !== null && !m.chance ? h("span", { class: `dot p${m.player}` }) : null, m.words)));
   panel.append(list);
   const tools = h("div", { class: "tools" });

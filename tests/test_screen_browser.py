@@ -1,0 +1,85 @@
+"""Defects of the game screen, each seen in a real browser: the replay's slider and numbering, a replay address
+that names no move, the family-house shade, the empty "Last moves" frame, an import without a file.
+
+Same browser, flags and skip/CI rules as tests/test_web_browser.py (whose fixtures it reuses).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.live_server import Server
+from tests.test_web_browser import CHROMIUM, browser, page, play_step, server, start_game  # noqa: F401
+
+
+def api_view(server: Server, game_id: str) -> dict[str, Any]:  # noqa: F811
+    with urllib.request.urlopen(f"{server.url}api/games/{game_id}") as answer:
+        view: dict[str, Any] = json.load(answer)
+        return view
+
+
+def test_the_replay_slider_can_be_dragged_and_moves_are_numbered_from_one(
+        page: Page, server: Server) -> None:  # noqa: F811
+    game = start_game(page, server.url)
+    for _ in range(8):
+        play_step(page)
+    page.goto(f"{server.url}#/replay/{game}/0")
+    slider = page.locator("#replay-slider")
+    expect(page.locator("#replay-position")).to_contain_text("0")
+    box = slider.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + 4, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    for step in range(1, 11):  # a drag is many input events: each must leave the slider in the hand
+        page.mouse.move(box["x"] + box["width"] * step / 20, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(30)
+    page.mouse.up()
+    expect(page.locator("#move-list li.current")).not_to_have_attribute("data-n", "0")
+    reached = int(page.locator("#replay-slider").input_value())
+    total = int(page.locator("#replay-slider").get_attribute("max") or "0")
+    assert 0 < reached < total and abs(reached - total / 2) <= total / 5
+    expect(page.locator("#move-list li.current")).to_have_attribute("data-n", str(reached))
+    # The start is number 0: move 3 is numbered 3 in the list.
+    assert page.locator("#move-list li[data-n='3']").evaluate("li => li.value") == 3
+
+
+def test_a_replay_address_without_a_move_number_shows_the_end(page: Page, server: Server) -> None:  # noqa: F811
+    game = start_game(page, server.url)
+    play_step(page)
+    page.goto(f"{server.url}#/replay/{game}/abc")
+    expect(page.locator("#replay-slider")).to_be_visible()
+    expect(page.locator(".error")).to_have_count(0)
+    assert page.locator("#replay-slider").input_value() == page.locator("#replay-slider").get_attribute("max")
+
+
+def test_the_family_house_shade_goes_when_the_pointer_leaves(page: Page, server: Server) -> None:  # noqa: F811
+    game = start_game(page, server.url)
+    for _ in range(60):
+        players: list[dict[str, Any]] = api_view(server, game)["players"]
+        if any(p["family_size"] for p in players):
+            break
+        play_step(page)
+    owner = next(i for i, p in enumerate(players) if p["family_size"])
+    family = page.locator(f".player[data-player='{owner}'] .family")
+    family.hover()
+    expect(page.locator(".layer-highlight .cells.family rect").first).to_be_visible()
+    page.mouse.move(0, 0)
+    expect(page.locator(".layer-highlight .cells.family")).to_have_count(0)
+
+
+def test_no_empty_last_moves_frame_before_the_first_move(page: Page, server: Server) -> None:  # noqa: F811
+    start_game(page, server.url, hotseat=True)
+    expect(page.locator("#recent")).to_be_hidden()
+    play_step(page)
+    expect(page.locator("#recent")).to_be_visible()
+
+
+def test_importing_without_a_file_says_so(page: Page, server: Server) -> None:  # noqa: F811
+    page.goto(server.url)
+    page.click(".import button[type=submit]")
+    expect(page.locator("#import-error")).to_be_visible()
+    expect(page.locator("#import-error")).to_contain_text(".json")
