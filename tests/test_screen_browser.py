@@ -83,3 +83,15 @@ def test_importing_without_a_file_says_so(page: Page, server: Server) -> None:  
     page.click(".import button[type=submit]")
     expect(page.locator("#import-error")).to_be_visible()
     expect(page.locator("#import-error")).to_contain_text(".json")
+
+
+def test_switching_the_language_redraws_every_heading_and_hint(page: Page, server: Server) -> None:  # noqa: F811
+    start_game(page, server.url)
+    expect(page.locator("#log summary")).to_have_text("Scores")
+    label = page.locator("#lang-switch").get_attribute("aria-label")
+    page.click("#lang-switch")
+    expect(page.locator("#log summary")).to_have_text("Punktacja")
+    expect(page.locator("#legend summary")).to_have_text("Legenda")
+    expect(page.locator(".keys")).to_contain_text("Klawisze")
+    assert page.locator("#lang-switch").get_attribute("aria-label") != label
+    expect(page.locator(".legal.now").first).to_be_visible()  # the game goes on as it was

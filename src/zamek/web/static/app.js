@@ -47,7 +47,7 @@ function header() {
   nav.innerHTML = "";
   nav.append(
     h("a", { href: "#/", class: "nav-link" }, t("lobby")),
-    h("button", { class: "lang", id: "lang-switch", type: "button", onclick: switchLanguage, "aria-label": "language" }, t("language")),
+    h("button", { class: "lang", id: "lang-switch", type: "button", onclick: switchLanguage, "aria-label": t("languageLabel") }, t("language")),
   );
   document.getElementById("tagline").textContent = t("tagline");
   document.documentElement.lang = state.lang;
@@ -57,6 +57,7 @@ function switchLanguage() {
   state.lang = state.lang === "pl" ? "en" : "pl";
   localStorage.setItem("zamek-lang", state.lang);
   header();
+  state.boardFor = null; // the panels' headings and hints are drawn anew, in the new language
   if (state.screen === "knights") knightsLanguageChanged();
   else if (state.screen === "game" && state.gameId) refreshGame();
   else if (state.screen === "replay" && state.view) openReplay(state.gameId, state.view.replay.move);
