@@ -5,6 +5,8 @@ Same browser, flags and skip/CI rules as tests/test_web_browser.py (whose fixtur
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playwright.sync_api import Page
 
 from tests.live_server import Server
@@ -28,7 +30,22 @@ def recruit(page: Page) -> None:  # noqa: F811
     page.wait_for_selector(".k-recruit", state="detached", timeout=20_000)
 
 
+NO_SIDEWAYS = "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth + 1"
+
+
 def test_play_a_whole_game_of_knights_against_the_computer(page: Page, server: Server) -> None:  # noqa: F811
+    play_against_the_computer(page, server)
+    assert "Round 7 of 7" not in page.inner_text("#k-round")  # the end says so, not the last round with no tile
+    assert page.inner_text("#k-round") == "Game over"
+
+
+def test_knights_on_a_phone_never_scrolls_sideways(page: Page, server: Server) -> None:  # noqa: F811
+    page.set_viewport_size({"width": 390, "height": 844})
+    play_against_the_computer(page, server, check=lambda: page.evaluate(NO_SIDEWAYS))
+
+
+def play_against_the_computer(page: Page, server: Server,  # noqa: F811
+                              check: Callable[[], bool] = lambda: True) -> None:
     page.goto(server.url)
     page.wait_for_selector("#knights-new")
     page.select_option("#k-players", "2")
@@ -54,8 +71,12 @@ def test_play_a_whole_game_of_knights_against_the_computer(page: Page, server: S
             recruited += 1
         else:
             page.click("#k-show")
+        assert check(), "the page scrolls sideways"
     assert page.query_selector("#k-over")
+    assert check(), "the page scrolls sideways"
     shot(page, "knights-over")
     assert chose >= 5 and chose + recruited <= 7 and steps >= 7
     assert len(page.query_selector_all(".k-ranking tbody tr")) == 2
     assert "Winner" in page.inner_text("#k-over")
+    # Where you finished, in words.
+    assert page.inner_text("#k-place").startswith("You finished ")

@@ -213,10 +213,10 @@ function tableView(view) {
       h("td", { class: "num" }, view.camp_sizes[p]),
       h("td", {}, view.chosen[p] ? "✓" : "")));
   return h("section", { class: "panel k-table" },
-    h("p", {}, view.round ? t("k-round", { n: view.round, of: view.rounds }) : "", " ", tile),
-    h("table", { class: "k-players" },
+    view.over ? h("p", { id: "k-round" }, t("gameOver")) : h("p", { id: "k-round" }, view.round ? t("k-round", { n: view.round, of: view.rounds }) : "", " ", tile),
+    h("div", { class: "k-scroll" }, h("table", { class: "k-players" },
       h("thead", {}, h("tr", {}, [t("k-col-player"), t("k-col-points"), t("k-col-castles"), t("k-col-hand"), t("k-col-camp"), t("k-col-chosen")].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows)),
+      h("tbody", {}, rows))),
     h("p", { class: "muted" }, `${t("k-sword")}: ${view.names[view.sword]} · ${t("k-unseen")}: ${view.unseen.join(", ") || "—"}`));
 }
 
@@ -236,8 +236,11 @@ function renderOver(stage) {
   const rows = r.ranking.map((p, i) => h("tr", { "data-seat": p },
     h("td", {}, i + 1), h("td", {}, seatLabel(game.view, p)), h("td", { class: "num" }, r.points[p]),
     h("td", { class: "num" }, r.hand_sizes[p]), h("td", { class: "num" }, p === game.view.youngest ? "★" : "")));
+  const mine = held();
+  const place = mine.length === 1 ? r.ranking.indexOf(mine[0]) + 1 : 0;
   stage.append(h("div", { id: "k-over", class: "k-over" },
     h("h3", {}, t("k-winner", { player: seatLabel(game.view, r.ranking[0]) })),
+    place ? h("p", { id: "k-place", class: "k-big" }, t("k-you-finished", { place, of: r.ranking.length })) : null,
     h("p", { class: "muted" }, t("k-tiebreaks")),
     h("table", { class: "k-ranking" },
       h("thead", {}, h("tr", {}, ["#", t("k-col-player"), t("k-col-points"), t("k-col-hand"), t("k-youngest")].map((c) => h("th", {}, c)))),
