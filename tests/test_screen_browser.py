@@ -95,3 +95,19 @@ def test_switching_the_language_redraws_every_heading_and_hint(page: Page, serve
     expect(page.locator(".keys")).to_contain_text("Klawisze")
     assert page.locator("#lang-switch").get_attribute("aria-label") != label
     expect(page.locator(".legal.now").first).to_be_visible()  # the game goes on as it was
+
+
+def test_one_name_per_seat_everywhere(page: Page, server: Server) -> None:  # noqa: F811
+    """Against the computer the seats are 'You' and 'Computer (…)' in the moves, the score log and the replay too,
+    never 'Player 1/2'."""
+    game = start_game(page, server.url)
+    for _ in range(10):
+        play_step(page)
+    recent = page.inner_text("#recent")
+    assert "You" in recent and "Computer" in recent, recent
+    for where in ("#recent", "#log", "#players"):
+        text = page.inner_text(where) if page.query_selector(where) else ""
+        assert "Player 1" not in text and "Player 2" not in text, (where, text)
+    page.goto(f"{server.url}#/replay/{game}/")
+    moves = page.inner_text("#move-list")
+    assert "You" in moves and "Player 1" not in moves and "Player 2" not in moves

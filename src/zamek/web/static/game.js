@@ -7,7 +7,7 @@ import { games, seats, watch } from "./api.js";
 import { Board } from "./board.js";
 import { drawChart } from "./chart.js";
 import { gameLayout, highlightOn, renderSidePanels } from "./panels.js";
-import { figureIcon, geometryFor, h, main, playerName, showError, state, stopPolling, t, tileSvg } from "./ui.js";
+import { figureIcon, geometryFor, h, main, named, playerName, showError, state, stopPolling, t, tileSvg } from "./ui.js";
 
 export async function openGame(id, { spectator = false } = {}) {
   state.screen = "game";
@@ -352,7 +352,7 @@ function renderGameOver(panel, view) {
   const finals = view.log.filter((i) => i.final);
   const table = h("table", { class: "breakdown" }, h("caption", {}, t("final")),
     h("tbody", {}, finals.map((i) => h("tr", highlightOn(i.spaces),
-      h("td", {}, i.player === null ? "" : h("span", { class: `dot p${i.player}` })), h("td", {}, i.line), h("td", { class: "num" }, i.points)))));
+      h("td", {}, i.player === null ? "" : h("span", { class: `dot p${i.player}` })), h("td", {}, named(view, i.line)), h("td", { class: "num" }, i.points)))));
   const during = [0, 1].map((p) => view.log.filter((i) => !i.final && i.player === p).reduce((a, i) => a + i.points, 0));
   const finalPts = [0, 1].map((p) => finals.filter((i) => i.player === p).reduce((a, i) => a + i.points, 0));
   const sums = h("table", { class: "totals" }, h("tbody", {},

@@ -2,7 +2,7 @@
 // last moves, the score log, the tiles still to come and the legend.
 
 import { drawTile, el as svgEl } from "./tiles.js";
-import { describeGame, figureIcon, h, main, playerName, state, t, tileSvg } from "./ui.js";
+import { describeGame, figureIcon, h, main, named, playerName, state, t, tileSvg } from "./ui.js";
 
 export function gameLayout(replay) {
   main.innerHTML = "";
@@ -83,7 +83,7 @@ function renderRecent(view) {
   panel.hidden = !moves.length; // no empty frame before the first move
   if (!moves.length) return;
   panel.append(h("h3", {}, t("lastMoves")), h("ul", { class: "recent-list" },
-    moves.map((m) => h("li", {}, m.player !== null ? h("span", { class: `dot p${m.player}` }) : null, m.words))));
+    moves.map((m) => h("li", {}, m.player !== null ? h("span", { class: `dot p${m.player}` }) : null, named(view, m.words)))));
 }
 
 function renderLog(view) {
@@ -95,7 +95,7 @@ function renderLog(view) {
     const li = h("li", { tabindex: 0, class: item.final ? "final" : "", ...highlightOn(item.spaces) },
       h("span", { class: "turn-no" }, item.final ? "★" : `#${item.turn}`),
       item.player !== null ? h("span", { class: `dot p${item.player}` }) : h("span", { class: "dot none" }),
-      h("span", { class: "line" }, item.line),
+      h("span", { class: "line" }, named(view, item.line)),
       h("span", { class: "pts" }, item.points ? `+${item.points}` : "0"));
     list.append(li);
   }

@@ -4,7 +4,7 @@
 import { games } from "./api.js";
 import { Board } from "./board.js";
 import { gameLayout, renderSidePanels } from "./panels.js";
-import { geometryFor, h, main, state, t, tileSvg } from "./ui.js";
+import { geometryFor, h, main, named, state, t, tileSvg } from "./ui.js";
 
 export async function openReplay(id, move) {
   state.screen = "replay";
@@ -69,7 +69,7 @@ function renderReplayPanel(view) {
     // The start is move 0, so that each move's number is the one the list shows.
     h("li", { class: move === 0 ? "current" : "", value: 0, "data-n": 0, onclick: () => gotoMove(0) }, t("startPosition")),
     moves.map((m) => h("li", { class: `${m.n === move ? "current" : ""}${m.chance ? " chance" : ""}`, "data-n": m.n, value: m.n, onclick: () => gotoMove(m.n) },
-      m.player !== null && !m.chance ? h("span", { class: `dot p${m.player}` }) : null, m.words)));
+      m.player !== null && !m.chance ? h("span", { class: `dot p${m.player}` }) : null, named(view, m.words))));
   panel.append(list);
   const tools = h("div", { class: "tools" });
   tools.append(h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));

@@ -85,6 +85,18 @@ export function playerName(view, p) {
   return held.length === 1 && held[0] === p ? `${name} (${t("youShort")})` : name;
 }
 
+// A line of the server's words (a move, a score line) with each player's generic name ("Player 1", the view's
+// terms) given as this page names them ("You", "Computer (hard)", a friend's chosen name).
+export function named(view, text) {
+  let out = text;
+  for (const p of [0, 1]) {
+    const generic = view.terms[`player-${p + 1}`];
+    const personal = playerName(view, p);
+    if (generic && personal !== generic) out = out.split(generic).join(`\u0000${p}\u0000`);
+  }
+  return out.replace(/\u0000(\d)\u0000/g, (_, p) => playerName(view, Number(p)));
+}
+
 export function describeGame(g) {
   const who = g.mode === "computer" ? `${t("vsComputer")} (${t("level-" + g.level)})` : g.mode === "friend" ? t("vsFriend") : t("hotseat");
   const rules = [t("edition-" + g.edition)];
