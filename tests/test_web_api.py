@@ -392,13 +392,19 @@ def test_export_and_import_a_game(client: WebClient) -> None:
     assert record["format"] == "zamek-game" and len(record["moves"]) == view["moves_count"]
     # Z22: in the middle of the game neither the view nor the record tells the seed (it fixes the tiles).
     assert record["seed"] is None and view["seed"] is None
+    # A game against the computer says so, and goes on against the same level when imported.
+    assert record["players"] == ["person", "computer:beginner"]
     imported = client.post("/api/import", json=record)
     assert imported.status_code == 201, imported.text
     copy = imported.json()
-    assert copy["id"] != view["id"] and copy["mode"] == "hotseat"
-    assert [t["seat"] for t in copy["tokens"]] == [0, 1]  # two people at one screen: both seats
+    assert copy["id"] != view["id"] and (copy["mode"], copy["level"], copy["human"]) == ("computer", "beginner", 0)
+    assert [t["seat"] for t in copy["tokens"]] == [0]  # the person's seat; the computer's is nobody's
     assert copy["placements"] == [p | {"player": p["player"]} for p in view["placements"]]
     assert copy["phase"] == "place" and copy["human_to_act"]
+    # Without its players (or with players this program does not know) it is a game of two people at one screen.
+    for players in (None, ["person", "computer:grandmaster"], ["person", "person"], "computer"):
+        two = client.post("/api/import", json=record | {"players": players}).json()
+        assert two["mode"] == "hotseat" and [t["seat"] for t in two["tokens"]] == [0, 1], players
 
 
 def _finished_record(seed: int) -> Json:

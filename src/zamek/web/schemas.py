@@ -239,6 +239,9 @@ class SavedGame(Answer):
     seed: int | None = None
     moves: list[str]
     result: RecordResult | None = None
+    players: list[str] | None = None
+    """Who played each seat of a game against the computer: 'person' and 'computer:LEVEL' (an import goes on
+    against the same level); absent for a game of people."""
 
 
 class TokenView(Answer):

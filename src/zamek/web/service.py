@@ -23,7 +23,7 @@ from zamek.web.errors import ServiceError
 from zamek.web.events import GameEvents, LocalEvents
 from zamek.web.schemas import Adopted, GameLine, GameStatus, GameView, ReplayView, SavedGame, SeatedView, SeatToken
 from zamek.web.seats import SeatPlayer, digest, seat_of, seats_for
-from zamek.web.sessions import COMPUTER, FRIEND, Created, LiveGame, Sessions, replay_moves
+from zamek.web.sessions import COMPUTER, FRIEND, Created, LiveGame, Sessions, players_of, replay_moves
 from zamek.web.views import (
     clock_view,
     ended_view,
@@ -200,6 +200,9 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             raw = live.record()
+            players = players_of(live)
+            if players is not None:
+                raw["players"] = players
             over = live.over
             raw["setup"] = public_setup(live.setup, over)
             if not over:

@@ -171,6 +171,25 @@ def chance_for(seed: int, state: GameState) -> Action:
     return SeededChance(seed, state.tiles).outcome(state)
 
 
+def players_of(live: LiveGame) -> list[str] | None:
+    """Who plays each seat, as a saved game says it: 'person', or 'computer:LEVEL' (None: two people)."""
+    if live.mode != COMPUTER or live.human is None:
+        return None
+    return ["person" if seat == live.human else f"computer:{live.level}" for seat in (0, 1)]
+
+
+def computer_of(players: Any) -> tuple[int, str] | None:
+    """The person's seat and the computer's level of a saved game's ``players`` (None: not against the computer,
+    or not a list this program knows)."""
+    if not isinstance(players, list) or len(players) != 2 or players.count("person") != 1:
+        return None
+    human = players.index("person")
+    other = players[1 - human]
+    if not isinstance(other, str) or not other.startswith("computer:") or other[9:] not in LEVELS:
+        return None
+    return human, other[9:]
+
+
 def check_draw_order(setup: Setup) -> None:
     """A game that goes on from a fixed draw order needs every tile of its set in it, once: refuse any other
     (its draws would run out, or name a tile that is not in the pile)."""
@@ -315,9 +334,18 @@ class Sessions:
         seed = raw.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
             seed = secrets.randbits(SEED_BITS)
-        seats, tokens, _ = seats_for(["person", "person"], now())
-        live = LiveGame(new_id(), HOTSEAT, None, None, seed, setup, now(), actions, infos, state, 0, seats)
+        mode, level, human = HOTSEAT, None, None
+        against = computer_of(raw.get("players"))
+        if against is not None:  # a game against the computer goes on against it (the export says which level)
+            mode, (human, level) = COMPUTER, against
+        players: list[SeatPlayer] = ["person", "person"]
+        if human is not None:
+            players[1 - human] = "computer"
+        seats, tokens, _ = seats_for(players, now())
+        live = LiveGame(new_id(), mode, level, human, seed, setup, now(), actions, infos, state, 0, seats)
         self._add(live)
+        with live.lock:
+            self.wake(live)
         return Created(live, tokens)
 
     def _add(self, live: LiveGame) -> None:
