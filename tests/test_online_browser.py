@@ -82,6 +82,12 @@ def test_two_people_play_a_whole_game_by_link_while_a_third_watches(
 
     friend.goto(link)
     expect(friend.locator("#join")).to_contain_text("Ala")
+    box = friend.locator("#join-name").bounding_box()
+    assert box is not None and box["width"] > 100  # a field to type a name in, not a checkbox-sized box
+    friend.click("#lang-switch")  # the invitation stays, in the other language
+    expect(friend.locator("#join h2")).to_have_text("Zaproszenie do gry Zamek")
+    friend.click("#lang-switch")
+    expect(friend.locator("#join h2")).to_have_text("An invitation to Zamek")
     friend.fill("#join-name", "Ola")
     friend.click("#join-game")
     friend.wait_for_url("**/#/game/*")
@@ -129,9 +135,11 @@ def test_resign_and_rematch_with_seats_swapped(contexts: list[Page], server: Ser
     host.goto(server.url)
     host.check("input[name=mode][value=friend]")
     host.check("input[name=seat][value=first]")
+    host.fill("#your-name", "Ala")
     host.click("#start-game")
     link = host.locator("#invite-link").input_value()
     friend.goto(link)
+    friend.fill("#join-name", "Ola")
     friend.click("#join-game")
     friend.wait_for_url("**/#/game/*")
     host.once("dialog", lambda dialog: dialog.accept())
@@ -142,6 +150,7 @@ def test_resign_and_rematch_with_seats_swapped(contexts: list[Page], server: Ser
     old = friend.url
     host.click("#rematch")
     host.wait_for_url(lambda url: url != old)
+    expect(host.locator("#invitation")).to_contain_text("waiting for Ola")
     # The friend's page learns of the rematch and takes its seat there (seats swapped: the friend starts).
     expect(friend.locator("#rematch")).to_have_text("Play the rematch")
     friend.click("#rematch")
@@ -164,6 +173,10 @@ def test_rycerze_i_zamki_with_a_friend_by_link(contexts: list[Page], server: Ser
     friend.click("#join-game")
     friend.wait_for_url("**/#/knights/*")
     spectator.goto(f"{server.url}#/knights/{game_id}/watch")
+    # Each player sees whether the other's page is open, and no dot on their own row.
+    expect(host.locator(".k-players tr[data-seat='1']")).to_contain_text("●")
+    expect(friend.locator(".k-players tr[data-seat='0']")).to_contain_text("●")
+    assert "●" not in friend.inner_text(".k-players tr[data-seat='1']")
     players = [host, friend]
     chose = 0
     for _ in range(600):

@@ -358,7 +358,7 @@ def test_a_rematch_swaps_the_seats_and_each_player_gets_a_working_token(client: 
     assert rematch["id"] != game["id"] and rematch["mode"] == "friend" and rematch["invite"] is None
     assert [t["seat"] for t in rematch["tokens"]] == [1]
     # Olek's seat waits for him (nobody can take it by an invitation): the game does not start without him.
-    assert [(s["player"], s["name"]) for s in rematch["seats"]] == [("open", None), ("person", "Ala")]
+    assert [(s["player"], s["name"]) for s in rematch["seats"]] == [("open", "Olek"), ("person", "Ala")]
     assert view_of(client, game["id"])["rematch"] == rematch["id"]
     # Olek takes his seat (the first) by the same route, with his token of the old game.
     taken = client.post(f"/api/games/{game['id']}/rematch", headers=bearer(old[1]))

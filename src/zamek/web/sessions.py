@@ -278,7 +278,7 @@ class Sessions:
     # -------------------------------------------------------------- creation
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
-               clock: ClockSettings | None = None, name: str | None = None) -> Created:
+               clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None) -> Created:
         """Start a game: against the computer (``level``, the person's ``seat``), for two people at one screen, or
         against a friend who opens the invitation (``seat`` is the creator's)."""
         # 62 random bits: the tiles drawn so far must not tell the seed (and with it every tile to come).
@@ -299,6 +299,8 @@ class Sessions:
             raise ServiceError(422, "invalid", "clocks are for games against a friend")
         names: list[str | None] = [None, None]
         names[mine] = clean_name(name)
+        if mode == FRIEND:
+            names[1 - mine] = clean_name(friend)  # a rematch's seat waits for a known player
         seats, tokens, invite = seats_for(players, now(), names)
         state = new_game(setup)
         live = LiveGame(new_id(), mode, level, human, seed, setup, now(), [], [], state, 0, seats,
@@ -418,7 +420,7 @@ class Sessions:
             if live.rematch is None:
                 settings = live.clock.settings if live.clock is not None else None
                 created = self.create(FRIEND, None, "second" if seat == 0 else "first", live.setup, None, settings,
-                                      live.seats[seat].name)
+                                      live.seats[seat].name, live.seats[1 - seat].name)
                 # The other seat stays open (its invitation code is given to nobody) until this game's other
                 # player takes it with their own token: the game waits for them, clock included.
                 live.rematch = created.live.id

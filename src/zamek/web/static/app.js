@@ -23,7 +23,7 @@ function route() {
     state.screen = "knights";
     openKnights(parts[1], { spectator: parts[2] === "watch" });
   } else if (parts[0] === "knights-join" && parts[1] && parts[2]) {
-    state.screen = "knights";
+    state.screen = "join";
     openKnightsJoin(parts[1], parts[2]);
   } else if (parts[0] === "game" && parts[1]) openGame(parts[1]);
   else if (parts[0] === "watch" && parts[1]) openGame(parts[1], { spectator: true });
@@ -58,7 +58,8 @@ function switchLanguage() {
   localStorage.setItem("zamek-lang", state.lang);
   header();
   state.boardFor = null; // the panels' headings and hints are drawn anew, in the new language
-  if (state.screen === "knights") knightsLanguageChanged();
+  if (state.screen === "join") route(); // an invitation's page, drawn again in the new language
+  else if (state.screen === "knights") knightsLanguageChanged();
   else if (state.screen === "game" && state.gameId) refreshGame();
   else if (state.screen === "replay" && state.view) openReplay(state.gameId, state.view.replay.move);
   else openLobby();

@@ -15,6 +15,7 @@ export async function openGame(id, { spectator = false } = {}) {
   state.view = null;
   state.boardFor = null;
   state.spectator = spectator;
+  state.presenceHeard = false;
   await refreshGame();
   if (state.screen !== "game" || state.gameId !== id || !state.view) return;
   const token = spectator ? null : seats.any(id);
@@ -23,6 +24,7 @@ export async function openGame(id, { spectator = false } = {}) {
     if (type === "change" && state.view && data.revision > state.view.revision) refreshSoon();
     else if (type === "presence") {
       state.connected = data.connected;
+      state.presenceHeard = true; // the stream knows better than a view fetched a moment before
       renderSeats();
     } else if (type === "gone") {
       main.innerHTML = "";
@@ -99,7 +101,7 @@ async function showGame(view) {
     state.rotation = [0, 1, 2, 3].find((r) => rotations.has(r)) ?? 0;
     state.rotationFor = drawnKey;
   }
-  state.connected = view.seats.filter((s) => s.connected).map((s) => s.seat);
+  if (!state.presenceHeard) state.connected = view.seats.filter((s) => s.connected).map((s) => s.seat);
   state.clockAt = performance.now();
   renderGame();
   schedulePoll(view);
@@ -272,6 +274,11 @@ function copyBox(id, label, url) {
 // The game waits for the friend: the link to send (it holds the invitation code, never a seat's token).
 function invitation(view) {
   const entry = seats.of(view.id);
+  const open = view.seats.find((s) => s.player === "open");
+  if (!(entry && entry.invite) && open && open.name) {
+    // A rematch: the seat waits for the other player of the last game, who takes it from there.
+    return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("rematchWaiting", { who: open.name })));
+  }
   const box = h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("waitingFriend")));
   if (entry && entry.invite) box.append(h("p", {}, t("inviteHint")), copyBox("invite-link", t("inviteLink"), pageUrl(`#/join/${view.id}/${entry.invite}`)));
   return box;

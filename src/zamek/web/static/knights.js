@@ -18,8 +18,11 @@ function seatLabel(view, p) {
   if (kind === "person" || kind === "friend") {
     const mine = !game.spectator && ctx.seats.held(view.id).includes(p);
     const at = (view.players_at || [])[p];
-    const online = kind === "friend" || (at && at.player === "open");
-    const dot = online && at ? (at.player === "open" ? ` · ${ctx.t("seatOpen")}` : game.connected.includes(p) ? " ●" : " ○") : "";
+    // A game with friends: every person's seat but this browser's own says whether its page is open.
+    const withFriends = view.seats.includes("friend");
+    let dot = "";
+    if (at && at.player === "open") dot = ` · ${ctx.t("seatOpen")}`;
+    else if (withFriends && at && !mine) dot = game.connected.includes(p) ? " ●" : " ○";
     return `${name}${mine && ctx.seats.held(view.id).length === 1 ? ` (${ctx.t("youShort")})` : ""}${dot}`;
   }
   return `${name} · ${ctx.t("k-bot-" + kind)}`;
