@@ -45,6 +45,7 @@ import argparse
 import base64
 import json
 import random
+import secrets
 import socket
 import sys
 import tempfile
@@ -56,6 +57,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import uvicorn
@@ -333,7 +335,13 @@ def new_game(api: Api, seed: int, *, mode: str = "computer", level: str = "begin
              sokol: bool = True, **more: Any) -> View:
     """Start a castle game (the creator in the first seat); keep its seed and tokens; return the answer."""
     body = {"mode": mode, "level": level, "seat": "first", "edition": edition, "sokol": sokol, "seed": seed, **more}
+    if mode == "friend":
+        # A game against a friend takes no chosen seed: the server draws one, here the one chosen for it.
+        del body["seed"]
+        zamek.web.sessions.secrets = SimpleNamespace(  # type: ignore[assignment,attr-defined]
+            randbits=lambda _bits: seed, randbelow=secrets.randbelow)
     view: View = api.post("/api/games", body)
+    zamek.web.sessions.secrets = secrets  # type: ignore[attr-defined]
     SEEDS[str(view["id"])] = seed  # the server tells a game's seed only at its end (Z22)
     TOKENS[str(view["id"])] = seat_tokens(view)
     return view
