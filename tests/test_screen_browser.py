@@ -13,7 +13,15 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.live_server import Server
-from tests.test_web_browser import CHROMIUM, browser, page, play_step, server, start_game  # noqa: F401
+from tests.test_web_browser import (  # noqa: F401
+    CHROMIUM,
+    READY,
+    browser,
+    page,
+    play_step,
+    server,
+    start_game,
+)
 
 
 def api_view(server: Server, game_id: str) -> dict[str, Any]:  # noqa: F811
@@ -111,3 +119,45 @@ def test_one_name_per_seat_everywhere(page: Page, server: Server) -> None:  # no
     page.goto(f"{server.url}#/replay/{game}/")
     moves = page.inner_text("#move-list")
     assert "You" in moves and "Player 1" not in moves and "Player 2" not in moves
+
+
+def test_no_figure_question_when_no_figure_can_be_put(page: Page, server: Server) -> None:  # noqa: F811
+    """A whole game against the computer with the option on (its default): where "No figure" is the only answer,
+    the page gives it by itself; a person's clicks are their decisions only."""
+    page.goto(server.url)
+    page.evaluate("localStorage.setItem('zamek-auto-pass', 'on')")
+    game = start_game(page, server.url)
+    assert page.locator("#auto-pass").is_checked()
+    clicks = pass_clicks = by_itself = 0
+    for _ in range(400):
+        page.wait_for_function(READY, timeout=30_000)
+        if page.query_selector("#game-over"):
+            break
+        passing = not page.query_selector(".legal.now") and page.query_selector(".choice-button.pass")
+        if passing and page.locator(".choice-button").count() == 1:
+            before = page.evaluate("document.body.dataset.revision")
+            page.wait_for_function(f"document.body.dataset.revision !== '{before}'", timeout=10_000)
+            by_itself += 1  # a person would have waited as well: the page answered
+            continue
+        before = page.evaluate("document.body.dataset.revision")
+        figure = page.query_selector(".choice-button:not(.pass)")
+        if figure and not page.query_selector(".legal.now"):
+            figure.click()  # every figure goes out: soon none is left to put
+            page.wait_for_function(f"document.body.dataset.revision !== '{before}'", timeout=20_000)
+            passing = None
+        else:
+            play_step(page)
+        clicks += 1
+        pass_clicks += bool(passing)
+    expect(page.locator("#game-over")).to_be_visible()
+    moves = api_replay(server, game)["replay"]["moves"]
+    person_passes = sum(1 for m in moves if m["kind"] == "pass" and m["player"] == 0)
+    assert person_passes == pass_clicks + by_itself
+    print(f"a whole game against the beginner: {clicks} clicks, {by_itself} answers given by the page")
+    assert by_itself > 0
+
+
+def api_replay(server: Server, game_id: str) -> dict[str, Any]:  # noqa: F811
+    with urllib.request.urlopen(f"{server.url}api/games/{game_id}/replay") as answer:
+        view: dict[str, Any] = json.load(answer)
+        return view

@@ -135,6 +135,20 @@ function renderGame() {
   state.board.render(view, { placing, rotation: state.rotation, figureChoices });
   renderTurnPanel(view);
   renderSidePanels(view);
+  passWhenNothingElse(view, mine);
+}
+
+// Fewer clicks: when "No figure" is the only answer (no figure left, or no free feature), the page gives it by
+// itself after a moment (an option, on unless the player turned it off).
+export const autoPass = () => localStorage.getItem("zamek-auto-pass") !== "off";
+function passWhenNothingElse(view, mine) {
+  const only = view.choices.length === 1 && view.choices[0].type === "pass";
+  const key = `${view.id}:${view.revision}`;
+  if (!mine || view.phase !== "follower" || !only || !autoPass() || state.autoPassed === key) return;
+  state.autoPassed = key;
+  setTimeout(() => {
+    if (state.view && `${state.view.id}:${state.view.revision}` === key) send(view.choices[0].action);
+  }, 400);
 }
 
 function renderTurnPanel(view) {
@@ -190,6 +204,9 @@ function renderTurnPanel(view) {
   if (view.can_undo && heldSeats(view).includes(lastMover(view))) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: "U" }, "↶ ", t("undo")));
   tools.append(h("a", { class: "button", href: `#/replay/${view.id}/`, id: "to-replay" }, t("replay")),
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
+  tools.append(h("label", { class: "option", title: t("autoPassHint") },
+    h("input", { type: "checkbox", id: "auto-pass", checked: autoPass(), onchange: (ev) => localStorage.setItem("zamek-auto-pass", ev.target.checked ? "on" : "off") }),
+    " ", t("autoPass")));
   const resignAs = resigningSeat(view);
   if (resignAs !== null && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => resign(resignAs) }, t("resign")));
   panel.append(tools, err);
