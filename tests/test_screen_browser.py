@@ -161,3 +161,13 @@ def api_replay(server: Server, game_id: str) -> dict[str, Any]:  # noqa: F811
     with urllib.request.urlopen(f"{server.url}api/games/{game_id}/replay") as answer:
         view: dict[str, Any] = json.load(answer)
         return view
+
+
+def test_the_gate_guard_box_says_it_needs_sokol(page: Page, server: Server) -> None:  # noqa: F811
+    page.goto(server.url)
+    page.uncheck("input[name=sokol]")
+    expect(page.locator("input[name=gate_guard]")).to_be_disabled()
+    expect(page.locator("#gate-guard-needs")).to_be_visible()
+    expect(page.locator("#gate-guard-needs")).to_contain_text("Sokół")
+    page.check("input[name=sokol]")
+    expect(page.locator("#gate-guard-needs")).to_be_hidden()

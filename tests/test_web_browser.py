@@ -132,6 +132,10 @@ def test_play_a_whole_game_against_the_beginner(page: Page, server: Server) -> N
     shot(page, "game-over")
     page.goto(server.url)
     expect(page.locator(".game-list[data-status=over] .game-item")).to_have_count(1)
+    # A finished game says who won, with the colour you played.
+    outcome = page.locator(".game-list[data-status=over] .outcome")
+    assert outcome.inner_text().strip() in ("You win!", "The computer wins.", "Shared victory!")
+    expect(outcome.locator(".dot.p0")).to_have_count(1)
 
 
 def test_the_page_places_by_space_name_and_shades_a_feature(page: Page, server: Server) -> None:

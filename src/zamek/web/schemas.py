@@ -148,6 +148,10 @@ class GameLine(Answer):
     """One of those seats is to move."""
     waiting: bool = False
     """The game waits for a friend to open the invitation."""
+    winners: list[int] | None = None
+    """Once the game is over: who won (both seats for a draw)."""
+    ended: Literal["resign", "timeout"] | None = None
+    """How it ended when not by its rules."""
     level: str | None
     human: int | None
     rules: str

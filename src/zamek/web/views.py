@@ -320,7 +320,16 @@ def game_line(game: StoredGame, held: Sequence[int] = (), extras: Extras | None 
     """Return a game's line in the lobby's list: ``held`` are the seats the lobby's tokens hold."""
     setup = records.setup_from_json(game.setup)
     extras = extras or Extras()
+    winners: list[int] | None = None
+    if game.status == "over":
+        ended = extras.ended
+        if isinstance(ended, dict) and ended.get("loser") in (0, 1):
+            winners = [1 - ended["loser"]]
+        else:
+            best = max(game.scores)
+            winners = [p for p, score in enumerate(game.scores) if score == best]
     return GameLine(
+        winners=winners, ended=extras.ended.get("reason") if isinstance(extras.ended, dict) else None,
         seats=list(held), your_move=game.status != "over" and extras.to_move in held,
         waiting=game.mode == FRIEND and game.status != "over" and len(held) < 2 and extras.to_move is None,
         id=game.id, mode=MODES[game.mode], level=game.level, human=game.human, rules=setup.name,

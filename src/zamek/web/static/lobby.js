@@ -63,7 +63,8 @@ function newGameForm() {
     h("fieldset", {}, h("legend", {}, t("edition")),
       ["zamek", "castle2003"].map((e) => radio("edition", e, t("edition-" + e), opt("edition", "zamek") === e)),
       h("label", { class: "choice" }, h("input", { type: "checkbox", name: "sokol", checked: opt("sokol", false) }), " ", t("sokol")),
-      h("label", { class: "choice" }, h("input", { type: "checkbox", name: "gate_guard", checked: opt("gate_guard", false) }), " ", t("gateGuard"))),
+      h("label", { class: "choice" }, h("input", { type: "checkbox", name: "gate_guard", checked: opt("gate_guard", false) }), " ", t("gateGuard"),
+        h("span", { class: "muted small", id: "gate-guard-needs" }, ` (${t("gateGuardNeedsSokol")})`))),
     h("p", { class: "error", id: "error", hidden: true, role: "alert" }),
     h("button", { type: "submit", class: "primary", id: "start-game" }, t("start")),
   );
@@ -74,6 +75,7 @@ function newGameForm() {
     form.querySelectorAll(".seat-choice").forEach((f) => (f.hidden = data.get("mode") === "hotseat"));
     const gate = form.querySelector("input[name=gate_guard]");
     gate.disabled = !data.get("sokol");
+    form.querySelector("#gate-guard-needs").hidden = !gate.disabled;
     if (gate.disabled) gate.checked = false;
   };
   form.addEventListener("change", sync);
@@ -126,6 +128,7 @@ function renderGameList(container, lines) {
           h("span", {}, d.who,
             g.your_move ? h("span", { class: "badge your-move" }, t("yourMove")) : null,
             g.waiting ? h("span", { class: "badge" }, t("waitingBadge")) : null),
+          status === "over" ? outcome(g) : null,
           h("span", { class: "muted" }, `${d.rules} · ${t("turn", { n: g.turn })} · ${when}`)),
         h("div", { class: "game-actions" },
           status === "playing" ? h("a", { class: "button primary", href: `#/game/${g.id}` }, t("resume")) : null,
@@ -141,6 +144,19 @@ function renderGameList(container, lines) {
     }
     container.append(ul);
   }
+}
+
+// A finished game's line: who won, and which side this browser played.
+function outcome(g) {
+  const mine = g.mode === "computer" ? [g.human] : g.seats;
+  const winners = g.winners || [];
+  let words;
+  if (winners.length !== 1) words = t("shared");
+  else if (mine.length === 1) words = mine[0] === winners[0] ? t("youWin") : g.mode === "computer" ? t("computerWins") : t("youLost");
+  else words = t("wins", { who: t("playerN", { n: winners[0] + 1 }) });
+  const how = g.ended ? ` (${t("how-" + g.ended)})` : "";
+  return h("span", { class: "outcome", "data-winners": winners.join(",") },
+    mine.length === 1 ? h("span", { class: `dot p${mine[0]}`, title: t("yourSide") }) : null, `${words}${how}`);
 }
 
 function importForm() {
