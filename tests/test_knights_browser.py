@@ -54,11 +54,19 @@ def play_against_the_computer(page: Page, server: Server,  # noqa: F811
     page.click("#k-start")
     page.wait_for_url("**/#/knights/*")
     chose = recruited = steps = 0
+    revealed_first = False
     for _ in range(400):
         page.wait_for_function(READY, timeout=20_000)
         if page.query_selector("#k-over"):
             break
         if page.query_selector("#k-next"):
+            if page.query_selector("#k-event.k-ev-CardsRevealed") and not revealed_first:
+                # The first castle's result is not on the table before its step: no points yet, its round still on.
+                points = [int(x) for x in page.locator(".k-points").all_inner_texts()]
+                assert sum(points) == 0, points
+                reveal_round = page.get_attribute("#k-event", "data-round")
+                assert f"Round {reveal_round} of 7" in page.inner_text("#k-round")
+                revealed_first = True
             page.click("#k-next")
             steps += 1
         elif page.query_selector(".k-card"):
@@ -78,5 +86,6 @@ def play_against_the_computer(page: Page, server: Server,  # noqa: F811
     assert chose >= 5 and chose + recruited <= 7 and steps >= 7
     assert len(page.query_selector_all(".k-ranking tbody tr")) == 2
     assert "Winner" in page.inner_text("#k-over")
+    assert revealed_first
     # Where you finished, in words.
     assert page.inner_text("#k-place").startswith("You finished ")

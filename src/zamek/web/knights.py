@@ -350,7 +350,8 @@ def event_view(event: Event, lang: str, you: int | None) -> KnightsEvent:
                                         cards=[CancelledCards(card=c.key, seats=list(s)) for c, s in event.cards])
     if isinstance(event, CastleTaken):
         return CastleTakenEvent(lines=lines, round=event.round, player=event.player, tile=event.tile,
-                                card=_card_key(event.card), strength=event.strength)
+                                card=_card_key(event.card), strength=event.strength, points=TILES[event.tile].points,
+                                tile_name=tile_name(event.tile, lang))
     if isinstance(event, CardsToCamp):
         to_camp = [CampCard(seat=p, card=c.key) for p, c in event.cards]
         return CardsToCampEvent(lines=lines, round=event.round, cards=to_camp)

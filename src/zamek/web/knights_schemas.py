@@ -155,6 +155,10 @@ class CastleTakenEvent(Event):
     card: str | None
     """None when only shepherds were left: the sword takes the castle."""
     strength: int
+    points: int = 0
+    """What the castle is worth (its tile's points)."""
+    tile_name: str = ""
+    """The castle's name in the view's language (as the table lists it)."""
 
 
 class CampCard(Answer):

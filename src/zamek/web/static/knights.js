@@ -201,8 +201,31 @@ async function showHand(seat) {
   }
 }
 
-function tableView(view) {
+// The table as the reveal has shown it so far: the events not yet stepped through are taken back from the
+// view (the castles taken and their points, the sword passed, the next tile turned up), so that the table
+// never tells a round's result before its step.
+function tableAsShown(view) {
+  const hidden = view.events.slice(Math.min(game.shown, view.events.length));
+  if (!hidden.length) return view;
+  const shown = { ...view, points: [...view.points], castles: view.castles.map((c) => [...c]), revealing: true };
+  for (const e of hidden.slice().reverse()) {
+    if (e.type === "CastleTaken") {
+      shown.points[e.player] -= e.points;
+      const at = shown.castles[e.player].lastIndexOf(e.tile_name);
+      if (at >= 0) shown.castles[e.player].splice(at, 1);
+    } else if (e.type === "SwordPassed") shown.sword = e.previous;
+    else if (e.type === "TileRevealed") {
+      shown.round = e.round - 1;
+      shown.tile = null;
+    }
+  }
+  if (hidden.some((e) => e.type === "GameEnded")) shown.over = false;
+  return shown;
+}
+
+function tableView(whole) {
   const { h, t } = ctx;
+  const view = tableAsShown(whole);
   const tile = view.tile
     ? h("div", { class: `k-tile k-kind-${view.tile.kind || "drum"}`, id: "k-tile" }, h("strong", {}, view.tile.name))
     : h("div", { class: "k-tile" }, "—");
@@ -227,7 +250,7 @@ function renderStep(stage) {
   const { h, t } = ctx;
   const event = game.view.events[game.shown];
   stage.append(h("h3", {}, t("k-reveal")),
-    h("div", { class: `k-event k-ev-${event.type}`, id: "k-event" }, event.lines.map((l) => h("p", {}, l))),
+    h("div", { class: `k-event k-ev-${event.type}`, id: "k-event", "data-round": event.round ?? "" }, event.lines.map((l) => h("p", {}, l))),
     h("div", { class: "k-step-buttons" },
       h("button", { type: "button", class: "primary", id: "k-next", onclick: () => { game.shown += 1; markSeen(); render(); } }, t("k-next")),
       h("button", { type: "button", id: "k-skip", onclick: () => { game.shown = game.view.events.length; markSeen(); render(); } }, t("k-skip"))));
