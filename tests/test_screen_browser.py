@@ -7,6 +7,7 @@ Same browser, flags and skip/CI rules as tests/test_web_browser.py (whose fixtur
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
 
@@ -171,3 +172,28 @@ def test_the_gate_guard_box_says_it_needs_sokol(page: Page, server: Server) -> N
     expect(page.locator("#gate-guard-needs")).to_contain_text("Sokół")
     page.check("input[name=sokol]")
     expect(page.locator("#gate-guard-needs")).to_be_hidden()
+
+
+def test_the_replay_steps_by_turns_and_plays_by_itself(page: Page, server: Server) -> None:  # noqa: F811
+    game = start_game(page, server.url)
+    for _ in range(10):
+        play_step(page)
+    page.goto(f"{server.url}#/replay/{game}/0")
+    expect(page.locator("#move-list li.current")).to_have_attribute("data-n", "0")
+    page.click("#replay-next-turn")  # to the next tile drawn: a turn begins
+    current = page.locator("#move-list li.current")
+    expect(current).to_have_class(re.compile(r"\bchance\b"))
+    first = int(current.get_attribute("data-n") or "0")
+    page.click("#replay-next-turn")
+    expect(page.locator("#move-list li.current")).not_to_have_attribute("data-n", str(first))
+    second = int(page.locator("#move-list li.current").get_attribute("data-n") or "0")
+    assert second > first + 1  # a whole turn: its placement and figure in between
+    page.click("#replay-prev-turn")
+    expect(page.locator("#move-list li.current")).to_have_attribute("data-n", str(first))
+    page.click("#replay-play")
+    page.wait_for_function(f"Number(document.querySelector('#move-list li.current').dataset.n) >= {first + 2}",
+                           timeout=10_000)
+    page.click("#replay-play")  # pause
+    stopped = page.locator("#move-list li.current").get_attribute("data-n")
+    page.wait_for_timeout(1500)
+    assert page.locator("#move-list li.current").get_attribute("data-n") == stopped

@@ -5,7 +5,7 @@ import { call, seats, setClientWords, watch } from "./api.js";
 import { gameKey, openGame, refreshGame } from "./game.js";
 import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKnightsJoin } from "./knights.js";
 import { openJoin, openLobby } from "./lobby.js";
-import { openReplay, replayKey } from "./replay.js";
+import { openReplay, replayKey, stopReplayPlay } from "./replay.js";
 import { h, main, showError, state, stopWatching, t } from "./ui.js";
 
 setClientWords((key) => t(key));
@@ -13,6 +13,7 @@ initKnights({ h, api: call, seats, watch, t: (key, values) => t(key, values), ma
 
 function route() {
   stopWatching();
+  if (!location.hash.startsWith("#/replay/")) stopReplayPlay();
   showError(null);
   if (!location.hash.startsWith("#/replay/") || state.screen !== "replay") window.scrollTo(0, 0);
   const hash = location.hash.replace(/^#\/?/, "");

@@ -32,7 +32,47 @@ export async function openReplay(id, move) {
   renderSidePanels(view);
 }
 
-function gotoMove(n) {
+// A turn begins with its tile drawn: the positions right after each draw.
+function turnStarts(view) {
+  return view.replay.moves.filter((m) => m.kind === "draw").map((m) => m.n);
+}
+
+function gotoTurn(view, direction) {
+  const starts = turnStarts(view);
+  const here = state.replayMove;
+  const target = direction > 0
+    ? (starts.find((n) => n > here) ?? view.replay.total)
+    : ([...starts].reverse().find((n) => n < here) ?? 0);
+  gotoMove(target);
+}
+
+// Playing by itself: a move every moment, until the end, another button, a key, or leaving the replay.
+export function stopReplayPlay() {
+  if (state.replayTimer) clearInterval(state.replayTimer);
+  state.replayTimer = null;
+  const button = document.getElementById("replay-play");
+  if (button) button.textContent = "▶";
+}
+
+function togglePlay() {
+  if (state.replayTimer) {
+    stopReplayPlay();
+    return;
+  }
+  if (state.replayMove >= state.view.replay.total) gotoMove(0);
+  state.replayTimer = setInterval(() => {
+    if (state.screen !== "replay" || !state.view || state.replayMove >= state.view.replay.total) {
+      stopReplayPlay();
+      return;
+    }
+    gotoMove(state.replayMove + 1, true);
+  }, 700);
+  const button = document.getElementById("replay-play");
+  if (button) button.textContent = "⏸";
+}
+
+function gotoMove(n, playing = false) {
+  if (!playing) stopReplayPlay();
   const total = state.view.replay.total;
   n = Math.max(0, Math.min(total, n));
   state.replayMove = n;
@@ -56,8 +96,11 @@ function renderReplayPanel(view) {
     h("h2", {}, t("replayTitle")),
     h("div", { class: "replay-controls" },
       h("button", { type: "button", id: "replay-first", onclick: () => gotoMove(0), title: t("first"), "aria-label": t("first") }, "«"),
+      h("button", { type: "button", id: "replay-prev-turn", onclick: () => gotoTurn(view, -1), title: t("prevTurn"), "aria-label": t("prevTurn") }, "⏮"),
       h("button", { type: "button", id: "replay-prev", onclick: () => gotoMove(state.replayMove - 1), title: t("prev"), "aria-label": t("prev") }, "‹"),
+      h("button", { type: "button", id: "replay-play", onclick: togglePlay, title: t("playReplay"), "aria-label": t("playReplay") }, state.replayTimer ? "⏸" : "▶"),
       h("button", { type: "button", id: "replay-next", onclick: () => gotoMove(state.replayMove + 1), title: t("next"), "aria-label": t("next") }, "›"),
+      h("button", { type: "button", id: "replay-next-turn", onclick: () => gotoTurn(view, 1), title: t("nextTurn"), "aria-label": t("nextTurn") }, "⏭"),
       h("button", { type: "button", id: "replay-last", onclick: () => gotoMove(total), title: t("last"), "aria-label": t("last") }, "»")),
   ];
   // Nothing is taken out and put back around a slider in the hand: that would drop it.
