@@ -197,3 +197,13 @@ def test_the_replay_steps_by_turns_and_plays_by_itself(page: Page, server: Serve
     stopped = page.locator("#move-list li.current").get_attribute("data-n")
     page.wait_for_timeout(1500)
     assert page.locator("#move-list li.current").get_attribute("data-n") == stopped
+
+
+def test_a_polish_page_gets_the_servers_refusal_in_polish(page: Page, server: Server) -> None:  # noqa: F811
+    page.goto(server.url)
+    page.click("#lang-switch")
+    expect(page.locator("#new-game h2")).to_have_text("Nowa gra")
+    page.set_input_files("#import-file", files=[{"name": "zla.json", "mimeType": "application/json",
+                                                "buffer": b'{"format": "zamek-game", "version": 3}'}])
+    page.click(".import button[type=submit]")
+    expect(page.locator("#import-error")).to_contain_text("Zapisana gra odrzucona")

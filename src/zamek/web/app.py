@@ -55,6 +55,7 @@ from zamek.web.schemas import (
 )
 from zamek.web.seats import seat_of
 from zamek.web.service import GameService, ServiceError, WebConfig
+from zamek.web.words import in_language
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_IMPORT_BYTES: Final = 2_000_000
@@ -169,18 +170,23 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     def refuse(status: int, code: str, message: str) -> JSONResponse:
         return JSONResponse(ErrorAnswer(error=code, message=message).model_dump(), status_code=status)
 
+    def language_of(request: Request) -> str:
+        asked = request.query_params.get("lang")
+        return asked if asked in LANGUAGES else preferred_language(request.headers.get("accept-language"))
+
     @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return refuse(exc.status, exc.code, exc.message)
+    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        return refuse(exc.status, exc.code, in_language(exc.code, exc.message, language_of(request)))
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
         for error in exc.errors():
             where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
             message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
             parts.append(f"{where}: {message}" if where else message)
-        return refuse(422, "invalid", "; ".join(parts) or "invalid request")
+        text = "; ".join(parts) or "invalid request"
+        return refuse(422, "invalid", in_language("invalid", text, language_of(request)))
 
     @app.exception_handler(HTTPException)
     async def _http(_request: Request, exc: HTTPException) -> JSONResponse:

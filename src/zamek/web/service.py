@@ -34,6 +34,7 @@ from zamek.web.views import (
     replay_view,
     seat_views,
 )
+from zamek.web.words import in_language
 
 __all__ = ["GameService", "ServiceError", "WebConfig"]
 
@@ -135,7 +136,8 @@ class GameService:
         connected = self.events.connected(game_id)
         with live.lock:
             refusal = self.sessions.undo_refusal(live)
-            return game_view(live, live.state, live.infos, lang, can_undo=refusal is None, undo_refusal=refusal,
+            words = in_language("cannot-undo", refusal, lang) if refusal is not None else None
+            return game_view(live, live.state, live.infos, lang, can_undo=refusal is None, undo_refusal=words,
                              thinking=live.thinking, seats=seat_views(live, connected),
                              clock=clock_view(live, self.sessions.now()), ended=ended_view(live))
 
