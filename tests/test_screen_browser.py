@@ -11,7 +11,7 @@ import re
 import urllib.request
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FilePayload, Page, expect
 
 from tests.live_server import Server
 from tests.test_web_browser import (  # noqa: F401
@@ -203,7 +203,8 @@ def test_a_polish_page_gets_the_servers_refusal_in_polish(page: Page, server: Se
     page.goto(server.url)
     page.click("#lang-switch")
     expect(page.locator("#new-game h2")).to_have_text("Nowa gra")
-    page.set_input_files("#import-file", files=[{"name": "zla.json", "mimeType": "application/json",
-                                                "buffer": b'{"format": "zamek-game", "version": 3}'}])
+    corrupt: FilePayload = {"name": "zla.json", "mimeType": "application/json",
+                            "buffer": b'{"format": "zamek-game", "version": 3}'}
+    page.set_input_files("#import-file", files=[corrupt])
     page.click(".import button[type=submit]")
     expect(page.locator("#import-error")).to_contain_text("Zapisana gra odrzucona")
