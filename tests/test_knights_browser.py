@@ -60,6 +60,8 @@ def play_against_the_computer(page: Page, server: Server,  # noqa: F811
         if page.query_selector("#k-over"):
             break
         if page.query_selector("#k-next"):
+            # Steps that tell nothing new are not shown (an empty camp, the sword staying where it was).
+            assert not page.query_selector("#k-event.k-ev-EmptyCamp")
             if page.query_selector("#k-event.k-ev-CardsRevealed") and not revealed_first:
                 # The first castle's result is not on the table before its step: no points yet, its round still on.
                 points = [int(x) for x in page.locator(".k-points").all_inner_texts()]

@@ -146,6 +146,19 @@ async function refresh() {
   render();
 }
 
+// A step that tells nothing new is not shown: an empty camp, no shepherds, no card laid twice, nothing to the
+// camps, the sword staying where it was.
+function quiet(event) {
+  switch (event.type) {
+    case "EmptyCamp": return true;
+    case "ShepherdsReturn": return event.shepherds.every((n) => n === 0);
+    case "DuplicatesCancelled": return event.cards.length === 0;
+    case "CardsToCamp": return event.cards.length === 0;
+    case "SwordPassed": return event.player === event.previous;
+    default: return false;
+  }
+}
+
 function markSeen() {
   localStorage.setItem(seenKey(game.id), String(game.shown));
 }
@@ -157,6 +170,8 @@ function render() {
   document.body.dataset.revision = `${view.revision}:${game.shown}:${game.seat}`;
   const stage = h("section", { class: "panel k-stage", id: "k-stage", "aria-live": "polite" });
   main.append(h("div", { class: "knights" }, h("h2", {}, t("k-title")), tableView(view), stage));
+  while (game.shown < view.events.length && quiet(view.events[game.shown])) game.shown += 1;
+  markSeen();
   if (game.shown < view.events.length) return renderStep(stage);
   if (view.over) return renderOver(stage);
   const open = (view.players_at || []).filter((s) => s.player === "open").length;
