@@ -27,7 +27,8 @@ def contexts(browser: Browser) -> Iterator[list[Page]]:  # noqa: F811
     made = [browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB", bypass_csp=True)
             for _ in range(3)]
     for c in made:  # every answer is clicked here (the page's own "No figure" is tested in test_screen_browser.py)
-        c.add_init_script("localStorage.getItem('zamek-auto-pass') || localStorage.setItem('zamek-auto-pass', 'off')")
+        c.add_init_script("localStorage.getItem('zamek-auto-pass') || localStorage.setItem('zamek-auto-pass', 'off');"
+                        "localStorage.getItem('zamek-auto-draw') || localStorage.setItem('zamek-auto-draw', 'off')")
     pages = [c.new_page() for c in made]
     errors: list[str] = []
     for p in pages:

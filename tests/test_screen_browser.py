@@ -208,3 +208,18 @@ def test_a_polish_page_gets_the_servers_refusal_in_polish(page: Page, server: Se
     page.set_input_files("#import-file", files=[corrupt])
     page.click(".import button[type=submit]")
     expect(page.locator("#import-error")).to_contain_text("Zapisana gra odrzucona")
+
+
+def test_at_one_screen_the_next_tile_is_drawn_by_itself(page: Page, server: Server) -> None:  # noqa: F811
+    page.goto(server.url)
+    page.evaluate("localStorage.setItem('zamek-auto-draw', 'on')")
+    start_game(page, server.url, hotseat=True)
+    assert page.locator("#auto-draw").is_checked()
+    first = page.evaluate("document.querySelector('.turn-head strong').textContent")
+    play_step(page)  # the placement
+    page.click(".choice-button.pass")
+    # No "Draw" to click: the next player's tile comes by itself.
+    page.wait_for_function("document.body.dataset.phase === 'place'", timeout=10_000)
+    assert page.query_selector("#draw") is None
+    assert page.evaluate("document.querySelector('.turn-head strong').textContent") != first
+    expect(page.locator(".legal.now").first).to_be_visible()

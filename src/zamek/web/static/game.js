@@ -136,6 +136,20 @@ function renderGame() {
   renderTurnPanel(view);
   renderSidePanels(view);
   passWhenNothingElse(view, mine);
+  drawWhenDue(view);
+}
+
+// Fewer clicks at one screen: the next player's tile is drawn as soon as it is due (an option, on unless turned
+// off; with it on, a move is taken back only before the next tile is drawn, i.e. within one's own turn).
+export const autoDraw = () => localStorage.getItem("zamek-auto-draw") !== "off";
+function drawWhenDue(view) {
+  const key = `${view.id}:${view.revision}`;
+  if (view.over || view.mode !== "hotseat" || view.phase !== "draw" || !autoDraw() || state.autoDrawn === key) return;
+  if (!heldSeats(view).includes(view.current)) return;
+  state.autoDrawn = key;
+  setTimeout(() => {
+    if (state.view && `${state.view.id}:${state.view.revision}` === key) drawTileAction();
+  }, 300);
 }
 
 // Fewer clicks: when "No figure" is the only answer (no figure left, or no free feature), the page gives it by
@@ -204,6 +218,9 @@ function renderTurnPanel(view) {
   if (view.can_undo && heldSeats(view).includes(lastMover(view))) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: "U" }, "↶ ", t("undo")));
   tools.append(h("a", { class: "button", href: `#/replay/${view.id}/`, id: "to-replay" }, t("replay")),
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
+  if (view.mode === "hotseat") tools.append(h("label", { class: "option", title: t("autoDrawHint") },
+    h("input", { type: "checkbox", id: "auto-draw", checked: autoDraw(), onchange: (ev) => localStorage.setItem("zamek-auto-draw", ev.target.checked ? "on" : "off") }),
+    " ", t("autoDraw")));
   tools.append(h("label", { class: "option", title: t("autoPassHint") },
     h("input", { type: "checkbox", id: "auto-pass", checked: autoPass(), onchange: (ev) => localStorage.setItem("zamek-auto-pass", ev.target.checked ? "on" : "off") }),
     " ", t("autoPass")));
