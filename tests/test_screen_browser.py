@@ -223,3 +223,17 @@ def test_at_one_screen_the_next_tile_is_drawn_by_itself(page: Page, server: Serv
     assert page.query_selector("#draw") is None
     assert page.evaluate("document.querySelector('.turn-head strong').textContent") != first
     expect(page.locator(".legal.now").first).to_be_visible()
+
+
+def test_moves_are_announced_and_the_figure_question_takes_the_focus(page: Page, server: Server) -> None:  # noqa: F811
+    start_game(page, server.url)
+    page.click(".legal.now")
+    page.wait_for_function("document.body.dataset.phase === 'follower'")
+    # The keyboard goes on from the figure question; the placement is announced for screen readers.
+    assert page.evaluate("document.activeElement.classList.contains('choice-button')")
+    announce = page.locator("#announce")
+    assert announce.get_attribute("aria-live") == "polite"
+    expect(announce).to_contain_text("You:")
+    page.keyboard.press("Enter")  # the focused answer
+    # The computer's reply is announced too, in words.
+    expect(announce).to_contain_text("Computer", timeout=20_000)

@@ -91,9 +91,11 @@ async function showGame(view) {
     state.board.handlers = { place: placeOn, figure: (action) => send(action) };
     state.boardFor = view.id;
   }
+  const before = shown && shown.id === view.id ? shown : null;
   state.view = view;
   document.body.dataset.revision = String(view.revision);
   document.body.dataset.phase = view.over ? "over" : view.phase;
+  announce(before, view);
   const drawnKey = view.drawn ? `${view.id}:${view.moves_count}:${view.drawn.id}` : null;
   if (view.drawn && state.rotationFor !== drawnKey) {
     // A new tile: start at the first rotation that fits somewhere.
@@ -105,6 +107,19 @@ async function showGame(view) {
   state.clockAt = performance.now();
   renderGame();
   schedulePoll(view);
+  // After a placement the figure question has the focus: the keyboard goes on from there.
+  if (before && before.phase === "place" && view.phase === "follower" && myTurn(view)) {
+    const first = document.querySelector(".choice-button");
+    if (first) first.focus();
+  }
+}
+
+// Each new move in words, for screen readers (a polite live region; draws are left out, the placement says it).
+function announce(before, view) {
+  const region = document.getElementById("announce");
+  if (!region || !before || view.moves_count <= before.moves_count) return;
+  const added = view.recent.slice(-(view.moves_count - before.moves_count)).filter((m) => m.kind !== "draw");
+  if (added.length) region.textContent = added.map((m) => named(view, m.words)).join(". ");
 }
 
 // The live events bring the computer's reply; a slow poll covers a stream that a proxy has cut.
