@@ -776,6 +776,9 @@ def test_answers_validate_against_their_models_and_name_spaces_not_cells(
             response = client.post(f"/api/games/{view['id']}/draw", json={"revision": view["revision"]},
                                    headers=client.mover(view))
             continue
+        if view["phase"] == "double":  # Z19: the question says what the token adds
+            gains = [c["gain"] for c in view["choices"] if c["type"] == "use"]
+            assert gains and all(g > 0 for g in gains), view["choices"]
         if view["phase"] == "place":
             action = rng.choice(view["drawn"]["places"])["action"]
         else:
@@ -817,3 +820,33 @@ def test_z22_a_fixed_draw_order_is_shown_only_once_the_game_is_over(client: WebC
     finished["setup"]["draw_order"] = [m.removeprefix("draw:") for m in finished["moves"] if m.startswith("draw:")]
     over = client.post("/api/import", json=finished).json()
     assert over["over"] and over["setup"]["draw_order"] == finished["setup"]["draw_order"]
+
+
+def test_z19_the_doubling_question_says_what_the_token_adds() -> None:
+    """The web's x2 question names the points the token adds: the holder's score after using it, less after
+    keeping it, over the double questions of random games."""
+    import random
+
+    from zamek import Phase, UseToken, new_game
+    from zamek.core.setup import Setup
+    from zamek.runner import random_policy, sample_chance
+    from zamek.web.views import _doubling_gain
+
+    rng = random.Random(3)
+    asked = 0
+    for _ in range(400):  # the question is rare in random play
+        state = new_game(Setup())
+        while not state.is_over():
+            if state.phase is Phase.DOUBLE:
+                for action in state.legal_actions():
+                    if isinstance(action, UseToken):
+                        gain = _doubling_gain(state, action)
+                        used = state.copy()
+                        used.apply(action)
+                        assert gain > 0 and used.scores[state.current] - state.scores[state.current] >= gain
+                        asked += 1
+            step = sample_chance(state, rng) if state.is_chance() else random_policy(state, rng)
+            state.apply(step)
+        if asked >= 3:
+            break
+    assert asked >= 3

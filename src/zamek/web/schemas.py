@@ -374,6 +374,8 @@ class UseChoice(Answer):
     """The feature being scored (a x2 token), or None (an extra turn)."""
     feature_words: str | None
     """That feature in words."""
+    gain: int | None = None
+    """A x2 token: the points it adds to the feature being scored."""
 
 
 class DeclineChoice(Answer):

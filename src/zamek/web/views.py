@@ -142,6 +142,16 @@ def _feature_words(feature: FeatureView, lang: str, edition: str) -> str:
     return f"{term(feature.kind.key, lang, edition)}: {counted(feature.tiles, 'tiles', lang, edition)}"
 
 
+def _doubling_gain(state: GameState, use: UseToken) -> int:
+    """The points a x2 token adds to the feature being scored: that player's score right after using it, less
+    right after keeping it (both played out on copies)."""
+    player = state.current
+    used, kept = state.copy(), state.copy()
+    used.apply(use)
+    kept.apply(Decline())
+    return used.scores[player] - kept.scores[player]
+
+
 def choices(state: GameState, spaces: Spaces, lang: str) -> list[Choice]:
     """Return the person's options now: the legal actions, each with its words and the feature it concerns."""
     if state.is_chance() or state.is_over():
@@ -176,7 +186,7 @@ def choices(state: GameState, spaces: Spaces, lang: str) -> list[Choice]:
         elif isinstance(action, UseToken):
             options.append(UseChoice(
                 action=str(action), token=int(action.kind), label=token_name(action.kind, lang, edition),
-                feature=about, feature_words=words,
+                feature=about, feature_words=words, gain=_doubling_gain(state, action) if scored is not None else None,
             ))
         elif isinstance(action, Decline):
             options.append(DeclineChoice(action=str(action), feature=about, feature_words=words))

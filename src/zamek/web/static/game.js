@@ -223,7 +223,10 @@ function renderTurnPanel(view) {
     } else if (view.phase === "double") {
       const feature = view.choices[0] ? view.choices[0].feature_words : "";
       panel.append(h("p", {}, t("doublePrompt", { feature })));
-      panel.append(choiceButtons(view.choices, (c) => (c.type === "use" ? t("use", { token: c.label }) : t("keep"))));
+      // What the token is worth here: the points it adds to this feature.
+      panel.append(choiceButtons(view.choices, (c) => (c.type === "use"
+        ? `${t("use", { token: c.label })}${c.gain !== null && c.gain !== undefined ? ` (${t("plusPoints", { n: c.gain })})` : ""}`
+        : t("keep"))));
     } else if (view.phase === "extra_turn") {
       panel.append(h("p", {}, t("extraPrompt")));
       panel.append(choiceButtons(view.choices, (c) => (c.type === "use" ? t("use", { token: c.label }) : t("keep"))));
