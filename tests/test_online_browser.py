@@ -129,6 +129,7 @@ def test_two_people_play_a_whole_game_by_link_while_a_third_watches(
     # Each player's lobby lists the game; a stranger's lists nothing.
     host.goto(server.url)
     expect(host.locator(f".game-item[data-id='{game_id}']")).to_have_count(1)
+    expect(host.locator(f".game-item[data-id='{game_id}']")).to_contain_text("against Ola")
     spectator.goto(server.url)
     expect(spectator.locator(".game-item")).to_have_count(0)
 

@@ -254,6 +254,7 @@ def test_the_lobby_lists_only_the_games_of_the_tokens_given(client: WebClient) -
     assert [(g["id"], g["seats"], g["your_move"], g["waiting"]) for g in friends["castle"]] == [
         (castle["id"], [1], False, False)]
     assert client.lobby(mine.all())["castle"][0]["your_move"]
+    assert friends["castle"][0]["names"] == ["Ala", "Olek"]  # the lobby says whom you play
     assert client.post("/api/lobby", json={"tokens": ["short"]}).status_code == 422
 
 

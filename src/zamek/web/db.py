@@ -277,6 +277,18 @@ class Repository:
             row = session.get(ExtrasRow, game_id)
             return Extras() if row is None else Extras(row.clock, row.ended, row.rematch, row.to_move)
 
+    def names_of(self, ids: Iterable[str]) -> dict[str, list[str | None]]:
+        """The names people chose for the seats of these games, by game id and seat."""
+        found: dict[str, list[str | None]] = {}
+        with Session(self.engine) as session:
+            rows = session.execute(select(SeatRow.game_id, SeatRow.seat, SeatRow.name)
+                                   .where(SeatRow.game_id.in_(list(ids))).order_by(SeatRow.seat))
+            for game_id, seat, name in rows:
+                names = found.setdefault(game_id, [])
+                names.extend([None] * (seat + 1 - len(names)))
+                names[seat] = name
+        return found
+
     def extras_of(self, ids: Iterable[str]) -> dict[str, Extras]:
         with Session(self.engine) as session:
             rows = session.scalars(select(ExtrasRow).where(ExtrasRow.game_id.in_(list(ids))))

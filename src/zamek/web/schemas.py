@@ -152,6 +152,8 @@ class GameLine(Answer):
     """Once the game is over: who won (both seats for a draw)."""
     ended: Literal["resign", "timeout"] | None = None
     """How it ended when not by its rules."""
+    names: list[str | None] = Field(default_factory=list)
+    """The names people chose for the seats (a game against a friend)."""
     level: str | None
     human: int | None
     rules: str

@@ -178,7 +178,9 @@ class GameService:
         held = self.repo.held(digest(t) for t in tokens)
         games, _ = self.repo.games_by_id(held)
         extras = self.repo.extras_of(g.id for g in games)
-        return [game_line(g, sorted(held[g.id]), extras.get(g.id)) for g in games], held
+        names = self.repo.names_of(g.id for g in games)
+        lines = [game_line(g, sorted(held[g.id]), extras.get(g.id), names.get(g.id, [])) for g in games]
+        return lines, held
 
     def adopt(self) -> list[Adopted]:
         """Seats for the castle games stored before games had seats: each person's seat gets a token."""

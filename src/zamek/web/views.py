@@ -326,7 +326,8 @@ def seat_views(live: LiveGame, connected: Sequence[int]) -> list[SeatView]:
     return [SeatView(seat=s.index, player=s.player, name=s.name, connected=s.index in connected) for s in live.seats]
 
 
-def game_line(game: StoredGame, held: Sequence[int] = (), extras: Extras | None = None) -> GameLine:
+def game_line(game: StoredGame, held: Sequence[int] = (), extras: Extras | None = None,
+              names: Sequence[str | None] = ()) -> GameLine:
     """Return a game's line in the lobby's list: ``held`` are the seats the lobby's tokens hold."""
     setup = records.setup_from_json(game.setup)
     extras = extras or Extras()
@@ -340,6 +341,7 @@ def game_line(game: StoredGame, held: Sequence[int] = (), extras: Extras | None 
             winners = [p for p, score in enumerate(game.scores) if score == best]
     return GameLine(
         winners=winners, ended=extras.ended.get("reason") if isinstance(extras.ended, dict) else None,
+        names=list(names),
         seats=list(held), your_move=game.status != "over" and extras.to_move in held,
         waiting=game.mode == FRIEND and game.status != "over" and len(held) < 2 and extras.to_move is None,
         id=game.id, mode=MODES[game.mode], level=game.level, human=game.human, rules=setup.name,

@@ -125,7 +125,7 @@ function renderGameList(container, lines) {
         h("div", { class: "game-info" },
           h("span", { class: "score-pair" },
             h("span", { class: "dot p0" }), g.scores[0], " : ", g.scores[1], h("span", { class: "dot p1" })),
-          h("span", {}, d.who,
+          h("span", {}, g.mode === "friend" ? opponent(g) : d.who,
             g.your_move ? h("span", { class: "badge your-move" }, t("yourMove")) : null,
             g.waiting ? h("span", { class: "badge" }, t("waitingBadge")) : null),
           status === "over" ? outcome(g) : null,
@@ -144,6 +144,12 @@ function renderGameList(container, lines) {
     }
     container.append(ul);
   }
+}
+
+// A game against a friend: "against Ola" (the other seat's name, once they chose one).
+function opponent(g) {
+  const other = g.seats.length === 1 ? (g.names || [])[1 - g.seats[0]] : null;
+  return other ? t("againstName", { who: other }) : t("vsFriend");
 }
 
 // A finished game's line: who won, and which side this browser played.
