@@ -237,3 +237,9 @@ def test_moves_are_announced_and_the_figure_question_takes_the_focus(page: Page,
     page.keyboard.press("Enter")  # the focused answer
     # The computer's reply is announced too, in words.
     expect(announce).to_contain_text("Computer", timeout=20_000)
+
+
+def test_a_face_down_tower_says_what_it_may_hold(page: Page, server: Server) -> None:  # noqa: F811
+    start_game(page, server.url)
+    title = page.locator(".tower:not(.taken) title").first
+    assert "×" in (title.text_content() or "")

@@ -850,3 +850,11 @@ def test_z19_the_doubling_question_says_what_the_token_adds() -> None:
         if asked >= 3:
             break
     assert asked >= 3
+
+
+def test_z4_a_face_down_token_says_what_it_may_be(client: WebClient) -> None:
+    """The view lists the tokens not yet revealed (a face-down token in a tower is one of them), with counts."""
+    view = new_game(client)
+    pool = datafiles.new_game(Setup()).unrevealed_tokens()
+    assert sum(int(line.rsplit("×", 1)[1]) for line in view["hidden_tokens"]) == sum(pool)
+    assert len(view["hidden_tokens"]) == sum(1 for n in pool if n)

@@ -469,6 +469,8 @@ class GameView(Answer):
     players: list[PlayerView]
     towers: list[bool]
     """Whether each tower (by index) still holds a face-down token."""
+    hidden_tokens: list[str] = Field(default_factory=list)
+    """The tokens not yet revealed, in words with their numbers (a face-down token is one of these; Z4)."""
     placements: list[PlacementView]
     figures: list[FigureView]
     drawn: DrawnTile | None

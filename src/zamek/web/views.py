@@ -276,6 +276,8 @@ def game_view(
         current=state.current, turn=state.turn, over=over,
         result=ResultView(scores=list(state.scores), winners=winners) if over else None,
         players=players, towers=list(state.tower_token), placements=placements, figures=figures,
+        hidden_tokens=[f"{token_name(kind, lang, edition)} ×{n}" for kind, n in enumerate(state.unrevealed_tokens())
+                       if n],
         drawn=_drawn(state), choices=choices(state, spaces, lang),
         scoring=spaces.feature(scored) if scored is not None else None, log=log,
         remaining=sorted(tiles[t].id for t in state.remaining), discarded=[tiles[t].id for t in state.discarded],

@@ -122,7 +122,14 @@ export class Board {
     this.view = view;
     this.ui = ui;
     for (const name of ["tiles", "marks", "legal", "preview", "figures", "markers", "highlight"]) this.layers[name].innerHTML = "";
-    view.towers.forEach((holds, i) => this.towerNodes[i].classList.toggle("taken", !holds));
+    view.towers.forEach((holds, i) => {
+      const node = this.towerNodes[i];
+      node.classList.toggle("taken", !holds);
+      // What a face-down token may be: one of the tokens not yet revealed (the same for every tower).
+      let title = node.querySelector("title");
+      if (!title) title = el("title", {}, node);
+      title.textContent = holds && view.hidden_tokens ? view.hidden_tokens.join(", ") : "";
+    });
     const placedAt = new Map();
     for (const p of view.placements) {
       placedAt.set(p.space, p);
