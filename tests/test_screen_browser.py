@@ -11,7 +11,7 @@ import re
 import urllib.request
 from typing import Any
 
-from playwright.sync_api import FilePayload, Page, expect
+from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from tests.live_server import Server
 from tests.test_web_browser import (  # noqa: F401
@@ -243,3 +243,14 @@ def test_a_face_down_tower_says_what_it_may_hold(page: Page, server: Server) -> 
     start_game(page, server.url)
     title = page.locator(".tower:not(.taken) title").first
     assert "×" in (title.text_content() or "")
+
+
+def test_a_touch_screen_shows_no_keyboard_hint(browser: Browser, server: Server) -> None:  # noqa: F811
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                  bypass_csp=True)
+    try:
+        phone = context.new_page()
+        start_game(phone, server.url)
+        expect(phone.locator(".keys")).to_be_hidden()
+    finally:
+        context.close()

@@ -404,7 +404,7 @@ function renderGameOver(panel, view) {
   else if (view.mode === "computer") headline = winners[0] === view.human ? t("youWin") : t("computerWins");
   else if (view.mode === "friend" && held.length === 1) headline = winners[0] === held[0] ? t("youWin") : t("wins", { who: playerName(view, winners[0]) });
   else headline = t("wins", { who: playerName(view, winners[0]) });
-  panel.append(h("h2", { id: "game-over" }, t("gameOver"), ": ", headline));
+  panel.append(h("h2", { id: "game-over" }, t("gameOver"), ". ", headline));
   if (view.ended) panel.append(h("p", { id: "ended", "data-reason": view.ended.reason }, t(`ended-${view.ended.reason}`, { who: playerName(view, view.ended.loser) })));
   panel.append(h("p", { class: "final-scores" },
     [0, 1].map((p) => h("span", { class: "final-score" }, h("span", { class: `dot p${p}` }), `${playerName(view, p)}: `, h("strong", {}, view.players[p].score)))));
