@@ -254,3 +254,17 @@ def test_a_touch_screen_shows_no_keyboard_hint(browser: Browser, server: Server)
         expect(phone.locator(".keys")).to_be_hidden()
     finally:
         context.close()
+
+
+def test_a_feature_just_scored_flashes_with_its_points(page: Page, server: Server) -> None:  # noqa: F811
+    page.emulate_media(reduced_motion="reduce")
+    start_game(page, server.url)
+    for _ in range(80):
+        play_step(page)
+        label = page.query_selector(".flash-points")
+        if label is not None:
+            break
+    assert label is not None, "nothing was scored"
+    assert (label.text_content() or "").startswith("+")
+    # Asked for less motion: the feature is shaded, not animated.
+    assert page.evaluate("getComputedStyle(document.querySelector('.cells.flash rect')).animationName") == "none"

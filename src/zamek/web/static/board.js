@@ -280,6 +280,18 @@ export class Board {
     return g;
   }
 
+  // A feature just scored flashes on the board with its points, for a moment (the page's stylesheet keeps it
+  // still for people who ask for less motion).
+  flashScored(spaces, points, player) {
+    const shown = spaces.filter((space) => this.spaceAt.has(space));
+    if (!shown.length) return;
+    const g = this.highlightSpaces(shown, `flash p${player}`, this.layers.highlight);
+    const [ox, oy] = this.spaceOrigin(shown[0]);
+    const label = el("text", { x: ox + 0.5, y: oy + 0.62, class: "flash-points" }, g);
+    label.textContent = `+${points}`;
+    setTimeout(() => g.remove(), 2400);
+  }
+
   clearHighlight() {
     this.layers.highlight.querySelectorAll(".cells.transient").forEach((n) => n.remove());
   }

@@ -107,6 +107,12 @@ async function showGame(view) {
   state.clockAt = performance.now();
   renderGame();
   schedulePoll(view);
+  // What was just scored flashes with its points (the new lines of the score log that name a feature).
+  if (before && view.log.length > before.log.length) {
+    for (const item of view.log.slice(before.log.length)) {
+      if (item.spaces.length && item.points > 0) state.board.flashScored(item.spaces, item.points, item.player ?? 0);
+    }
+  }
   // After a placement the figure question has the focus: the keyboard goes on from there.
   if (before && before.phase === "place" && view.phase === "follower" && myTurn(view)) {
     const first = document.querySelector(".choice-button");
