@@ -48,7 +48,7 @@ def test_undo_refusals_have_their_polish() -> None:
 
 @pytest.mark.parametrize(("message", "polish"), [
     ("player 1 is to move, not player 2", "Ruch ma gracz 1, nie gracz 2."),
-    ("e10/90: it is the computer's turn", "e10/90: teraz tura komputera."),
+    ("e10/90: the computer is to move", "e10/90: teraz ruch komputera."),
     ("there is no game 'abc'", "Nie ma gry 'abc'."),
 ])
 def test_messages_with_values(message: str, polish: str) -> None:

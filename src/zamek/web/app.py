@@ -243,6 +243,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         castle, held = service.lobby(body.tokens)
         return LobbyGames(castle=castle, knights=knights.lines(held))
 
+    legacy_left = True
+    """Games stored before seats may still be in the database (the page asks at every visit to the lobby)."""
+
     @app.post("/api/adopt")
     def adopt(request: Request) -> list[Adopted]:
         """Seats for the games stored before games had seats, for a browser on this machine (once: later calls
@@ -251,7 +254,12 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         host = request.headers.get("host", "").rsplit(":", 1)[0].strip("[]")
         if request.client is None or request.client.host not in LOOPBACK or forwarded or host not in LOOPBACK:
             return []  # behind a reverse proxy every visitor looks local: those requests are not from here
-        return service.adopt() + knights.adopt()
+        nonlocal legacy_left
+        if not legacy_left:  # every game made since has seats: once adopted, none is left to look for
+            return []
+        adopted = service.adopt() + knights.adopt()
+        legacy_left = False
+        return adopted
 
     @app.post("/api/games", status_code=201, responses=errors(422))
     def new_game(body: NewGame, lang: str = "en") -> SeatedView:

@@ -325,13 +325,17 @@ class Repository:
                     found.setdefault(game_id, []).append(seat)
         return found
 
-    def unseated(self) -> tuple[list[StoredGame], list[StoredKnights]]:
-        """Games stored before games had seats (none of their seats is in the seats table)."""
+    def unseated_games(self) -> list[StoredGame]:
+        """Castle games stored before games had seats (none of their seats is in the seats table)."""
         with Session(self.engine) as session:
-            seated = select(SeatRow.game_id)
-            games = session.scalars(select(GameRow).where(GameRow.id.not_in(seated)))
-            knights = session.scalars(select(KnightsRow).where(KnightsRow.id.not_in(seated)))
-            return [StoredGame.of(r) for r in games], [StoredKnights.of(r) for r in knights]
+            rows = session.scalars(select(GameRow).where(GameRow.id.not_in(select(SeatRow.game_id))))
+            return [StoredGame.of(r) for r in rows]
+
+    def unseated_knights(self) -> list[StoredKnights]:
+        """Rycerze i zamki games stored before games had seats."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(KnightsRow).where(KnightsRow.id.not_in(select(SeatRow.game_id))))
+            return [StoredKnights.of(r) for r in rows]
 
     def add_seats(self, game_id: str, seats: Sequence[Seat]) -> bool:
         """Give seats to a game that has none yet; False when another request did meanwhile."""

@@ -200,7 +200,7 @@ class KnightsService:
     def adopt(self) -> list[Adopted]:
         """Tokens for the person seats of games stored before games had seats."""
         adopted = []
-        _, games = self.repo.unseated()
+        games = self.repo.unseated_knights()
         for stored in games:
             players: list[SeatPlayer] = ["person" if k in PEOPLE else "computer" for k in stored.seats]
             seat_info, tokens, _ = seats_for(players, stored.created_at)

@@ -119,13 +119,13 @@ class GameService:
     def undo(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         return self.sessions.undo(game_id, revision, token)
 
-    def join(self, game_id: str, invite: str, name: str | None) -> tuple[LiveGame, int, str]:
+    def join(self, game_id: str, invite: str, name: str | None) -> Created:
         return self.sessions.join(game_id, invite, name)
 
     def resign(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
         return self.sessions.resign(game_id, token, revision)
 
-    def rematch(self, game_id: str, token: str | None) -> tuple[LiveGame, int, str]:
+    def rematch(self, game_id: str, token: str | None) -> Created:
         return self.sessions.rematch(game_id, token)
 
     # --------------------------------------------------------------- answers
@@ -141,15 +141,11 @@ class GameService:
                              thinking=live.thinking, seats=seat_views(live, connected),
                              clock=clock_view(live, self.sessions.now()), ended=ended_view(live))
 
-    def seated_view(self, created: Created | tuple[LiveGame, int, str], lang: str) -> SeatedView:
+    def seated_view(self, created: Created, lang: str) -> SeatedView:
         """The game with the secrets of the request that made or joined it."""
-        if isinstance(created, Created):
-            live, tokens, invite = created.live, created.tokens, created.invite
-        else:
-            live, tokens, invite = created[0], {created[1]: created[2]}, None
-        view = self.view(live.id, lang)
-        return SeatedView(**dict(view), tokens=[SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())],
-                          invite=invite)
+        view = self.view(created.live.id, lang)
+        tokens = [SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())]
+        return SeatedView(**dict(view), tokens=tokens, invite=created.invite)
 
     def seat_of(self, game_id: str, token: str | None) -> int | None:
         live = self.get(game_id)
@@ -185,7 +181,7 @@ class GameService:
     def adopt(self) -> list[Adopted]:
         """Seats for the castle games stored before games had seats: each person's seat gets a token."""
         adopted = []
-        games, _ = self.repo.unseated()
+        games = self.repo.unseated_games()
         for stored in games:
             players: list[SeatPlayer] = ["person", "person"]
             if stored.mode == COMPUTER and stored.human in (0, 1):

@@ -130,13 +130,15 @@ class LiveGame:
             return False
         return self.mode != COMPUTER or state.current == self.human
 
-    def seat_to_act(self) -> int | None:
-        """The seat whose decision the game waits for (None: chance, a friend yet to join, or the end)."""
-        if self.over or self.waiting_for_friend:
+    def seat_to_act(self, state: GameState | None = None) -> int | None:
+        """The seat whose decision the game waits for in ``state`` (default: now); None: chance, a friend yet to
+        join, or the end."""
+        state = self.state if state is None else state
+        if self.ended is not None or state.is_over() or self.waiting_for_friend:
             return None
-        if self.state.is_chance() and not (self.mode == HOTSEAT and self.state.phase is Phase.DRAW):
+        if state.is_chance() and not (self.mode == HOTSEAT and state.phase is Phase.DRAW):
             return None
-        return self.state.current
+        return state.current
 
     def computer_to_move(self) -> bool:
         """Return whether the computer's worker has something to do: its turn, or chance in its turn."""
@@ -375,7 +377,7 @@ class Sessions:
 
     # ------------------------------------------------------------- the seats
 
-    def join(self, game_id: str, invite: str, name: str | None) -> tuple[LiveGame, int, str]:
+    def join(self, game_id: str, invite: str, name: str | None) -> Created:
         """Take the free seat of a friend's game with its invitation code; return the game, the seat, its token."""
         live = self.get(game_id)
         with live.lock:
@@ -392,7 +394,7 @@ class Sessions:
             if live.clock is not None:
                 live.clock.run_for(live.seat_to_act(), self.now())
             self.commit(live, live.state, [], [])
-        return live, seat.index, token
+        return Created(live, {seat.index: token})
 
     def resign(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
         live = self.get(game_id)
@@ -407,7 +409,7 @@ class Sessions:
             self._end(live, "resign", seat)
         return live
 
-    def rematch(self, game_id: str, token: str | None) -> tuple[LiveGame, int, str]:
+    def rematch(self, game_id: str, token: str | None) -> Created:
         """Offer a rematch of a finished game against a friend (seats swapped), or take one's seat in the rematch
         the other player offered; return the new game, the seat and its token (a new one each time it is asked)."""
         live = self.get(game_id)
@@ -425,7 +427,7 @@ class Sessions:
                 # player takes it with their own token: the game waits for them, clock included.
                 live.rematch = created.live.id
                 self.commit(live, live.state, [], [])
-                return created.live, 1 - seat, created.tokens[1 - seat]
+                return Created(created.live, {1 - seat: created.tokens[1 - seat]})
             try:
                 new = self.get(live.rematch)
             except ServiceError as exc:
@@ -449,7 +451,7 @@ class Sessions:
             if new.clock is not None and new.clock.running is None and new.everyone_seated and not new.over:
                 new.clock.run_for(new.seat_to_act(), self.now())
             self.commit(new, new.state, [], [])  # stores the clock; the other player's page learns of the arrival
-        return new, mine, token
+        return Created(new, {mine: token})
 
     def _end(self, live: LiveGame, reason: str, loser: int) -> None:
         """The game ends before its rules end it: ``loser`` resigned or ran out of time."""
@@ -515,8 +517,6 @@ class Sessions:
                 if live.mode == HOTSEAT and state.phase is Phase.DRAW:
                     raise ServiceError(409, "illegal", f"{action}: draw a tile first")
                 raise ServiceError(409, "not-your-turn", f"{action}: the computer is to move")
-            if live.mode == COMPUTER and state.current != live.human:
-                raise ServiceError(409, "not-your-turn", f"{action}: it is the computer's turn")
             new_state = state.copy()
             try:
                 info = step(new_state, action)
@@ -627,11 +627,11 @@ class Sessions:
         all_infos = list(infos) if replace else live.infos + list(infos)
         revision = live.revision + 1
         clock = live.clock
-        ahead = replace_state(live, state)
+        to_act = live.seat_to_act(state)
         if clock is not None and live.everyone_seated and (actions or replace):
             clock = Clock.from_json(clock.to_json())
-            clock.run_for(ahead.seat_to_act(), self.now())
-        extras = Extras(clock.to_json() if clock else None, live.ended, live.rematch, ahead.seat_to_act())
+            clock.run_for(to_act, self.now())
+        extras = Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act)
         over = live.ended is not None or state.is_over()
         stored = self.repo.save_moves(
             live.id, [str(a) for a in all_actions], "over" if over else "playing", list(state.scores), state.turn,
@@ -643,13 +643,6 @@ class Sessions:
         live.state, live.actions, live.infos, live.revision = state, all_actions, all_infos, revision
         live.clock = clock
         self.changed(live)
-
-
-def replace_state(live: LiveGame, state: GameState) -> LiveGame:
-    """A shallow copy of ``live`` at ``state`` (to ask who is to act there)."""
-    ahead = LiveGame(live.id, live.mode, live.level, live.human, live.seed, live.setup, live.created_at, live.actions,
-                     live.infos, state, live.revision, live.seats, live.clock, live.ended, live.rematch)
-    return ahead
 
 
 def replace_token(seat: Seat, token: str) -> Seat:

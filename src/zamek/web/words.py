@@ -62,7 +62,6 @@ POLISH: Final[dict[str, str]] = {
 PATTERNS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"player (\d) is to move, not player (\d)"), r"Ruch ma gracz \1, nie gracz \2."),
     (re.compile(r"(.+): the computer is to move"), r"\1: teraz ruch komputera."),
-    (re.compile(r"(.+): it is the computer's turn"), r"\1: teraz tura komputera."),
     (re.compile(r"(.+): draw a tile first"), r"\1: najpierw dobierz kafelek."),
     (re.compile(r"(.+): tiles and tokens are drawn by the game, not chosen"),
      r"\1: kafelki i żetony losuje gra, nie gracz."),

@@ -27,13 +27,27 @@ export function setClientWords(translate) {
 
 const SEATS_KEY = "zamek-seats";
 
+// Read once and kept: names and turns ask for the seats many times a drawing. Another tab's change (the
+// storage event) is read again.
+let cached = null;
+window.addEventListener("storage", (ev) => {
+  if (ev.key === SEATS_KEY || ev.key === null) cached = null;
+});
+
 function loadSeats() {
+  if (cached) return cached;
   try {
     const saved = JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
-    return saved && typeof saved === "object" ? saved : {};
+    cached = saved && typeof saved === "object" ? saved : {};
   } catch {
-    return {};
+    cached = {};
   }
+  return cached;
+}
+
+function storeSeats(all) {
+  cached = all;
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
 }
 
 export const seats = {
@@ -49,12 +63,12 @@ export const seats = {
     for (const { seat, token } of tokens || []) entry.tokens[seat] = token;
     if (invite) entry.invite = invite;
     all[id] = entry;
-    localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+    storeSeats(all);
   },
   forget(id) {
     const all = loadSeats();
     delete all[id];
-    localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+    storeSeats(all);
   },
   allTokens: () => Object.values(loadSeats()).flatMap((e) => Object.values(e.tokens || {})),
 };

@@ -160,30 +160,39 @@ function renderGame() {
   drawWhenDue(view);
 }
 
-// Fewer clicks at one screen: the next player's tile is drawn as soon as it is due (an option, on unless turned
-// off; with it on, a move is taken back only before the next tile is drawn, i.e. within one's own turn).
-export const autoDraw = () => localStorage.getItem("zamek-auto-draw") !== "off";
-function drawWhenDue(view) {
-  const key = `${view.id}:${view.revision}`;
-  if (view.over || view.mode !== "hotseat" || view.phase !== "draw" || !autoDraw() || state.autoDrawn === key) return;
-  if (!heldSeats(view).includes(view.current)) return;
-  state.autoDrawn = key;
-  setTimeout(() => {
-    if (state.view && `${state.view.id}:${state.view.revision}` === key) drawTileAction();
-  }, 300);
+// Options that save clicks, each on unless the player turned it off (kept in this browser):
+// - autoDraw: at one screen the next player's tile is drawn as soon as it is due (a move is then taken back only
+//   before the next tile is drawn, i.e. within one's own turn);
+// - autoPass: when "No figure" is the only answer (no figure left, or no free feature), the page gives it.
+const OPTIONS = { autoDraw: "zamek-auto-draw", autoPass: "zamek-auto-pass" };
+const optionOn = (name) => localStorage.getItem(OPTIONS[name]) !== "off";
+
+function optionBox(name, id) {
+  return h("label", { class: "option", title: t(`${name}Hint`) },
+    h("input", { type: "checkbox", id, checked: optionOn(name), onchange: (ev) => localStorage.setItem(OPTIONS[name], ev.target.checked ? "on" : "off") }),
+    " ", t(name));
 }
 
-// Fewer clicks: when "No figure" is the only answer (no figure left, or no free feature), the page gives it by
-// itself after a moment (an option, on unless the player turned it off).
-export const autoPass = () => localStorage.getItem("zamek-auto-pass") !== "off";
+// Act for the player a moment after `view` is drawn, once, and only if it is still the position shown.
+function actSoon(view, mark, delay, act) {
+  const key = `${view.id}:${view.revision}`;
+  if (state[mark] === key) return;
+  state[mark] = key;
+  setTimeout(() => {
+    if (state.view && `${state.view.id}:${state.view.revision}` === key) act();
+  }, delay);
+}
+
+function drawWhenDue(view) {
+  if (view.over || view.mode !== "hotseat" || view.phase !== "draw" || !optionOn("autoDraw")) return;
+  if (heldSeats(view).includes(view.current)) actSoon(view, "autoDrawn", 300, drawTileAction);
+}
+
 function passWhenNothingElse(view, mine) {
   const only = view.choices.length === 1 && view.choices[0].type === "pass";
-  const key = `${view.id}:${view.revision}`;
-  if (!mine || view.phase !== "follower" || !only || !autoPass() || state.autoPassed === key) return;
-  state.autoPassed = key;
-  setTimeout(() => {
-    if (state.view && `${state.view.id}:${state.view.revision}` === key) send(view.choices[0].action);
-  }, 400);
+  if (mine && view.phase === "follower" && only && optionOn("autoPass")) {
+    actSoon(view, "autoPassed", 400, () => send(view.choices[0].action));
+  }
 }
 
 function renderTurnPanel(view) {
@@ -242,12 +251,8 @@ function renderTurnPanel(view) {
   if (view.can_undo && heldSeats(view).includes(lastMover(view))) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: "U" }, "↶ ", t("undo")));
   tools.append(h("a", { class: "button", href: `#/replay/${view.id}/`, id: "to-replay" }, t("replay")),
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
-  if (view.mode === "hotseat") tools.append(h("label", { class: "option", title: t("autoDrawHint") },
-    h("input", { type: "checkbox", id: "auto-draw", checked: autoDraw(), onchange: (ev) => localStorage.setItem("zamek-auto-draw", ev.target.checked ? "on" : "off") }),
-    " ", t("autoDraw")));
-  tools.append(h("label", { class: "option", title: t("autoPassHint") },
-    h("input", { type: "checkbox", id: "auto-pass", checked: autoPass(), onchange: (ev) => localStorage.setItem("zamek-auto-pass", ev.target.checked ? "on" : "off") }),
-    " ", t("autoPass")));
+  if (view.mode === "hotseat") tools.append(optionBox("autoDraw", "auto-draw"));
+  tools.append(optionBox("autoPass", "auto-pass"));
   const resignAs = resigningSeat(view);
   if (resignAs !== null && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => resign(resignAs) }, t("resign")));
   panel.append(tools, err);
