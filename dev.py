@@ -3,7 +3,8 @@
 
 Needs only Python 3.11+. The virtual environment is (re)installed when pyproject.toml changes.
 ``start`` runs the web app (``zamek play``; extra arguments go to it). ``test`` also installs Debian's
-Chromium for the browser tests when it is missing and we are root (apt-get).
+Chromium (for the browser tests) and PostgreSQL (the tests start a throwaway server of their own) when they are
+missing and we are root (apt-get).
 """
 
 from __future__ import annotations
@@ -37,14 +38,20 @@ def ensure_env() -> None:
     STAMP.write_text(digest)
 
 
-def ensure_chromium() -> None:
-    """Install Debian's Chromium for the browser tests, when missing and we may (root with apt-get)."""
-    if Path("/usr/bin/chromium").exists() or not shutil.which("apt-get") or os.geteuid() != 0:
+def ensure_system_packages() -> None:
+    """Install Debian's Chromium (browser tests) and PostgreSQL (database tests) when missing and we may (root
+    with apt-get)."""
+    missing = [package for package, present in (
+        ("chromium", Path("/usr/bin/chromium").exists()),
+        ("postgresql", any(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))),
+    ) if not present]
+    if not missing or not shutil.which("apt-get") or os.geteuid() != 0:
         return
-    print("Installing Chromium for the browser tests: apt-get update && apt-get install -y chromium", flush=True)
+    print(f"Installing {' and '.join(missing)} for the tests: apt-get update && apt-get install -y {' '.join(missing)}",
+          flush=True)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True, env=env)
 
 
 def run(*cmd: str) -> int:
@@ -61,7 +68,7 @@ def main(argv: list[str]) -> int:
     if argv[0] == "start":
         return run(str(BIN / "zamek"), "play", *argv[1:])
     if os.name == "posix":
-        ensure_chromium()
+        ensure_system_packages()
     for step in (
         (python, "-m", "ruff", "check", "src", "tests", "dev.py"),
         (python, "-m", "mypy"),

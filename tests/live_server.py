@@ -33,11 +33,12 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, bot_delay: float = 0.05, port: int | None = None, **config: Any) -> Server:
-    """Serve a fresh app on the SQLite file ``db`` (on ``port``, default a free one: a restarted server keeps
-    its port, so that the page's origin and the seat tokens it holds stay); open event streams are cut a
-    second after ``stop``."""
-    app = create_app(WebConfig(db_url=f"sqlite:///{db}", bot_delay=bot_delay, **config))
+def start_server(db: Path | str, bot_delay: float = 0.05, port: int | None = None, **config: Any) -> Server:
+    """Serve a fresh app on the SQLite file ``db`` or the database URL ``db`` (on ``port``, default a free one: a
+    restarted server keeps its port, so that the page's origin and the seat tokens it holds stay); open event
+    streams are cut a second after ``stop``."""
+    url = db if isinstance(db, str) else f"sqlite:///{db}"
+    app = create_app(WebConfig(db_url=url, bot_delay=bot_delay, **config))
     port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                            timeout_graceful_shutdown=1))

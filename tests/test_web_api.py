@@ -364,7 +364,7 @@ def test_games_survive_a_restart_exactly(tmp_path: Path) -> None:
 
 def test_the_computer_goes_on_after_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
-    with client_for(db, bot_delay=60) as client:
+    with client_for(db, bot_delay=1) as client:  # stopped before its reply is due
         view = play_turn(client, new_game(client))
         assert view["thinking"]
     with client_for(db, bot_delay=0, tokens=client.tokens) as client:

@@ -245,8 +245,8 @@ def test_the_lobby_lists_only_the_games_of_the_tokens_given(client: WebClient) -
     assert line["seats"] == [0] and line["waiting"] and not line["your_move"]
     assert lobby["knights"][0]["held"] == [0] and lobby["knights"][0]["waiting"]
     # A stranger's lobby: no tokens, a token of no seat, another player's tokens.
-    assert client.lobby([]) == {"castle": [], "knights": []}
-    assert client.lobby(["x" * 32]) == {"castle": [], "knights": []}
+    assert client.lobby([]) == {"castle": [], "knights": [], "more": False}
+    assert client.lobby(["x" * 32]) == {"castle": [], "knights": [], "more": False}
     assert [g["id"] for g in client.lobby([t["token"] for t in theirs["tokens"]])["castle"]] == [theirs["id"]]
     # The friend who joins has the game in their lobby, with their seat; the seat to move sees "your move".
     friend = join(client, castle)
@@ -256,6 +256,31 @@ def test_the_lobby_lists_only_the_games_of_the_tokens_given(client: WebClient) -
     assert client.lobby(mine.all())["castle"][0]["your_move"]
     assert friends["castle"][0]["names"] == ["Ala", "Olek"]  # the lobby says whom you play
     assert client.post("/api/lobby", json={"tokens": ["short"]}).status_code == 422
+
+
+def test_the_lobby_is_paged_the_latest_changed_first(client: WebClient) -> None:
+    games = [create(client, mode="hotseat")["id"] for _ in range(4)]
+    knights = client.post("/api/knights", json={"seats": ["person", "random"]}).json()["id"]
+    newest_first = [knights, *reversed(games)]
+
+    def page(offset: int, limit: int) -> tuple[list[str], bool]:
+        answer = client.post("/api/lobby", json={"tokens": client.tokens.all(), "offset": offset, "limit": limit})
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        return [g["id"] for g in body["castle"] + body["knights"]], body["more"]
+
+    first, more = page(0, 2)
+    assert sorted(first) == sorted(newest_first[:2]) and more  # the two latest changed (each game kind apart)
+    seen = []
+    offset, more = 0, True
+    while more:
+        ids, more = page(offset, 2)
+        seen += ids
+        offset += 2
+    assert sorted(seen) == sorted(newest_first) and len(seen) == 5  # every game once, over three pages
+    assert page(4, 2) == ([games[0]], False)  # the oldest last
+    assert client.post("/api/lobby", json={"tokens": [], "limit": 0}).status_code == 422
+    assert client.post("/api/lobby", json={"tokens": [], "limit": 1000}).status_code == 422
 
 
 # ------------------------------------------------------------- invitation

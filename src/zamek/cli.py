@@ -245,6 +245,59 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
     serve(host, port, db_url, open_browser=not no_browser)
 
 
+@main.command(name="serve")
+@click.option("--db", "db_url", required=True, envvar="ZAMEK_DB",
+              help="The database every worker shares, e.g. postgresql://zamek@localhost/zamek (or $ZAMEK_DB).")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Web worker processes.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (the reverse proxy's).")
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--computer-processes", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes each worker thinks out the computer's turns in.")
+@click.option("--allowed-host", "allowed_hosts", multiple=True,
+              help="A name the site is served as (its Host header), e.g. zamek.example.org; repeat for more. "
+                   "Default: this machine's names.")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True,
+              help="The reverse proxies whose X-Forwarded-For/-Proto headers are believed ('*': any).")
+@click.option("--computer-delay", type=click.FloatRange(0, 60), default=0.8, show_default=True,
+              help="Seconds the computer waits before replying (a person may take their move back meanwhile).")
+@click.option("--computer-lease", type=click.FloatRange(1, 3600), default=15.0, show_default=True,
+              help="Seconds a worker holds a computer's turn it took; if it dies, another takes the turn after this.")
+def serve_command(db_url: str, workers: int, host: str, port: int, computer_processes: int,
+                  allowed_hosts: tuple[str, ...], forwarded_allow_ips: str, computer_delay: float,
+                  computer_lease: float) -> None:
+    """Run the web app for many players: several worker processes on one shared database (PostgreSQL).
+
+    The database's schema is upgraded first. Put it behind a reverse proxy that terminates TLS."""
+    from zamek.web.server import serve_workers
+
+    try:
+        serve_workers(db_url, workers, host, port, computer_processes, allowed_hosts, forwarded_allow_ips,
+                      computer_delay, computer_lease)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@main.command(name="migrate")
+@click.option("--db", "db_url", required=True, envvar="ZAMEK_DB", help="The database to upgrade (or $ZAMEK_DB).")
+def migrate_command(db_url: str) -> None:
+    """Upgrade a database's schema to this version's (``zamek serve`` and ``zamek play`` also do it when they
+    start)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from zamek.web.db import make_engine
+    from zamek.web.migrate import current, head, upgrade
+
+    engine = make_engine(db_url)
+    try:
+        before = current(engine)
+        upgrade(engine)
+        click.echo(f"schema {before or 'none'} -> {current(engine)} (this version's: {head()})")
+    except SQLAlchemyError as exc:
+        raise click.ClickException(f"cannot upgrade the database: {exc.__class__.__name__}: {exc}") from None
+    finally:
+        engine.dispose()
+
+
 @main.command()
 @click.option("--url", default=None, help="The server to load, e.g. http://127.0.0.1:8000 (or --start).")
 @click.option("--start", is_flag=True, help="Start a server of its own (zamek play) on a temporary database.")
@@ -252,19 +305,31 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
 @click.option("--pace", type=float, default=3.0, show_default=True, help="A person's seconds per move, on average.")
 @click.option("--moves-per-game", type=int, default=20, show_default=True, help="People's moves in each game.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the players' choices and pauses.")
+@click.option("--computer-games", type=click.IntRange(0), default=0, show_default=True,
+              help="Games against the computer played at the same time (their replies are timed).")
+@click.option("--level", type=click.Choice(list(LEVELS)), default="easy", show_default=True,
+              help="The computer's level in those games.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="With --start: run zamek serve with this many workers on --db instead of zamek play.")
+@click.option("--db", "db_url", default=None, help="With --start --workers: the (empty) database of zamek serve.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the figures to this JSON file.")
 def loadtest(url: str | None, start: bool, games: int, pace: float, moves_per_game: int, seed: int,
-             json_path: Path | None) -> None:
-    """Play many games against a friend over HTTP at a person's pace and report latencies, errors and lost moves."""
+             computer_games: int, level: str, workers: int | None, db_url: str | None, json_path: Path | None) -> None:
+    """Play many games over HTTP at a person's pace (against a friend, and against the computer) and report
+    latencies, the computer's reply time, errors and lost moves."""
     if start == (url is not None):
         raise click.UsageError("give either --url or --start")
+    if (workers is not None or db_url is not None) and not start:
+        raise click.UsageError("--workers and --db go with --start")
+    if workers is not None and db_url is None:
+        raise click.UsageError("--workers needs --db (zamek serve runs on a database server)")
     try:
         from zamek.loadtest import load_test  # needs httpx2, a development dependency
     except ImportError as exc:
         raise click.ClickException(f"the load test needs the development dependencies ({exc})") from None
     try:
-        report = load_test(url, start, games, pace, moves_per_game, seed)
+        report = load_test(url, start, games, pace, moves_per_game, seed, computer_games, level, db_url, workers)
     except (ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(report.table())

@@ -76,8 +76,14 @@ class LoadConfig:
     """People's moves per game (both seats together); a game that ends sooner stops there."""
     seed: int = 1
     """Seeds the people's choices and pauses (the server draws each game's tiles from a seed of its own)."""
+    computer_games: int = 0
+    """Games against the computer played at the same time (a person's seat each, at the same pace)."""
+    level: str = "easy"
+    """The computer's level in those games."""
     server_pid: int | None = None
     """The server's process, to report its CPU time (``--start``); None: not measured."""
+    server: str = "zamek play"
+    """What serves (for the report)."""
 
 
 @dataclass
@@ -123,6 +129,10 @@ class Game:
     """Moves sent or about to be: the other seat may learn of a move (its event) before its answer arrives."""
     failures: int = 0
     finished: bool = False
+    computer: bool = False
+    """Against the computer: one person's seat; the computer's replies are timed."""
+    waiting_since: float | None = None
+    """When the person's last move was answered, while the computer's reply is awaited."""
 
 
 @dataclass
@@ -145,6 +155,10 @@ class LoadReport:
     client_cpu_percent: float
     loop_lag_ms: dict[str, float]
     server_cpu_percent: float | None = None
+    computer_games: int = 0
+    reply_ms: dict[str, float] = field(default_factory=dict)
+    """From the answer to a person's move to the view that gives them the turn again (the computer's pause
+    included)."""
     machine_cpu_percent: float | None = None
     """Every process of the machine (100% = one core; the machine has ``cores`` of them)."""
     cores: int = field(default_factory=lambda: os.cpu_count() or 1)
@@ -181,6 +195,9 @@ class LoadReport:
         lines = ["  ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True)),
                  "  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)),
                  "(latencies in ms; event latency: from the move's request to the other seat's stream)"]
+        if self.computer_games:
+            lines.append(f"{self.computer_games} games against the computer: reply p50 {self.reply_ms['p50']:.0f} ms, "
+                         f"p99 {self.reply_ms['p99']:.0f} ms, max {self.reply_ms['max']:.0f} ms (its pause included)")
         for kind, count in sorted(self.errors.items()):
             lines.append(f"error: {kind}: {count}")
         if self.unconfirmed:
@@ -230,6 +247,15 @@ def process_cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def server_cpu_seconds(pid: int) -> float | None:
+    """The CPU seconds of a server process and of its workers (``zamek serve``: uvicorn's worker processes and
+    the computer's pools), or None where they cannot be read."""
+    own = process_cpu_seconds(pid)
+    if own is None:
+        return None
+    return own + sum(process_cpu_seconds(child) or 0.0 for child in descendants(pid))
+
+
 def machine_busy_seconds() -> float | None:
     """CPU seconds every core of the machine has spent busy so far (Linux ``/proc/stat``), or None: with the
     load generator's and the server's own, it tells how much else was running (another test, a browser)."""
@@ -259,6 +285,7 @@ class LoadRun:
         self.errors: Counter[str] = Counter()
         self.move_latencies: list[float] = []
         self.setup_latencies: list[float] = []
+        self.reply_latencies: list[float] = []
         self.lags: list[float] = []
         self.stopping = False
         self._background: set[asyncio.Task[None]] = set()
@@ -295,8 +322,23 @@ class LoadRun:
             self.errors[f"{kind}: {type(exc).__name__}"] += 1
             return None, time.perf_counter()
 
+    async def setup_computer_game(self, number: int) -> Game | None:
+        """Create a game against the computer, as one person would."""
+        started = time.perf_counter()
+        created = await self.request("POST", "/api/games", "create",
+                                     body={"mode": "computer", "level": self.config.level, "seat": "random"})
+        self.setup_latencies.append(time.perf_counter() - started)
+        if created is None:
+            return None
+        token = created["tokens"][0]
+        seat = Seat(int(token["seat"]), token["token"], created)
+        return Game(created["id"], [seat], random.Random(self.config.seed * 1_000_003 + number),
+                    int(created["revision"]), computer=True)
+
     async def setup_game(self, number: int) -> Game | None:
         """Create a game against a friend and join it, as two people would."""
+        if number >= self.config.games:
+            return await self.setup_computer_game(number)
         started = time.perf_counter()
         # No seed: a game against a friend never has a chosen one (it would tell its creator every tile).
         created = await self.request("POST", "/api/games", "create", body={"mode": "friend", "clock": None})
@@ -365,6 +407,9 @@ class LoadRun:
                 if view is None:
                     return
                 self.update(seat, view)
+                if game.computer and game.waiting_since is not None and view["human_to_act"]:
+                    self.reply_latencies.append(time.perf_counter() - game.waiting_since)
+                    game.waiting_since = None
                 if seat.revision >= max(seat.received, default=0):
                     return
         finally:
@@ -393,7 +438,8 @@ class LoadRun:
                 for other in game.seats:
                     other.changed.set()
                 return
-            if view["current"] == seat.index and seat.revision >= game.revision:
+            mine = view["human_to_act"] if game.computer else view["current"] == seat.index
+            if mine and seat.revision >= game.revision:
                 await self.move(game, seat, view)
                 continue
             try:
@@ -423,6 +469,8 @@ class LoadRun:
         game.acks.append(Ack(seat.index, action, int(view["moves_count"]), int(answer["moves_count"]),
                              int(answer["revision"]), sent, answered))
         game.revision = max(game.revision, int(answer["revision"]))
+        if game.computer and not answer["human_to_act"] and not answer["over"]:
+            game.waiting_since = answered
         self.update(seat, answer)
 
     async def watch_loop_lag(self) -> None:
@@ -461,7 +509,8 @@ class LoadRun:
         last = game.acks[-1] if game.acks else None
         if last is not None and (int(view["revision"]) < last.revision or int(view["moves_count"]) < last.count_after):
             lost = max(lost, 1)  # the game went back behind an acknowledged answer
-        return lost, int(view["revision"]) > game.revision
+        # Against the computer the revision goes on without the person: its replies are not theirs to acknowledge.
+        return lost, not game.computer and int(view["revision"]) > game.revision
 
     # ------------------------------------------------------------------- run
 
@@ -474,7 +523,7 @@ class LoadRun:
             async with limit:
                 return await self.setup_game(number)
 
-        made = await asyncio.gather(*(bounded_setup(n) for n in range(config.games)))
+        made = await asyncio.gather(*(bounded_setup(n) for n in range(config.games + config.computer_games)))
         self.games = [g for g in made if g is not None]
         if not self.games:
             raise RuntimeError(f"no game could be created: {dict(self.errors)}")
@@ -488,13 +537,13 @@ class LoadRun:
         await asyncio.gather(*(self.refresh(g, s) for g in self.games for s in g.seats))
         self.lags.clear()  # the setup's burst is not the play's
         client_cpu = sum(os.times()[:2])
-        server_cpu = process_cpu_seconds(config.server_pid) if config.server_pid else None
+        server_cpu = server_cpu_seconds(config.server_pid) if config.server_pid else None
         machine = machine_busy_seconds()
         started = time.perf_counter()
         await asyncio.gather(*(self.play(g, s) for g in self.games for s in g.seats))
         seconds = time.perf_counter() - started
         client_cpu = sum(os.times()[:2]) - client_cpu
-        server_after = process_cpu_seconds(config.server_pid) if config.server_pid else None
+        server_after = server_cpu_seconds(config.server_pid) if config.server_pid else None
         machine_after = machine_busy_seconds()
         machine_percent = None
         if machine is not None and machine_after is not None:
@@ -525,12 +574,15 @@ class LoadRun:
         if server_cpu is not None and server_after is not None:
             server_percent = round(100 * (server_after - server_cpu) / max(seconds, 1e-9), 1)
         return LoadReport(
-            games=len(self.games), moves=len(self.move_latencies), seconds=round(seconds, 2),
+            games=sum(1 for g in self.games if not g.computer), moves=len(self.move_latencies),
+            seconds=round(seconds, 2),
             move_ms=percentiles(self.move_latencies), event_ms=percentiles(event_latencies),
             event_after_answer_ms=percentiles(after_answer, ("p50", "p99", "max")),
             setup_ms=percentiles(self.setup_latencies), events_missed=missed, errors=dict(self.errors),
             lost=sum(lost for lost, _ in checks), unconfirmed=sum(1 for _, newer in checks if newer),
-            streams=2 * len(self.games), client_cpu_percent=round(100 * client_cpu / max(seconds, 1e-9), 1),
+            computer_games=sum(1 for g in self.games if g.computer), reply_ms=percentiles(self.reply_latencies),
+            streams=sum(len(g.seats) for g in self.games),
+            client_cpu_percent=round(100 * client_cpu / max(seconds, 1e-9), 1),
             loop_lag_ms=percentiles(self.lags, ("p50", "p99", "max")), server_cpu_percent=server_percent,
             config={k: v for k, v in self.config.__dict__.items() if k != "server_pid"},
         )
@@ -538,7 +590,8 @@ class LoadRun:
 
 async def run_load(config: LoadConfig) -> LoadReport:
     """Run the load test against the server at ``config.url``."""
-    if config.games < 1 or config.moves_per_game < 1 or config.pace < 0:
+    if config.games + config.computer_games < 1 or config.games < 0 or config.computer_games < 0 \
+            or config.moves_per_game < 1 or config.pace < 0:
         raise ValueError("games and moves per game must be at least 1, the pace at least 0")
     load = LoadRun(config)
     try:
@@ -557,9 +610,21 @@ def free_port() -> int:
         return port
 
 
+def descendants(pid: int) -> list[int]:
+    """A process's children, their children and so on (Linux ``/proc``; none where it cannot be read)."""
+    found: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                found += [int(child), *descendants(int(child))]
+    except OSError:
+        pass
+    return found
+
+
 @dataclass
 class ServerProcess:
-    """``zamek play`` running in a subprocess (its output in ``log``)."""
+    """``zamek play`` or ``zamek serve`` running in a subprocess (its output in ``log``)."""
 
     url: str
     process: subprocess.Popen[bytes]
@@ -585,10 +650,17 @@ class ServerProcess:
         self.process.wait()
 
 
-def start_server_process(db: Path, log: Path, port: int | None = None, ready_seconds: float = 30.0) -> ServerProcess:
-    """Start ``zamek play --no-browser`` on the SQLite file ``db`` and return once it answers."""
+def start_server_process(db: Path | str, log: Path, port: int | None = None, ready_seconds: float = 30.0,
+                         workers: int | None = None, options: tuple[str, ...] = ()) -> ServerProcess:
+    """Start ``zamek play --no-browser`` on the SQLite file ``db``, or (``workers``) ``zamek serve`` on the
+    database URL ``db``, and return once it answers."""
     port = port or free_port()
-    command = [sys.executable, "-m", "zamek.cli", "play", "--no-browser", "--port", str(port), "--db", f"sqlite:///{db}"]
+    url = db if isinstance(db, str) else f"sqlite:///{db}"
+    if workers is None:
+        command = [sys.executable, "-m", "zamek.cli", "play", "--no-browser", "--port", str(port), "--db", url]
+    else:
+        command = [sys.executable, "-m", "zamek.cli", "serve", "--workers", str(workers), "--port", str(port),
+                   "--db", url, *options]
     with log.open("ab") as out:  # the child keeps its own handle
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     server = ServerProcess(f"http://127.0.0.1:{port}", process, log)
@@ -604,15 +676,22 @@ def start_server_process(db: Path, log: Path, port: int | None = None, ready_sec
     raise RuntimeError(f"the server did not answer in {ready_seconds:.0f} s; see {log}")
 
 
-def load_test(url: str | None, start: bool, games: int, pace: float, moves_per_game: int, seed: int) -> LoadReport:
-    """What ``zamek loadtest`` runs: against ``url``, or (``start``) a server of its own on a temporary database."""
+def load_test(url: str | None, start: bool, games: int, pace: float, moves_per_game: int, seed: int,
+              computer_games: int = 0, level: str = "easy", db: str | None = None,
+              workers: int | None = None) -> LoadReport:
+    """What ``zamek loadtest`` runs: against ``url``, or (``start``) a server of its own: ``zamek play`` on a
+    temporary SQLite file, or (``workers``) ``zamek serve`` with that many workers on the (empty) database ``db``."""
     if start:
         with tempfile.TemporaryDirectory(prefix="zamek-loadtest-") as folder:
-            server = start_server_process(Path(folder) / "games.sqlite3", Path(folder) / "server.log")
+            where = db or Path(folder) / "games.sqlite3"
+            server = start_server_process(where, Path(folder) / "server.log", workers=workers)
+            what = "zamek play (SQLite)" if workers is None else f"zamek serve --workers {workers}"
             try:
-                return asyncio.run(run_load(LoadConfig(server.url, games, pace, moves_per_game, seed, server.pid)))
+                return asyncio.run(run_load(LoadConfig(server.url, games, pace, moves_per_game, seed, computer_games,
+                                                       level, server.pid, what)))
             finally:
                 server.stop()
     if url is None:
         raise ValueError("give the server's URL, or let the load test start one")
-    return asyncio.run(run_load(LoadConfig(url, games, pace, moves_per_game, seed)))
+    return asyncio.run(run_load(LoadConfig(url, games, pace, moves_per_game, seed, computer_games, level,
+                                           server=url)))

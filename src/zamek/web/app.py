@@ -238,10 +238,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.post("/api/lobby", responses=errors(422))
     def lobby(body: Lobby) -> LobbyGames:
-        """The games of the seat tokens this browser holds (castle and Rycerze i zamki), the latest changed first;
-        no other game is ever listed."""
-        castle, held = service.lobby(body.tokens)
-        return LobbyGames(castle=castle, knights=knights.lines(held))
+        """The games of the seat tokens this browser holds (castle and Rycerze i zamki), the latest changed first, a
+        page at a time; no other game is ever listed."""
+        castle, held, more = service.lobby(body.tokens, body.offset, body.limit)
+        return LobbyGames(castle=castle, knights=knights.lines(held), more=more)
 
     legacy_left = True
     """Games stored before seats may still be in the database (the page asks at every visit to the lobby)."""

@@ -1,9 +1,17 @@
-"""The games database: one row per game (SQLAlchemy 2.x, SQLite by default).
+"""The games database: one row per game (SQLAlchemy 2.x; SQLite by default, PostgreSQL for ``zamek serve``).
 
 A game is stored as its saved-game record, i.e. setup + seed + the list of moves, plus metadata
 (who plays, the computer's level, status, scores). Every change is one transaction, so a server
 killed in the middle of a request loses nothing that was committed, and half a change is never
 stored.
+
+The database is the truth, shared by every process of a server: a change is stored only on the revision
+it was made from (a compare-and-set: ``UPDATE … WHERE id = :id AND revision = :expected``), so of two
+processes changing a game at once exactly one succeeds and the other learns that it is stale. The
+computer's turns wait in ``computer_jobs`` (claimed by one process at a time, for a lease), the game
+clocks' deadlines in ``game_extras.deadline_ms``. On PostgreSQL every change also sends a notification
+(``NOTIFY zamek``) in its transaction, for the live events of the other processes. The schema is kept by
+Alembic migrations (:mod:`zamek.web.migrate`).
 """
 
 from __future__ import annotations
@@ -15,10 +23,24 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
 from platformdirs import user_data_dir
-from sqlalchemy import JSON, BigInteger, DateTime, Integer, String, create_engine, delete, event, select, update
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Integer,
+    String,
+    create_engine,
+    delete,
+    event,
+    func,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
@@ -80,6 +102,8 @@ class KnightsRow(Base):
     status: Mapped[str] = mapped_column(String(16))
     points: Mapped[list[int]] = mapped_column(JSON)
     round: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Counts the changes (every choice and tile, every friend who took a seat): the compare-and-set of a change."""
 
 
 @dataclass
@@ -96,12 +120,13 @@ class StoredKnights:
     status: str
     points: list[int]
     round: int
+    revision: int = 0
 
     @classmethod
     def of(cls, row: KnightsRow) -> StoredKnights:
         return cls(
             row.id, row.created_at, row.updated_at, list(row.seats), row.seed, dict(row.setup), list(row.moves),
-            row.status, list(row.points), row.round,
+            row.status, list(row.points), row.round, row.revision,
         )
 
 
@@ -175,6 +200,8 @@ class ExtrasRow(Base):
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The seat the game waits for (for the lobby's "your move")."""
+    deadline_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    """When the time of the seat to move runs out (epoch milliseconds; None: no clock runs)."""
 
 
 @dataclass
@@ -183,14 +210,53 @@ class Extras:
     ended: dict[str, Any] | None = None
     rematch: str | None = None
     to_move: int | None = None
+    deadline_ms: int | None = None
+
+
+class ComputerJobRow(Base):
+    """A castle game waiting for the computer's turn: due at ``due_ms`` (after the pause in which a person may
+    still take their move back), played on ``revision`` only. A process claims it for a lease; a process that
+    dies leaves its lease to run out, and another takes the job."""
+
+    __tablename__ = "computer_jobs"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    revision: Mapped[int] = mapped_column(Integer)
+    due_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed_until_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    """Why the computer cannot play this game (a bug): the job waits for no one until the game changes."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """A computer's turn to play: the game, the revision it is due on, and how many times it was tried."""
+
+    game_id: str
+    revision: int
+    attempts: int
+
+
+NEVER: Final = 2**62
+"""A due time that never comes (a job that failed for good)."""
+Written = Literal["stored", "stale", "gone"]
+"""What became of a change: stored; refused because the game changed meanwhile; refused because it is deleted."""
+CHANNEL: Final = "zamek"
+"""The PostgreSQL notification channel of game changes (payloads: see :mod:`zamek.web.pgevents`)."""
 
 
 class Repository:
     """Load and store games; each method is one transaction."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, migrate: bool = True) -> None:
         self.engine = make_engine(url)
-        Base.metadata.create_all(self.engine)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        if migrate:
+            from zamek.web.migrate import upgrade  # the migrations import this module's tables
+
+            upgrade(self.engine)
         # SQLite takes one writer at a time and makes the others sleep in growing steps (up to 100 ms): the
         # server's threads queue for it here instead, each waking as soon as the one before has committed.
         self._write_lock: AbstractContextManager[Any] = (
@@ -202,13 +268,28 @@ class Repository:
         with self._write_lock, Session(self.engine) as session, session.begin():
             yield session
 
+    @staticmethod
+    def describe(url: str) -> str:
+        """The database's URL without its password (for messages)."""
+        from sqlalchemy.engine import make_url
+
+        return make_url(driver_url(url)).render_as_string(hide_password=True)
+
+    def _notify(self, session: Session, payload: str) -> None:
+        """Tell the other processes of a change, when it commits (PostgreSQL; SQLite serves one process)."""
+        if self.postgres:
+            session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
     def close(self) -> None:
         self.engine.dispose()
 
-    def add(self, game: StoredGame, seats: Sequence[Seat] = (), extras: Extras | None = None) -> None:
+    def add(self, game: StoredGame, seats: Sequence[Seat] = (), extras: Extras | None = None,
+            job_due_ms: int | None = None) -> None:
         with self._writing() as session:
             session.add(GameRow(**game.__dict__))
             self._add_seats(session, game.id, seats, extras)
+            if job_due_ms is not None:
+                session.add(ComputerJobRow(game_id=game.id, revision=game.revision, due_ms=job_due_ms, attempts=0))
 
     @staticmethod
     def _add_seats(session: Session, game_id: str, seats: Sequence[Seat], extras: Extras | None) -> None:
@@ -222,34 +303,49 @@ class Repository:
             return StoredGame.of(row) if row is not None else None
 
     def all(self) -> list[StoredGame]:
+        """Every castle game, the latest changed first (for tools and tests: the server never lists them all)."""
         with Session(self.engine) as session:
-            rows = session.scalars(select(GameRow).order_by(GameRow.updated_at.desc()))
-            return [StoredGame.of(r) for r in rows]
+            return [StoredGame.of(r) for r in session.scalars(select(GameRow).order_by(GameRow.updated_at.desc()))]
+
+    def all_knights(self) -> list[StoredKnights]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(KnightsRow).order_by(KnightsRow.updated_at.desc()))
+            return [StoredKnights.of(r) for r in rows]
+
+    def revision(self, game_id: str) -> int | None:
+        """A castle game's revision as stored (None: there is no such game): is a copy in memory still current?"""
+        with Session(self.engine) as session:
+            return session.scalar(select(GameRow.revision).where(GameRow.id == game_id))
 
     def save_moves(
-        self, game_id: str, moves: list[str], status: str, scores: list[int], turn: int, revision: int,
-        extras: Extras | None = None,
-    ) -> bool:
-        """Store a game's new move list (and its extras, in the same transaction); return False when the game is
-        gone (deleted meanwhile)."""
+        self, game_id: str, expected: int, moves: list[str], status: str, scores: list[int], turn: int,
+        extras: Extras | None = None, job_due_ms: int | None = None,
+    ) -> Written:
+        """Store a game's new move list (and its extras, and the computer's next turn: due at ``job_due_ms``, or
+        none) in one transaction, only if the stored game is still at revision ``expected``; it then has
+        revision ``expected + 1``."""
+        revision = expected + 1
         with self._writing() as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                return False
+            result = session.execute(
+                update(GameRow).where(GameRow.id == game_id, GameRow.revision == expected)
+                .values(moves=list(moves), status=status, scores=list(scores), turn=turn, revision=revision,
+                        updated_at=now()))
+            if not getattr(result, "rowcount", 0):
+                return "stale" if session.get(GameRow, game_id) is not None else "gone"
             if extras is not None:
                 self._save_extras(session, game_id, extras)
-            row.moves = list(moves)
-            row.status = status
-            row.scores = list(scores)
-            row.turn = turn
-            row.revision = revision
-            row.updated_at = now()
-            return True
+            session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
+            if job_due_ms is not None:
+                session.add(ComputerJobRow(game_id=game_id, revision=revision, due_ms=job_due_ms, attempts=0))
+            self._notify(session, f"c {game_id} {revision}")
+            return "stored"
 
     def delete(self, game_id: str) -> bool:
         with self._writing() as session:
             result = session.execute(delete(GameRow).where(GameRow.id == game_id))
             self._delete_seats(session, game_id)
+            session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
+            self._notify(session, f"g {game_id}")
             return bool(getattr(result, "rowcount", 0))
 
     @staticmethod
@@ -264,6 +360,68 @@ class Repository:
             session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
         else:
             row.clock, row.ended, row.rematch, row.to_move = extras.clock, extras.ended, extras.rematch, extras.to_move
+            row.deadline_ms = extras.deadline_ms
+
+    # ----------------------------------------------------- the computer's turns
+
+    def claim_jobs(self, worker: str, moment_ms: int, lease_ms: int, limit: int) -> list[Job]:
+        """Claim up to ``limit`` computer turns that are due and claimed by no live process, for ``lease_ms``.
+        On PostgreSQL two processes never claim the same job (``FOR UPDATE SKIP LOCKED``); SQLite has one writer."""
+        with self._writing() as session:
+            query = (select(ComputerJobRow)
+                     .where(ComputerJobRow.due_ms <= moment_ms,
+                            or_(ComputerJobRow.claimed_until_ms.is_(None),
+                                ComputerJobRow.claimed_until_ms < moment_ms))
+                     .order_by(ComputerJobRow.due_ms).limit(limit))
+            if self.postgres:
+                query = query.with_for_update(skip_locked=True)
+            jobs = []
+            for row in session.scalars(query):
+                row.claimed_by, row.claimed_until_ms = worker, moment_ms + lease_ms
+                row.attempts += 1
+                jobs.append(Job(row.game_id, row.revision, row.attempts))
+            return jobs
+
+    def next_job_due(self) -> int | None:
+        """When the next unclaimed computer turn is due (epoch ms), or None."""
+        with Session(self.engine) as session:
+            return session.scalar(select(func.min(ComputerJobRow.due_ms)).where(ComputerJobRow.due_ms < NEVER))
+
+    def retry_job(self, job: Job, due_ms: int) -> None:
+        """A claimed turn could not be played now (a failed write): try again at ``due_ms``."""
+        with self._writing() as session:
+            session.execute(update(ComputerJobRow)
+                            .where(ComputerJobRow.game_id == job.game_id, ComputerJobRow.revision == job.revision)
+                            .values(due_ms=due_ms, claimed_by=None, claimed_until_ms=None))
+
+    def fail_job(self, job: Job, error: str) -> None:
+        """The computer cannot play this position (a bug): no process tries again until the game changes."""
+        with self._writing() as session:
+            session.execute(update(ComputerJobRow)
+                            .where(ComputerJobRow.game_id == job.game_id, ComputerJobRow.revision == job.revision)
+                            .values(due_ms=NEVER, claimed_by=None, claimed_until_ms=None, error=error[:500]))
+            self._notify(session, f"c {job.game_id} {job.revision}")
+
+    def drop_job(self, job: Job) -> None:
+        """The game has no computer's turn to play on this revision (it changed, or was never the computer's)."""
+        with self._writing() as session:
+            session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == job.game_id,
+                                                         ComputerJobRow.revision == job.revision))
+
+    def job_error(self, game_id: str) -> str | None:
+        with Session(self.engine) as session:
+            return session.scalar(select(ComputerJobRow.error).where(ComputerJobRow.game_id == game_id))
+
+    def jobs_waiting(self) -> int:
+        with Session(self.engine) as session:
+            return session.scalar(select(func.count()).select_from(ComputerJobRow)) or 0
+
+    def out_of_time(self, moment_ms: int, limit: int = 100) -> list[str]:
+        """The games whose player to move has run out of time at ``moment_ms``."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(ExtrasRow.game_id).where(ExtrasRow.deadline_ms <= moment_ms)
+                                   .order_by(ExtrasRow.deadline_ms).limit(limit))
+            return list(rows)
 
     # ----------------------------------------------------------------- seats
 
@@ -275,7 +433,7 @@ class Repository:
     def extras(self, game_id: str) -> Extras:
         with Session(self.engine) as session:
             row = session.get(ExtrasRow, game_id)
-            return Extras() if row is None else Extras(row.clock, row.ended, row.rematch, row.to_move)
+            return Extras() if row is None else _extras(row)
 
     def names_of(self, ids: Iterable[str]) -> dict[str, list[str | None]]:
         """The names people chose for the seats of these games, by game id and seat."""
@@ -292,11 +450,7 @@ class Repository:
     def extras_of(self, ids: Iterable[str]) -> dict[str, Extras]:
         with Session(self.engine) as session:
             rows = session.scalars(select(ExtrasRow).where(ExtrasRow.game_id.in_(list(ids))))
-            return {r.game_id: Extras(r.clock, r.ended, r.rematch, r.to_move) for r in rows}
-
-    def save_extras(self, game_id: str, extras: Extras) -> None:
-        with self._writing() as session:
-            self._save_extras(session, game_id, extras)
+            return {r.game_id: _extras(r) for r in rows}
 
     def take_seat(self, game_id: str, seat: Seat) -> bool:
         """Store a friend taking an open seat, only if it is still open (two friends at once: one gets it)."""
@@ -343,7 +497,21 @@ class Repository:
             if session.scalars(select(SeatRow.seat).where(SeatRow.game_id == game_id)).first() is not None:
                 return False
             self._add_seats(session, game_id, seats, None)
+            self._notify(session, f"s {game_id}")
             return True
+
+    def page_of(self, ids: Iterable[str], offset: int, limit: int) -> tuple[list[str], bool]:
+        """One page of these games (castle and Rycerze i zamki), the latest changed first; and whether more follow."""
+        wanted = list(ids)
+        found: list[tuple[datetime, str]] = []
+        with Session(self.engine) as session:
+            for start in range(0, len(wanted), 500):
+                part = wanted[start:start + 500]
+                found += list(session.execute(select(GameRow.updated_at, GameRow.id).where(GameRow.id.in_(part))))
+                found += list(session.execute(select(KnightsRow.updated_at, KnightsRow.id)
+                                              .where(KnightsRow.id.in_(part))))
+        found.sort(key=lambda row: (_aware(row[0]), row[1]), reverse=True)
+        return [game_id for _, game_id in found[offset:offset + limit]], len(found) > offset + limit
 
     def games_by_id(self, ids: Iterable[str]) -> tuple[list[StoredGame], list[StoredKnights]]:
         wanted = list(ids)
@@ -365,38 +533,55 @@ class Repository:
             row = session.get(KnightsRow, game_id)
             return StoredKnights.of(row) if row is not None else None
 
-    def all_knights(self) -> list[StoredKnights]:
+    def knights_revision(self, game_id: str) -> int | None:
         with Session(self.engine) as session:
-            rows = session.scalars(select(KnightsRow).order_by(KnightsRow.updated_at.desc()))
-            return [StoredKnights.of(r) for r in rows]
+            return session.scalar(select(KnightsRow.revision).where(KnightsRow.id == game_id))
 
-    def save_knights(self, game_id: str, moves: list[str], status: str, points: list[int], round: int,
-                     extras: Extras | None = None) -> bool:
-        """Store a game's new move list; return False when the game is gone."""
+    def save_knights(self, game_id: str, expected: int, revision: int, moves: list[str], status: str,
+                     points: list[int], round: int, extras: Extras | None = None) -> Written:
+        """Store a game's new move list, only if the stored game is still at revision ``expected``."""
         with self._writing() as session:
-            row = session.get(KnightsRow, game_id)
-            if row is None:
-                return False
+            result = session.execute(
+                update(KnightsRow).where(KnightsRow.id == game_id, KnightsRow.revision == expected)
+                .values(moves=list(moves), status=status, points=list(points), round=round, revision=revision,
+                        updated_at=now()))
+            if not getattr(result, "rowcount", 0):
+                return "stale" if session.get(KnightsRow, game_id) is not None else "gone"
             if extras is not None:
                 self._save_extras(session, game_id, extras)
-            row.moves = list(moves)
-            row.status = status
-            row.points = list(points)
-            row.round = round
-            row.updated_at = now()
-            return True
+            self._notify(session, f"c {game_id} {revision}")
+            return "stored"
 
     def delete_knights(self, game_id: str) -> bool:
         with self._writing() as session:
             result = session.execute(delete(KnightsRow).where(KnightsRow.id == game_id))
             self._delete_seats(session, game_id)
+            self._notify(session, f"g {game_id}")
             return bool(getattr(result, "rowcount", 0))
+
+
+def _extras(row: ExtrasRow) -> Extras:
+    return Extras(row.clock, row.ended, row.rematch, row.to_move, row.deadline_ms)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back times without their zone (they were stored in UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def driver_url(url: str) -> str:
+    """A PostgreSQL URL names the driver the project installs (psycopg 3), whichever way the operator wrote it."""
+    for prefix in ("postgresql://", "postgres://", "postgresql+psycopg2://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
 
 
 def make_engine(url: str) -> Engine:
     """Return an engine; SQLite gets a connection usable from the server's threads and a busy timeout."""
     if not url.startswith("sqlite"):
-        return create_engine(url)
+        # A database server restarted under a running app: a dead pooled connection is replaced, not used.
+        return create_engine(driver_url(url), pool_pre_ping=True, pool_size=10, max_overflow=20)
     memory = url in ("sqlite://", "sqlite:///:memory:")
     options: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
     if memory:

@@ -59,6 +59,10 @@ class GameEvents(Protocol):
 
     def connected(self, game_id: str) -> list[int]: ...
 
+    def start(self) -> None:
+        """The server starts: begin hearing of other processes' changes (if there are any)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -92,6 +96,9 @@ class LocalEvents:
         self._gone: set[str] = set()
         self._count = 0
         self._closed = False
+
+    def start(self) -> None:
+        pass  # one process: every change is published here
 
     def publish(self, game_id: str, revision: int) -> None:
         with self._lock:
@@ -172,6 +179,18 @@ class LocalEvents:
     def connected(self, game_id: str) -> list[int]:
         with self._lock:
             return sorted(self._seats.get(game_id, {}))
+
+    def watched(self) -> dict[str, list[int]]:
+        """The games that pages watch here, with the seats whose pages they are."""
+        with self._lock:
+            return {g: sorted(self._seats.get(g, {})) for g in self._watchers}
+
+    def touch(self, game_id: str) -> None:
+        """Wake the streams of a game (its presence changed elsewhere)."""
+        with self._lock:
+            watchers = list(self._watchers.get(game_id, ()))
+        for watcher in watchers:
+            watcher.poke()
 
     def close(self) -> None:
         """The server stops: every stream ends."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -85,6 +86,8 @@ FRIEND: Final = "friend"
 PEOPLE: Final = (PERSON, FRIEND)
 SEAT_KINDS: Final[tuple[SeatKind, ...]] = ("person", "friend", "random", "heuristic", "mc")
 assert SEAT_KINDS[2:] == tuple(BOT_NAMES), "the seat kinds of the protocol are people and the computer players"
+CACHED_GAMES: Final = 2000
+"""The games a process keeps in memory (the latest used)."""
 MC_SECONDS: Final = 0.4
 """The most the Monte Carlo player thinks per decision in the web app."""
 PHASES: Final[dict[Phase, KnightsPhase]] = {
@@ -132,7 +135,7 @@ class KnightsService:
         self.repo = repo
         self.events = events
         self._error = error
-        self._games: dict[str, LiveKnights] = {}
+        self._games: OrderedDict[str, LiveKnights] = OrderedDict()
         self._lock = threading.Lock()
 
     def fail(self, status: int, code: str, message: str) -> Exception:
@@ -156,7 +159,7 @@ class KnightsService:
         stamp = now()
         self.repo.add_knights(StoredKnights(
             live.id, stamp, stamp, live.seats, seed, records.setup_to_json(setup), [str(a) for a in live.actions],
-            _status(live.state), list(live.state.points), live.state.round,
+            _status(live.state), list(live.state.points), live.state.round, live.revision,
         ), seat_info, Extras(to_move=live.to_move()))
         with self._lock:
             self._games[live.id] = live
@@ -215,15 +218,36 @@ class KnightsService:
         return adopted
 
     def get(self, game_id: str) -> LiveKnights:
+        """A game as stored now: its copy in memory when that is current, else read again from the database (which
+        another process may have changed)."""
         with self._lock:
             live = self._games.get(game_id)
-            if live is None:
-                stored = self.repo.get_knights(game_id)
-                if stored is None:
-                    raise self.fail(404, "not-found", f"there is no game {game_id!r}")
-                live = self._load(stored)
-                self._games[game_id] = live
+            if live is not None:
+                self._games.move_to_end(game_id)
+        if live is not None:
+            with live.lock:
+                if self.repo.knights_revision(game_id) != live.revision:
+                    self._reload(live)
+            return live
+        stored = self.repo.get_knights(game_id)
+        if stored is None:
+            raise self.fail(404, "not-found", f"there is no game {game_id!r}")
+        loaded = self._load(stored)
+        with self._lock:
+            live = self._games.setdefault(game_id, loaded)
+            self._games.move_to_end(game_id)
+            while len(self._games) > CACHED_GAMES:
+                self._games.popitem(last=False)
         return live
+
+    def _reload(self, live: LiveKnights) -> None:
+        stored = self.repo.get_knights(live.id)
+        if stored is None:
+            with self._lock:
+                self._games.pop(live.id, None)
+            raise self.fail(404, "not-found", f"there is no game {live.id!r}")
+        fresh = self._load(stored)
+        live.actions, live.state, live.seat_info = fresh.actions, fresh.state, fresh.seat_info
 
     def _load(self, stored: StoredKnights) -> LiveKnights:
         raw = {"format": records.FORMAT, "version": records.VERSION, "setup": stored.setup, "moves": stored.moves}
@@ -233,13 +257,6 @@ class KnightsService:
         except ZamekError as exc:
             raise self.fail(409, "corrupt-game", f"the stored game cannot be replayed: {exc}") from None
         return LiveKnights(stored.id, stored.seats, stored.seed, setup, actions, state, self.repo.seats(stored.id))
-
-    def all_games(self) -> list[KnightsLine]:
-        return [
-            KnightsLine(id=g.id, seats=g.seats, status="over" if g.status == "over" else "playing", points=g.points,
-                        round=g.round, updated_at=g.updated_at)
-            for g in self.repo.all_knights()
-        ]
 
     def delete(self, game_id: str, token: str | None) -> None:
         live = self.get(game_id)
@@ -290,13 +307,19 @@ class KnightsService:
         return live, seat
 
     def _commit(self, live: LiveKnights, new: LiveKnights) -> None:
-        """Store the new move list first, then change the game in memory."""
+        """Store the new move list first (only on the revision the game in memory has: another process may have
+        changed it), then change the game in memory."""
         state = new.state
-        if not self.repo.save_knights(live.id, [str(a) for a in new.actions], _status(state), list(state.points),
-                                      state.round, Extras(to_move=new.to_move())):
+        written = self.repo.save_knights(live.id, live.revision, new.revision, [str(a) for a in new.actions],
+                                         _status(state), list(state.points), state.round,
+                                         Extras(to_move=new.to_move()))
+        if written == "gone":
             with self._lock:
                 self._games.pop(live.id, None)
             raise self.fail(404, "not-found", f"there is no game {live.id!r}")
+        if written == "stale":
+            self._reload(live)
+            raise self.fail(409, "stale", "the game has changed meanwhile; it has been brought up to date")
         live.actions = new.actions
         live.state = new.state
         live.seat_info = new.seat_info

@@ -81,6 +81,8 @@ class LobbyGames(Answer):
 
     castle: list[GameLine]
     knights: list[KnightsLine]
+    more: bool = False
+    """More games follow this page (ask again with a larger ``offset``)."""
 
 
 class KnightsTile(Answer):

@@ -91,6 +91,10 @@ class Lobby(Request):
     """The seat tokens this browser holds: the lobby lists their games (and no other)."""
 
     tokens: list[Secret] = Field(default_factory=list, max_length=1000)
+    offset: int = Field(default=0, ge=0)
+    """How many of the games (the latest changed first) the pages before this one listed."""
+    limit: int = Field(default=50, ge=1, le=200)
+    """How many games this page lists at most."""
 
 
 class Move(Request):

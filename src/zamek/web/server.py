@@ -1,8 +1,11 @@
-"""Run the web app with uvicorn (``zamek play``) and open it in the browser."""
+"""Run the web app with uvicorn: ``zamek play`` (one process, opens the browser) and ``zamek serve`` (worker
+processes on one shared database)."""
 
 from __future__ import annotations
 
 import gc
+import json
+import os
 import socket
 import threading
 import time
@@ -11,7 +14,7 @@ import webbrowser
 import uvicorn
 
 from zamek.web.app import create_app
-from zamek.web.db import default_db_url
+from zamek.web.db import Repository, default_db_url
 from zamek.web.guard import local_addresses
 from zamek.web.service import WebConfig
 
@@ -70,3 +73,35 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, 
     gc.collect()
     gc.freeze()
     server.run()
+
+
+CONFIG_VARIABLE = "ZAMEK_SERVE_CONFIG"
+"""How ``zamek serve`` gives its configuration to the worker processes uvicorn starts (they import the app)."""
+
+
+def serve_workers(db_url: str, workers: int, host: str, port: int, computer_processes: int = 1,
+                  allowed_hosts: tuple[str, ...] = (), forwarded_allow_ips: str = "127.0.0.1",
+                  computer_delay: float = 0.8, computer_lease: float = 15.0) -> None:
+    """Serve the app from ``workers`` processes sharing the database at ``db_url``, until interrupted; uvicorn
+    starts a worker again when one dies."""
+    if db_url.startswith("sqlite") and workers > 1:
+        raise ValueError("several workers need a database server (PostgreSQL); SQLite serves one process: zamek play")
+    Repository(db_url).close()  # the schema is upgraded once, before the workers start
+    config = {"db_url": db_url, "allowed_hosts": list(allowed_hosts or served_hosts(host)),
+              "bot_workers": computer_processes, "bot_delay": computer_delay, "bot_lease": computer_lease}
+    os.environ[CONFIG_VARIABLE] = json.dumps(config)
+    print(f"Zamek: {workers} workers on {host}:{port}, games stored in {Repository.describe(db_url)}", flush=True)
+    uvicorn.run("zamek.web.server:app_from_environment", factory=True, host=host, port=port, workers=workers,
+                proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips, timeout_graceful_shutdown=1,
+                log_level="info")
+
+
+def app_from_environment() -> object:
+    """The app of one ``zamek serve`` worker (uvicorn imports it in each worker process)."""
+    raw = json.loads(os.environ[CONFIG_VARIABLE])
+    app = create_app(WebConfig(db_url=raw["db_url"], allowed_hosts=tuple(raw["allowed_hosts"]),
+                               bot_workers=int(raw["bot_workers"]), bot_processes=True,
+                               bot_delay=float(raw["bot_delay"]), bot_lease=float(raw["bot_lease"])))
+    gc.collect()
+    gc.freeze()
+    return app

@@ -23,7 +23,7 @@ from zamek.web.errors import ServiceError
 from zamek.web.events import GameEvents, LocalEvents
 from zamek.web.schemas import Adopted, GameLine, GameStatus, GameView, ReplayView, SavedGame, SeatedView, SeatToken
 from zamek.web.seats import SeatPlayer, digest, seat_of, seats_for
-from zamek.web.sessions import COMPUTER, FRIEND, Created, LiveGame, Sessions, players_of, replay_moves
+from zamek.web.sessions import COMPUTER, Created, LiveGame, Sessions, players_of, replay_moves
 from zamek.web.views import (
     clock_view,
     ended_view,
@@ -50,6 +50,14 @@ class WebConfig:
     bot_delay: float = 0.8
     """Seconds the computer waits before replying (a person may undo meanwhile)."""
     bot_workers: int = 2
+    """How many of the computer's turns this process thinks out at once."""
+    bot_processes: bool = False
+    """Think in a pool of ``bot_workers`` processes (a server: the web requests never wait for the computer's
+    thinking) rather than threads (one small process, and the tests)."""
+    bot_lease: float = 15.0
+    """Seconds a process holds a computer's turn it claimed; another process takes it when this one died."""
+    cached_games: int = 2000
+    """The castle games a process keeps in memory."""
     static_dir: Path | None = None
     """Where the page's files are; None uses the package's ``web/static``."""
     max_body_bytes: int = 2_000_000
@@ -62,29 +70,39 @@ class WebConfig:
     """What time it is (seconds since the epoch) for the game clocks; tests set it."""
 
 
+def events_for(repo: Repository) -> GameEvents:
+    """Live updates for a database: across processes on PostgreSQL, within the one process on SQLite."""
+    if not repo.postgres:
+        return LocalEvents()
+    from zamek.web.pgevents import PgEvents  # psycopg is needed only here
+
+    def revision_of(game_id: str) -> int | None:
+        castle = repo.revision(game_id)
+        return castle if castle is not None else repo.knights_revision(game_id)
+
+    return PgEvents(repo.engine, revision_of)
+
+
 class GameService:
     """Every castle game of the app: creation, seats, moves, the computer's turns, undo, import and export, views."""
 
     def __init__(self, config: WebConfig, events: GameEvents | None = None) -> None:
         self.config = config
         self.repo = Repository(config.db_url or default_db_url())
-        self.events: GameEvents = events or LocalEvents()
-        self.sessions = Sessions(self.repo, config.clock)
-        self.computer = ComputerPlayer(self.sessions.commit, config.bot_delay, config.bot_workers)
-        self.sessions.wake = self.computer.schedule
+        self.events: GameEvents = events if events is not None else events_for(self.repo)
+        self.sessions = Sessions(self.repo, config.clock, config.bot_delay, config.cached_games)
+        self.computer = ComputerPlayer(self.sessions, self.repo, config.bot_workers if config.bot_processes else 0,
+                                       config.bot_workers, config.bot_lease, config.clock)
+        self.sessions.computer_due = self.computer.poke
         self.sessions.changed = lambda live: self.events.publish(live.id, live.revision)
 
     # ------------------------------------------------------------ life cycle
 
     def resume(self) -> None:
-        """Load every game in progress where the server has something to do: the computer to move, a clock to
-        watch."""
-        for stored in self.sessions.stored():
-            if stored.status != "over" and stored.mode in (COMPUTER, FRIEND):
-                try:
-                    self.sessions.get(stored.id)
-                except ServiceError as exc:
-                    log.warning("game %s cannot be resumed: %s", stored.id, exc.message)
+        """Start the work no request asks for: the computer's turns (from the database: nothing is loaded at start,
+        a game is read when it is asked for or has something due)."""
+        self.events.start()
+        self.computer.start()
 
     def close(self) -> None:
         self.events.close()
@@ -135,6 +153,7 @@ class GameService:
         live = self.get(game_id)
         connected = self.events.connected(game_id)
         with live.lock:
+            self._bot_error(live)
             refusal = self.sessions.undo_refusal(live)
             words = in_language("cannot-undo", refusal, lang) if refusal is not None else None
             return game_view(live, live.state, live.infos, lang, can_undo=refusal is None, undo_refusal=words,
@@ -167,16 +186,25 @@ class GameService:
     def status(self, game_id: str) -> GameStatus:
         live = self.get(game_id)
         with live.lock:
+            self._bot_error(live)
             return game_status(live)
 
-    def lobby(self, tokens: list[str]) -> tuple[list[GameLine], dict[str, list[int]]]:
-        """The castle games these tokens hold seats of (and, for the caller, every game id they hold)."""
-        held = self.repo.held(digest(t) for t in tokens)
+    def _bot_error(self, live: LiveGame) -> None:
+        """Whether the computer failed to play its turn (in whichever process took it)."""
+        live.bot_error = self.repo.job_error(live.id) if live.computer_to_move() else None
+
+    def lobby(self, tokens: list[str], offset: int = 0, limit: int = 50
+              ) -> tuple[list[GameLine], dict[str, list[int]], bool]:
+        """One page of the games these tokens hold seats of, the latest changed first: its castle games, every game
+        of the page with the seats held (for the caller's Rycerze i zamki lines), and whether more follow."""
+        every = self.repo.held(digest(t) for t in tokens)
+        page, more = self.repo.page_of(every, offset, limit)
+        held = {game_id: every[game_id] for game_id in page}
         games, _ = self.repo.games_by_id(held)
         extras = self.repo.extras_of(g.id for g in games)
         names = self.repo.names_of(g.id for g in games)
         lines = [game_line(g, sorted(held[g.id]), extras.get(g.id), names.get(g.id, [])) for g in games]
-        return lines, held
+        return lines, held, more
 
     def adopt(self) -> list[Adopted]:
         """Seats for the castle games stored before games had seats: each person's seat gets a token."""

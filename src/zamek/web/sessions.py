@@ -5,10 +5,15 @@ position those moves reach. Every change goes through :meth:`Sessions.commit`, w
 whole new move list in one transaction *before* the position in memory changes, so what a person
 saw confirmed is on disk, and a restarted server replays each record to the same position.
 
+The database is the truth and the games in memory are a bounded cache of it: every request first asks the
+database for the game's revision and brings its copy up to date when another process has changed it, and a
+change is stored only on the revision it was made from (:meth:`Repository.save_moves`), so that of two
+processes moving at once one wins and the other answers 409 ``stale``.
+
 Chance (the tile drawn, a token revealed) is decided by the server from the game's seed, by the one
 seeding convention (``zamek.seeding``): a restarted server, or an undo, finds the same tiles again.
-The computer's turns are played by :mod:`zamek.web.computer`; :attr:`Sessions.wake` tells it that a
-game has changed (or was loaded) so that it may move.
+A change that leaves the computer to move stores its turn as a job (due after a pause), in the same
+transaction; :mod:`zamek.web.computer` plays it.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -94,9 +100,8 @@ class LiveGame:
     rematch: str | None = None
     """The id of the rematch offered or played after this game."""
     lock: threading.RLock = field(default_factory=threading.RLock)
-    pending: bool = False
-    """The computer's worker has a job for this game (it is thinking)."""
     bot_error: str | None = None
+    """Why the computer cannot play this game (read with the game's view)."""
     deleted: bool = False
 
     def record(self) -> dict[str, Any]:
@@ -120,8 +125,8 @@ class LiveGame:
 
     @property
     def thinking(self) -> bool:
-        """The computer is about to move (a job is pending and nobody else is to act)."""
-        return self.pending and not self.over and not self.human_to_act()
+        """The computer is about to move (its turn waits in the jobs, unless it failed)."""
+        return self.computer_to_move() and self.bot_error is None
 
     def human_to_act(self, state: GameState | None = None) -> bool:
         """Return whether a person (not the computer, not chance) is to decide in ``state`` (default: now)."""
@@ -140,9 +145,12 @@ class LiveGame:
             return None
         return state.current
 
-    def computer_to_move(self) -> bool:
-        """Return whether the computer's worker has something to do: its turn, or chance in its turn."""
-        return self.mode == COMPUTER and not self.over and not self.human_to_act()
+    def computer_to_move(self, state: GameState | None = None) -> bool:
+        """Return whether the computer has something to do in ``state`` (default: now): its turn, or chance in
+        its turn."""
+        state = self.state if state is None else state
+        over = self.ended is not None or state.is_over()
+        return self.mode == COMPUTER and not over and not self.human_to_act(state)
 
 
 def step(state: GameState, action: Action) -> MoveInfo:
@@ -219,34 +227,92 @@ def wall_clock() -> float:
     return time.time()
 
 
+CACHED_GAMES: Final = 2000
+"""The games a process keeps in memory (the latest used); any other is replayed from the database when asked."""
+STALE: Final = ("the game has changed since this page was drawn (another tab, the computer or your opponent); it has "
+                "been brought up to date")
+
+
 class Sessions:
     """Every castle game of the app in memory and in the database: creation, moves, undo, import, deletion."""
 
-    def __init__(self, repo: Repository, clock: Callable[[], float] = wall_clock) -> None:
+    def __init__(self, repo: Repository, clock: Callable[[], float] = wall_clock, bot_delay: float = 0.8,
+                 cached: int = CACHED_GAMES) -> None:
         self.repo = repo
         self.now = clock
-        self._games: dict[str, LiveGame] = {}
+        self.bot_delay = bot_delay
+        self.cached = cached
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
-        self.wake: Callable[[LiveGame], None] = lambda live: None
-        """Called (holding the game's lock) when a game was loaded, created or moved: the computer may be to move."""
         self.changed: Callable[[LiveGame], None] = lambda live: None
         """Called (holding the game's lock) after every stored change: the live events."""
+        self.computer_due: Callable[[], None] = lambda: None
+        """Called when a change has left a turn to the computer (its scheduler looks at the jobs again)."""
 
     # --------------------------------------------------------------- loading
 
     def get(self, game_id: str) -> LiveGame:
-        """Return a game, replaying its record from the database when it is not in memory."""
+        """Return a game as stored now: from memory when its copy there is current, else replayed (or brought up to
+        date) from the database."""
         with self._lock:
             live = self._games.get(game_id)
-            if live is None:
-                stored = self.repo.get(game_id)
-                if stored is None:
-                    raise ServiceError(404, "not-found", f"there is no game {game_id!r}")
-                live = self._load(stored)
-                self._games[game_id] = live
-        with live.lock:
-            self.wake(live)
+            if live is not None:
+                self._games.move_to_end(game_id)
+        if live is not None:
+            with live.lock:
+                self._refresh(live)
+            return live
+        stored = self.repo.get(game_id)
+        if stored is None:
+            raise ServiceError(404, "not-found", f"there is no game {game_id!r}")
+        loaded = self._load(stored)
+        with self._lock:
+            live = self._games.setdefault(game_id, loaded)  # another thread may have loaded it meanwhile
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.cached:
+                self._games.popitem(last=False)
         return live
+
+    def _refresh(self, live: LiveGame) -> None:
+        """Bring a game in memory up to date with the database (the caller holds its lock)."""
+        revision = self.repo.revision(live.id)
+        if revision is None:
+            self._forget(live)
+            raise ServiceError(404, "not-found", f"there is no game {live.id!r}")
+        if revision != live.revision:
+            self._reload(live)
+
+    def _reload(self, live: LiveGame) -> None:
+        """Read a game again from the database: the moves another process added are played on from the copy in
+        memory (a game whose moves were taken back is replayed)."""
+        stored = self.repo.get(live.id)
+        if stored is None:
+            self._forget(live)
+            raise ServiceError(404, "not-found", f"there is no game {live.id!r}")
+        known = [str(a) for a in live.actions]
+        if stored.moves[:len(known)] == known:
+            state = live.state.copy()
+            try:
+                actions = parse_moves({"moves": stored.moves[len(known):]}, parse_action)
+                infos = [step(state, action) for action in actions]
+            except ZamekError as exc:
+                raise ServiceError(500, "corrupt", f"game {live.id} cannot be replayed: {exc}") from None
+            live.state, live.actions, live.infos = state, live.actions + actions, live.infos + infos
+            extras = self.repo.extras(live.id)
+            live.seats = self.repo.seats(live.id)
+            live.clock = Clock.from_json(extras.clock) if extras.clock else None
+            live.ended, live.rematch = extras.ended, extras.rematch
+        else:
+            fresh = self._load(stored)
+            live.state, live.actions, live.infos, live.seats = fresh.state, fresh.actions, fresh.infos, fresh.seats
+            live.clock, live.ended, live.rematch = fresh.clock, fresh.ended, fresh.rematch
+        live.revision = stored.revision
+        live.bot_error = None
+
+    def _forget(self, live: LiveGame) -> None:
+        live.deleted = True
+        with self._lock:
+            self._games.pop(live.id, None)
 
     def _load(self, stored: StoredGame) -> LiveGame:
         try:
@@ -270,12 +336,9 @@ class Sessions:
         with self._lock:
             return self._games.get(game_id)
 
-    def loaded(self) -> list[LiveGame]:
+    def in_memory(self) -> int:
         with self._lock:
-            return list(self._games.values())
-
-    def stored(self) -> list[StoredGame]:
-        return self.repo.all()
+            return len(self._games)
 
     # -------------------------------------------------------------- creation
 
@@ -310,8 +373,6 @@ class Sessions:
         new_state, actions, infos = self._advance_chance(live, state.copy())
         live.state, live.actions, live.infos = new_state, actions, infos
         self._add(live)
-        with live.lock:
-            self.wake(live)
         return Created(live, tokens, invite)
 
     def import_record(self, raw: Any) -> Created:
@@ -348,8 +409,6 @@ class Sessions:
         seats, tokens, _ = seats_for(players, now())
         live = LiveGame(new_id(), mode, level, human, seed, setup, now(), actions, infos, state, 0, seats)
         self._add(live)
-        with live.lock:
-            self.wake(live)
         return Created(live, tokens)
 
     def _add(self, live: LiveGame) -> None:
@@ -358,9 +417,18 @@ class Sessions:
             live.id, live.created_at, live.created_at, live.mode, live.level, live.human, live.seed,
             records.setup_to_json(live.setup), [str(a) for a in live.actions], status_of(state), list(state.scores),
             state.turn, live.revision,
-        ), live.seats, live.extras())
+        ), live.seats, live.extras(), self._job_due(live, state))
         with self._lock:
             self._games[live.id] = live
+        if live.computer_to_move():
+            self.computer_due()
+
+    def _job_due(self, live: LiveGame, state: GameState) -> int | None:
+        """When the computer is to play its turn in ``state`` (epoch ms, after the pause in which a person may
+        still take their move back), or None when it has no turn."""
+        if not live.computer_to_move(state):
+            return None
+        return round((self.now() + self.bot_delay) * 1000)
 
     def delete(self, game_id: str, token: str | None) -> None:
         """Delete a game; a game against a friend who has joined belongs to both and is not deleted."""
@@ -370,10 +438,8 @@ class Sessions:
             if live.mode == FRIEND and not live.waiting_for_friend:
                 raise ServiceError(409, "shared-game", "this game belongs to both players: it stays on the server "
                                                        "(remove it from your list instead)")
-            live.deleted = True
             self.repo.delete(game_id)
-        with self._lock:
-            self._games.pop(game_id, None)
+            self._forget(live)
 
     # ------------------------------------------------------------- the seats
 
@@ -461,20 +527,20 @@ class Sessions:
         self.commit(live, live.state, [], [])
 
     def expire_clocks(self) -> list[str]:
-        """End every game in memory whose player to move has run out of time; return their ids."""
+        """End every game whose player to move has run out of time (whichever process served it); return their
+        ids. Processes that look at once are told apart by the revision: one ends the game."""
         ended = []
         moment = self.now()
-        for live in self.loaded():
-            if live.clock is None or live.clock.running is None or live.over:
-                continue
-            with live.lock:
-                loser = live.clock.expired(moment) if not live.over and live.clock is not None else None
-                if loser is not None:
-                    try:
+        for game_id in self.repo.out_of_time(round(moment * 1000)):
+            try:
+                live = self.get(game_id)
+                with live.lock:
+                    loser = live.clock.expired(moment) if not live.over and live.clock is not None else None
+                    if loser is not None:
                         self._end(live, "timeout", loser)
                         ended.append(live.id)
-                    except ServiceError:
-                        pass
+            except ServiceError:
+                pass  # deleted meanwhile, or ended by another process
         return ended
 
     def _check_clock(self, live: LiveGame) -> None:
@@ -486,9 +552,11 @@ class Sessions:
             self._end(live, "timeout", loser)
             raise ServiceError(409, "time-out", "the time of the player to move has run out: the game is over")
 
-    def _acting_seat(self, live: LiveGame, token: str | None) -> int:
-        """The seat ``token`` holds, refused unless the game waits for that seat's decision."""
+    def _acting_seat(self, live: LiveGame, token: str | None, revision: int | None) -> int:
+        """The seat ``token`` holds, refused unless the game waits for that seat's decision on the revision the
+        page shows."""
         seat = prove_seat(live.seats, token)
+        self._check_revision(live, revision)  # before the turn: a page out of date is told so first
         if live.over:
             raise ServiceError(409, "illegal", "the game is over")
         if live.waiting_for_friend:
@@ -506,8 +574,7 @@ class Sessions:
         """Play a person's move (in notation); the engine's refusal becomes a 4xx error with its message."""
         live = self.get(game_id)
         with live.lock:
-            self._acting_seat(live, token)
-            self._check_revision(live, revision)
+            self._acting_seat(live, token, revision)
             self._check_clock(live)
             action = self._parse(text)
             if isinstance(action, (Draw, Reveal)):
@@ -526,15 +593,13 @@ class Sessions:
                 raise ServiceError(409, "illegal", str(exc)) from None
             new_state, more, more_infos = self._advance_chance(live, new_state, len(live.actions) + 1)
             self.commit(live, new_state, [action, *more], [info, *more_infos])
-            self.wake(live)
         return live
 
     def draw(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         """Draw the next tile (two people at one screen: the next player asks for it)."""
         live = self.get(game_id)
         with live.lock:
-            self._acting_seat(live, token)
-            self._check_revision(live, revision)
+            self._acting_seat(live, token, revision)
             state = live.state
             if live.mode != HOTSEAT:
                 raise ServiceError(409, "illegal", "tiles are drawn automatically in this game")
@@ -610,39 +675,46 @@ class Sessions:
     @staticmethod
     def _check_revision(live: LiveGame, revision: int | None) -> None:
         if revision is not None and revision != live.revision:
-            raise ServiceError(
-                409, "stale", "the game has changed since this page was drawn (another tab, the computer or your "
-                              "opponent); it has been brought up to date"
-            )
+            raise ServiceError(409, "stale", STALE)
 
     def commit(
         self, live: LiveGame, state: GameState, actions: list[Action], infos: list[MoveInfo], replace: bool = False
     ) -> None:
-        """Store the new move list (and the clock, the end, the rematch) in one transaction, then (only then)
-        change the game in memory.
+        """Store the new move list (and the clock, the end, the rematch, the computer's next turn) in one
+        transaction, on the revision the game in memory has, then (only then) change the game in memory.
 
-        The caller holds ``live.lock``. Raise ServiceError (404) when the game has been deleted meanwhile.
+        The caller holds ``live.lock``. Raise ServiceError 404 when the game has been deleted meanwhile, and 409
+        ``stale`` when another process changed it first (the game in memory is then brought up to date).
         """
         all_actions = list(actions) if replace else live.actions + list(actions)
         all_infos = list(infos) if replace else live.infos + list(infos)
-        revision = live.revision + 1
         clock = live.clock
         to_act = live.seat_to_act(state)
+        over = live.ended is not None or state.is_over()
         if clock is not None and live.everyone_seated and (actions or replace):
             clock = Clock.from_json(clock.to_json())
             clock.run_for(to_act, self.now())
-        extras = Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act)
-        over = live.ended is not None or state.is_over()
-        stored = self.repo.save_moves(
-            live.id, [str(a) for a in all_actions], "over" if over else "playing", list(state.scores), state.turn,
-            revision, extras,
+        deadline = None
+        if clock is not None and clock.running is not None and clock.since is not None and not over:
+            deadline = round(clock.since * 1000) + clock.left_ms[clock.running]
+        extras = Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act, deadline)
+        job_due = self._job_due(live, state)
+        written = self.repo.save_moves(
+            live.id, live.revision, [str(a) for a in all_actions], "over" if over else "playing",
+            list(state.scores), state.turn, extras, job_due,
         )
-        if not stored:
-            live.deleted = True
+        if written == "gone":
+            self._forget(live)
             raise ServiceError(404, "not-found", f"game {live.id} has been deleted")
-        live.state, live.actions, live.infos, live.revision = state, all_actions, all_infos, revision
+        if written == "stale":
+            self._reload(live)
+            raise ServiceError(409, "stale", STALE)
+        live.state, live.actions, live.infos, live.revision = state, all_actions, all_infos, live.revision + 1
         live.clock = clock
+        live.bot_error = None
         self.changed(live)
+        if job_due is not None:
+            self.computer_due()
 
 
 def replace_token(seat: Seat, token: str) -> Seat:
