@@ -32,6 +32,7 @@ from sqlalchemy import create_engine, text
 
 from tests.live_server import Server, start_server
 from tests.postgres import pg_url, postgres  # noqa: F401
+from tests.test_web_api import wait_for_person
 from tests.web_client import Json, WebClient, bearer
 from zamek import record as records
 from zamek.loadtest import ServerProcess, descendants, legal_actions, start_server_process
@@ -56,17 +57,6 @@ def client(url: str, **options: Any) -> Iterator[WebClient]:
     app = create_app(WebConfig(db_url=url, **({"bot_delay": 0.0} | options)))
     with WebClient(app) as web:
         yield web
-
-
-def play_until_person(web: WebClient, game: str, timeout: float = 60) -> Json:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        view: Json = web.get(f"/api/games/{game}").json()
-        assert view["bot_error"] is None, view["bot_error"]
-        if not view["thinking"]:
-            return view
-        time.sleep(0.02)
-    raise AssertionError("the computer did not reply")
 
 
 # ------------------------------------------------------------------ migrations
@@ -146,7 +136,7 @@ def test_a_database_of_the_previous_schema_is_upgraded_and_its_games_go_on(any_u
     with client(any_url) as web:
         web.tokens = tokens
         assert current(web.service.repo.engine) == head()
-        view = play_until_person(web, computer_game)  # its turn became a job: the computer replies
+        view = wait_for_person(web, computer_game)  # its turn became a job: the computer replies
         assert view["human_to_act"] and view["moves_count"] > 2
         extras = web.service.repo.extras(friend["id"])
         assert extras.deadline_ms is not None and extras.deadline_ms > time.time() * 1000

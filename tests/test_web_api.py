@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from zamek import datafiles
 from zamek.core.actions import Action
@@ -370,6 +372,42 @@ def test_the_computer_goes_on_after_a_restart(tmp_path: Path) -> None:
     with client_for(db, bot_delay=0, tokens=client.tokens) as client:
         view = wait_for_person(client, view["id"])
         assert view["human_to_act"] and len(view["placements"]) == 2
+
+
+def test_a_failed_write_of_the_computers_turn_is_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with client_for(tmp_path / "g.sqlite3") as client:
+        repo = client.service.repo
+        store = repo.save_moves
+        failed: list[str] = []
+
+        def fails_once(*args: Any, **kwargs: Any) -> Any:
+            if not failed and threading.current_thread().name.startswith("zamek-bot"):
+                failed.append(args[0])  # the database is gone for a moment, as the computer stores its turn
+                raise OperationalError("UPDATE games", {}, ConnectionError("server closed the connection"))
+            return store(*args, **kwargs)
+
+        monkeypatch.setattr(repo, "save_moves", fails_once)
+        view = play_turn(client, new_game(client))
+        view = wait_for_person(client, view["id"])  # not frozen: the turn is tried again a second later
+        assert failed == [view["id"]] and view["human_to_act"]
+
+
+def test_a_process_keeps_a_bounded_number_of_games_in_memory(tmp_path: Path) -> None:
+    with client_for(tmp_path / "g.sqlite3", cached_games=2) as client:
+        games = [new_game(client, mode="hotseat")["id"] for _ in range(4)]
+        assert client.service.sessions.in_memory() == 2
+        for game in games:  # the games it forgot are read again from the database
+            assert client.get(f"/api/games/{game}").json()["id"] == game
+        assert client.service.sessions.in_memory() == 2
+
+
+def test_start_up_reads_no_game(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with client_for(db) as client:
+        games = [play_turn(client, new_game(client, mode="hotseat"))["id"] for _ in range(3)]
+    with client_for(db, tokens=client.tokens) as client:
+        assert client.service.sessions.in_memory() == 0  # it listens at once; a game is read when asked for
+        assert [client.get(f"/api/games/{g}").json()["moves_count"] > 0 for g in games] == [True] * 3
 
 
 def test_the_same_seed_draws_the_same_tiles_after_an_undo(client: WebClient) -> None:

@@ -326,19 +326,27 @@ class Repository:
         revision ``expected + 1``."""
         revision = expected + 1
         with self._writing() as session:
-            result = session.execute(
-                update(GameRow).where(GameRow.id == game_id, GameRow.revision == expected)
-                .values(moves=list(moves), status=status, scores=list(scores), turn=turn, revision=revision,
-                        updated_at=now()))
-            if not getattr(result, "rowcount", 0):
-                return "stale" if session.get(GameRow, game_id) is not None else "gone"
-            if extras is not None:
-                self._save_extras(session, game_id, extras)
+            refused = self._compare_and_set(session, GameRow, game_id, expected, extras, moves=list(moves),
+                                            status=status, scores=list(scores), turn=turn, revision=revision)
+            if refused is not None:
+                return refused
             session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
             if job_due_ms is not None:
                 session.add(ComputerJobRow(game_id=game_id, revision=revision, due_ms=job_due_ms, attempts=0))
             self._notify(session, f"c {game_id} {revision}")
             return "stored"
+
+    def _compare_and_set(self, session: Session, table: type[GameRow] | type[KnightsRow], game_id: str,
+                         expected: int, extras: Extras | None, **values: Any) -> Written | None:
+        """Change a game's row only if it is still at revision ``expected`` (and then its extras); None when it was
+        changed, else why not."""
+        result = session.execute(update(table).where(table.id == game_id, table.revision == expected)
+                                 .values(**values, updated_at=now()))
+        if not getattr(result, "rowcount", 0):
+            return "stale" if session.get(table, game_id) is not None else "gone"
+        if extras is not None:
+            self._save_extras(session, game_id, extras)
+        return None
 
     def delete(self, game_id: str) -> bool:
         with self._writing() as session:
@@ -541,14 +549,10 @@ class Repository:
                      points: list[int], round: int, extras: Extras | None = None) -> Written:
         """Store a game's new move list, only if the stored game is still at revision ``expected``."""
         with self._writing() as session:
-            result = session.execute(
-                update(KnightsRow).where(KnightsRow.id == game_id, KnightsRow.revision == expected)
-                .values(moves=list(moves), status=status, points=list(points), round=round, revision=revision,
-                        updated_at=now()))
-            if not getattr(result, "rowcount", 0):
-                return "stale" if session.get(KnightsRow, game_id) is not None else "gone"
-            if extras is not None:
-                self._save_extras(session, game_id, extras)
+            refused = self._compare_and_set(session, KnightsRow, game_id, expected, extras, moves=list(moves),
+                                            status=status, points=list(points), round=round, revision=revision)
+            if refused is not None:
+                return refused
             self._notify(session, f"c {game_id} {revision}")
             return "stored"
 

@@ -265,10 +265,14 @@ class Sessions:
         stored = self.repo.get(game_id)
         if stored is None:
             raise ServiceError(404, "not-found", f"there is no game {game_id!r}")
-        loaded = self._load(stored)
+        return self._keep(self._load(stored))
+
+    def _keep(self, live: LiveGame) -> LiveGame:
+        """Hold a game in memory (the latest used; the oldest is forgotten); another thread's copy, if it was
+        quicker, wins."""
         with self._lock:
-            live = self._games.setdefault(game_id, loaded)  # another thread may have loaded it meanwhile
-            self._games.move_to_end(game_id)
+            live = self._games.setdefault(live.id, live)
+            self._games.move_to_end(live.id)
             while len(self._games) > self.cached:
                 self._games.popitem(last=False)
         return live
@@ -418,8 +422,7 @@ class Sessions:
             records.setup_to_json(live.setup), [str(a) for a in live.actions], status_of(state), list(state.scores),
             state.turn, live.revision,
         ), live.seats, live.extras(), self._job_due(live, state))
-        with self._lock:
-            self._games[live.id] = live
+        self._keep(live)
         if live.computer_to_move():
             self.computer_due()
 
