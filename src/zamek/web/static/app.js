@@ -1,8 +1,12 @@
-// The page's entry: routing between the screens (lobby.js, game.js, replay.js, and Rycerze i zamki in knights.js),
-// the header with the language switch, and the keys. Plain ES modules, no build step; the API client is api.js.
+// The page's entry: routing between the screens (lobby.js, game.js, replay.js, Rycerze i zamki in knights.js and
+// the rules page in help.js), the header with the rules link and the language switch, the first-game guide
+// (guide.js), and the keys. Plain ES modules, no build step; the API client is api.js.
 
 import { call, seats, setClientWords, watch } from "./api.js";
 import { gameKey, openGame, refreshGame } from "./game.js";
+import { startGuide } from "./guide.js";
+import { openHelp, renderHelp } from "./help.js";
+import { hw } from "./help-words.js";
 import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKnightsJoin } from "./knights.js";
 import { openJoin, openLobby } from "./lobby.js";
 import { openReplay, replayKey, stopReplayPlay } from "./replay.js";
@@ -20,7 +24,8 @@ function route() {
   const parts = hash.split("/");
   if (parts[0] !== "knights") leaveKnights();
   header();
-  if (parts[0] === "knights" && parts[1]) {
+  if (parts[0] === "help") openHelp(parts[1] || null);
+  else if (parts[0] === "knights" && parts[1]) {
     state.screen = "knights";
     openKnights(parts[1], { spectator: parts[2] === "watch" });
   } else if (parts[0] === "knights-join" && parts[1] && parts[2]) {
@@ -48,6 +53,8 @@ function header() {
   nav.innerHTML = "";
   nav.append(
     h("a", { href: "#/", class: "nav-link" }, t("lobby")),
+    h("a", { href: "#/help", class: "nav-link help-link", id: "help-link", title: hw(state.lang, "help-link-label"),
+      "aria-current": location.hash.startsWith("#/help") ? "page" : null }, hw(state.lang, "help-link")),
     h("button", { class: "lang", id: "lang-switch", type: "button", onclick: switchLanguage, "aria-label": t("languageLabel") }, t("language")),
   );
   document.getElementById("tagline").textContent = t("tagline");
@@ -60,6 +67,7 @@ function switchLanguage() {
   header();
   state.boardFor = null; // the panels' headings and hints are drawn anew, in the new language
   if (state.screen === "join") route(); // an invitation's page, drawn again in the new language
+  else if (state.screen === "help") renderHelp();
   else if (state.screen === "knights") knightsLanguageChanged();
   else if (state.screen === "game" && state.gameId) refreshGame();
   else if (state.screen === "replay" && state.view) openReplay(state.gameId, state.view.replay.move);
@@ -75,3 +83,4 @@ document.addEventListener("keydown", (ev) => {
 
 window.addEventListener("hashchange", route);
 route();
+startGuide();

@@ -1,6 +1,9 @@
 // Rycerze i zamki: the lobby's panel (new game, list) and the game screen.
 // The server sends each seat only what that seat may see; the page asks for a person's hand only after
-// the hand-over screen, and shows every reveal step by step.
+// the hand-over screen, and shows every reveal step by step. Cards are drawn as cards (a picture, the name,
+// the three strengths with each castle kind's mark) and the tiles as tiles (knights-art.js).
+
+import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
 
 let ctx = null; // { h, api, seats, watch, t, main, lang: () => string }
 const game = { id: null, view: null, shown: 0, seat: null, selected: [], busy: false, spectator: false, stop: null, connected: [] };
@@ -242,7 +245,7 @@ function tableView(whole) {
   const { h, t } = ctx;
   const view = tableAsShown(whole);
   const tile = view.tile
-    ? h("div", { class: `k-tile k-kind-${view.tile.kind || "drum"}`, id: "k-tile" }, h("strong", {}, view.tile.name))
+    ? h("div", { class: `k-tile k-kind-${view.tile.kind || "drum"}`, id: "k-tile" }, knightsTile(view.tile, 56), h("strong", {}, view.tile.name))
     : h("div", { class: "k-tile" }, "—");
   const rows = view.names.map((_, p) =>
     h("tr", { class: p === view.current ? "k-now" : "", "data-seat": p },
@@ -265,10 +268,40 @@ function renderStep(stage) {
   const { h, t } = ctx;
   const event = game.view.events[game.shown];
   stage.append(h("h3", {}, t("k-reveal")),
-    h("div", { class: `k-event k-ev-${event.type}`, id: "k-event", "data-round": event.round ?? "" }, event.lines.map((l) => h("p", {}, l))),
+    h("div", { class: `k-event k-ev-${event.type}`, id: "k-event", "data-round": event.round ?? "" }, eventPicture(event), event.lines.map((l) => h("p", {}, l))),
     h("div", { class: "k-step-buttons" },
       h("button", { type: "button", class: "primary", id: "k-next", onclick: () => { game.shown += 1; markSeen(); render(); } }, t("k-next")),
       h("button", { type: "button", id: "k-skip", onclick: () => { game.shown = game.view.events.length; markSeen(); render(); } }, t("k-skip"))));
+}
+
+// The pictures of a reveal's step: the tile turned up, or the cards every player laid.
+function eventPicture(event) {
+  const { h } = ctx;
+  if (event.type === "TileRevealed") {
+    const [kind, size] = event.tile.split("-");
+    const tile = kind === "drum" ? { kind: null, points: 0, name: "" } : { kind, points: size === "big" ? 2 : 1, name: "" };
+    return h("div", { class: "k-event-art" }, knightsTile(tile, 64));
+  }
+  if (event.type === "CardsRevealed") {
+    return h("div", { class: "k-event-art k-laid" }, event.choices.map((cards, p) =>
+      h("span", { class: "k-laid-seat", "data-seat": p }, h("span", { class: "k-laid-name" }, game.view.names[p]), cards.map((c) => cardPicture(c, 34)))));
+  }
+  return null;
+}
+
+// A card's face: its picture, its name, and its strength against each castle kind (the kind of the castle on
+// the table marked), or the shepherd's blank.
+function cardFace(c, mine, now) {
+  const { h, t } = ctx;
+  const kinds = Object.keys(mine.kind_names);
+  return [
+    cardPicture(c.card),
+    h("span", { class: "k-card-name" }, c.name),
+    c.strength
+      ? h("span", { class: "k-strengths" }, kinds.map((k) => h("span", { class: k === now ? "k-str now" : "k-str", "data-kind": k, title: `${mine.kind_names[k]}: ${c.strength[k]}` },
+        kindMark(k), h("span", { class: "sr-only" }, `${mine.kind_names[k]} `), h("b", { class: "k-str-value" }, c.strength[k]))))
+      : h("span", { class: "k-strengths muted" }, t("k-blank")),
+  ];
 }
 
 function renderOver(stage) {
@@ -294,7 +327,6 @@ function renderHand(mine) {
   render();
   const stage = document.getElementById("k-stage");
   stage.innerHTML = "";
-  const kinds = Object.keys(mine.kind_names);
   const now = mine.tile && mine.tile.kind;
   const seatName = mine.names[mine.seat];
   document.body.dataset.revision = `${mine.revision}:${game.shown}:${game.seat}`;
@@ -303,9 +335,7 @@ function renderHand(mine) {
     const cards = [];
     for (const c of mine.hand) {
       for (let i = 0; i < c.count; i++) {
-        const button = h("button", { type: "button", class: "k-card", "data-card": c.card, "aria-pressed": "false" },
-          h("span", { class: "k-card-name" }, c.name),
-          c.strength ? h("span", { class: "k-strengths" }, kinds.map((k) => h("span", { class: k === now ? "k-str now" : "k-str" }, `${mine.kind_names[k]} ${c.strength[k]}`))) : h("span", { class: "k-strengths muted" }, t("k-blank")));
+        const button = h("button", { type: "button", class: "k-card", "data-card": c.card, "aria-pressed": "false" }, cardFace(c, mine, now));
         button.addEventListener("click", () => {
           const on = button.getAttribute("aria-pressed") === "true";
           if (!on && game.selected.length >= 2) return;
@@ -326,8 +356,7 @@ function renderHand(mine) {
     stage.append(h("h3", {}, t("k-recruit-title", { player: seatName })),
       h("p", { class: "muted" }, t("k-recruit-hint")),
       h("div", { class: "k-hand" }, mine.camp.map((c) => h("button", { type: "button", class: "k-recruit", "data-card": c.card, onclick: () => send(mine.seat, `recruit:${c.card}`) },
-        h("span", { class: "k-card-name" }, c.name),
-        h("span", { class: "k-strengths" }, kinds.map((k) => h("span", { class: "k-str" }, `${mine.kind_names[k]} ${c.strength[k]}`)))))),
+        cardFace(c, mine, null)))),
       h("p", { class: "muted" }, `${t("k-hand")}: ${mine.hand.map((c) => (c.count > 1 ? `${c.name} ×${c.count}` : c.name)).join(", ")}`));
   }
   stage.append(h("p", { class: "error", id: "k-error", hidden: true, role: "alert" }));
