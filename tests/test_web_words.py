@@ -295,3 +295,28 @@ def test_a_polish_page_gets_an_imported_games_bad_move_in_polish(client: WebClie
     assert not ENGLISH.search(re.sub(r"'[^']*'", "", message)), message
     english = client.post("/api/import", json=record).json()["message"]
     assert english.startswith("move 2 (e5/0): e5/0: ")
+
+
+def test_a_refusal_in_a_game_of_2003_speaks_its_words(client: WebClient) -> None:
+    """The page of a game of The Castle 2003 is refused in 2003's words: a road of Zamek is a path there."""
+    view = client.post("/api/games", json={"mode": "hotseat", "edition": "castle2003", "seed": 4}).json()
+    while True:
+        if view["phase"] == "draw":
+            view = client.post(f"/api/games/{view['id']}/draw", headers=client.mover(view), json={}).json()
+        legal = {p["action"] for p in view["drawn"]["places"]}
+        spaces = {a.split("/")[0] for a in legal}
+        tried = [f"{s}/{r}" for s in sorted(spaces) for r in (0, 90, 180, 270) if f"{s}/{r}" not in legal]
+        for action in tried:
+            english = client.post(f"/api/games/{view['id']}/actions", headers=client.mover(view),
+                                  json={"action": action}).json()["message"]
+            if "road" in english:
+                polish = client.post(f"/api/games/{view['id']}/actions?lang=pl", headers=client.mover(view),
+                                     json={"action": action}).json()["message"]
+                assert "ścieżk" in polish and "drog" not in polish, polish
+                return
+        view = client.post(f"/api/games/{view['id']}/actions", headers=client.mover(view),
+                           json={"action": sorted(legal)[0]}).json()
+        while view["phase"] not in ("draw", "over"):
+            view = client.post(f"/api/games/{view['id']}/actions", headers=client.mover(view),
+                               json={"action": view["choices"][-1]["action"]}).json()
+        assert view["phase"] != "over", "no refusal about a road in a whole game"

@@ -176,7 +176,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return refuse(exc.status, exc.code, in_language(exc.code, exc.message, language_of(request)))
+        # A castle game's refusal speaks the words of its edition (a "road" of 2020 is a "path" of 2003).
+        game_id = request.path_params.get("game_id")
+        live = service.sessions.peek(game_id) if isinstance(game_id, str) else None
+        edition = str(live.setup.edition) if live is not None else "zamek"
+        return refuse(exc.status, exc.code, in_language(exc.code, exc.message, language_of(request), edition))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
