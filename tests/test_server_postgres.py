@@ -200,6 +200,32 @@ def test_two_workers_racing_on_every_move_of_a_whole_game_store_exactly_the_winn
         records.replay(first.get(f"/api/games/{game}/record").json())  # the stored game replays to its end
 
 
+def test_two_workers_racing_on_the_choices_of_rycerze_i_zamki_store_one(pg_url: str) -> None:  # noqa: F811
+    with client(pg_url) as first, client(pg_url) as second:
+        created = first.post("/api/knights", json={"seats": ["person", "friend"]}).json()
+        game = created["id"]
+        first.post(f"/api/knights/{game}/join", json={"invite": created["invite"]}).raise_for_status()
+        second.tokens = first.tokens
+        races = 0
+        for _ in range(6):
+            view = first.get(f"/api/knights/{game}", headers=first.seat(game, 0)).json()
+            if view["phase"] == "over":
+                break
+            seat = view["current"]
+            mine = first.get(f"/api/knights/{game}", headers=first.seat(game, seat)).json()
+            body = {"action": mine["legal"][0], "revision": mine["revision"]}
+            answers = race([(web, f"/api/knights/{game}/actions", body, web.seat(game, seat))
+                            for web in (first, second)])
+            assert sorted(a.status_code for a in answers) == [200, 409], [a.text for a in answers]
+            assert next(a for a in answers if a.status_code == 409).json()["error"] == "stale"
+            races += 1
+        stored = first.service.repo.get_knights(game)
+        assert stored is not None and races == 6
+        assert sum(1 for m in stored.moves if m.startswith(("play:", "recruit:"))) == races  # one choice a race
+        for web in (first, second):
+            assert web.get(f"/api/knights/{game}", headers=web.seat(game, 0)).json()["revision"] == stored.revision
+
+
 def test_a_move_through_one_worker_reaches_a_page_streaming_from_another(pg_url: str) -> None:  # noqa: F811
     one, other = start_server(pg_url), start_server(pg_url)
     try:
