@@ -32,6 +32,22 @@ def test_a_tiny_load_loses_no_move_and_no_event(tmp_path: Path) -> None:
     assert report.to_json()["error_count"] == 0
 
 
+def test_games_against_the_computer_are_played_and_its_replies_timed(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "games.sqlite3", bot_delay=0.05)
+    try:
+        config = LoadConfig(server.url, games=1, pace=0.05, moves_per_game=4, seed=3, computer_games=3,
+                            level="beginner")
+        report = asyncio.run(run_load(config))
+    finally:
+        server.stop()
+    assert report.ok, report.table()
+    assert report.games == 1 and report.computer_games == 3
+    assert report.streams == 2 + 3  # one stream a person's page against the computer
+    assert report.moves >= 4 + 3 * 4
+    assert report.reply_ms["p50"] >= 50  # the computer's pause is part of its reply
+    assert "against the computer" in report.table()
+
+
 def test_percentiles_are_nearest_rank_in_milliseconds() -> None:
     values = [i / 1000 for i in range(1, 101)]  # 1..100 ms
     assert percentiles(values) == {"p50": 50.0, "p90": 90.0, "p99": 99.0, "max": 100.0}

@@ -273,14 +273,17 @@ class LoadRun:
     def __init__(self, config: LoadConfig) -> None:
         self.config = config
         base = config.url.rstrip("/")
-        # Separate pools: 2 streams a game stay open all along and must not starve the moves of connections.
+        # Separate pools: the streams (2 a game against a friend, 1 against the computer) stay open all along and
+        # must not starve the moves of connections.
+        games = config.games + config.computer_games
+        streams = 2 * config.games + config.computer_games + 8
         self.client = httpx.AsyncClient(
             base_url=base, timeout=REQUEST_TIMEOUT,
-            limits=httpx.Limits(max_connections=max(64, config.games), max_keepalive_connections=max(64, config.games),
+            limits=httpx.Limits(max_connections=max(64, games), max_keepalive_connections=max(64, games),
                                 keepalive_expiry=KEEPALIVE_SECONDS))
         self.streams = httpx.AsyncClient(
             base_url=base, timeout=httpx.Timeout(REQUEST_TIMEOUT, read=STREAM_READ_TIMEOUT),
-            limits=httpx.Limits(max_connections=2 * config.games + 8, max_keepalive_connections=2 * config.games + 8))
+            limits=httpx.Limits(max_connections=streams, max_keepalive_connections=streams))
         self.games: list[Game] = []
         self.errors: Counter[str] = Counter()
         self.move_latencies: list[float] = []
