@@ -253,3 +253,15 @@ def test_a_breakdown_line_counts_its_points_in_words() -> None:
     assert item_line(one).endswith("1 tile x 1 = 1 point")
     assert item_line(ScoreItem("house", 0, 2, 1, 2, 3)).endswith("2 tiles x 1 = 2 points")
     assert item_line(one, "pl").endswith("= 1 pkt")
+
+
+def test_migrate_upgrades_a_database_and_serve_refuses_what_cannot_work(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    result = CliRunner().invoke(main, ["migrate", "--db", db])
+    assert result.exit_code == 0 and "schema none -> 0002" in result.output
+    assert "schema 0002 -> 0002" in CliRunner().invoke(main, ["migrate", "--db", db]).output  # once is enough
+    several = CliRunner().invoke(main, ["serve", "--db", db, "--workers", "2"])
+    assert several.exit_code == 1 and "need a database server" in several.output
+    unreachable = CliRunner().invoke(main, ["serve", "--db", "postgresql://nobody@127.0.0.1:1/none"])
+    assert unreachable.exit_code == 1 and "cannot use the database" in unreachable.output
+    assert "Traceback" not in several.output + unreachable.output

@@ -268,6 +268,8 @@ def serve_command(db_url: str, workers: int, host: str, port: int, computer_proc
     """Run the web app for many players: several worker processes on one shared database (PostgreSQL).
 
     The database's schema is upgraded first. Put it behind a reverse proxy that terminates TLS."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from zamek.web.server import serve_workers
 
     try:
@@ -275,6 +277,8 @@ def serve_command(db_url: str, workers: int, host: str, port: int, computer_proc
                       computer_delay, computer_lease)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
+    except SQLAlchemyError as exc:
+        raise click.ClickException(f"cannot use the database: {exc.__class__.__name__}: {exc}") from None
 
 
 @main.command(name="migrate")
