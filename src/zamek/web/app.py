@@ -298,20 +298,17 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/actions", responses=errors(400, 401, 403, 404, 409, 422))
     def play(game_id: str, body: Move, token: Token, lang: str = "en") -> GameView:
         """A person's move, in the game's notation, by the seat to move."""
-        service.act(game_id, body.action, body.revision, token)
-        return service.view(game_id, _lang(lang))
+        return service.view(game_id, _lang(lang), service.act(game_id, body.action, body.revision, token))
 
     @app.post("/api/games/{game_id}/draw", responses=errors(401, 403, 404, 409, 422))
     def draw(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
         """Draw the next tile (two people at one screen), by the seat to move."""
-        service.draw(game_id, body.revision if body else None, token)
-        return service.view(game_id, _lang(lang))
+        return service.view(game_id, _lang(lang), service.draw(game_id, body.revision if body else None, token))
 
     @app.post("/api/games/{game_id}/undo", responses=errors(401, 403, 404, 409, 422))
     def undo(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
         """Take the last move back while nothing has happened since, by the seat that made it."""
-        service.undo(game_id, body.revision if body else None, token)
-        return service.view(game_id, _lang(lang))
+        return service.view(game_id, _lang(lang), service.undo(game_id, body.revision if body else None, token))
 
     @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(403, 404, 409, 422))
     def join(game_id: str, body: Join, lang: str = "en") -> SeatedView:
@@ -322,8 +319,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/resign", responses=errors(401, 403, 404, 409, 422))
     def resign(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
         """Resign: the other player wins."""
-        service.resign(game_id, token, body.revision if body else None)
-        return service.view(game_id, _lang(lang))
+        return service.view(game_id, _lang(lang), service.resign(game_id, token, body.revision if body else None))
 
     @app.post("/api/games/{game_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409, 422))
     def rematch(game_id: str, token: Token, lang: str = "en") -> SeatedView:

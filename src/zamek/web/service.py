@@ -148,9 +148,10 @@ class GameService:
 
     # --------------------------------------------------------------- answers
 
-    def view(self, game_id: str, lang: str) -> GameView:
-        """The game as it stands (the same for everyone: a castle game hides nothing but its seed)."""
-        live = self.get(game_id)
+    def view(self, game_id: str, lang: str, changed: LiveGame | None = None) -> GameView:
+        """The game as it stands (the same for everyone: a castle game hides nothing but its seed); ``changed``: the
+        game as this request has just changed and stored it (not asked of the database again)."""
+        live = changed if changed is not None else self.get(game_id)
         connected = self.events.connected(game_id)
         with live.lock:
             self._bot_error(live)
@@ -162,7 +163,7 @@ class GameService:
 
     def seated_view(self, created: Created, lang: str) -> SeatedView:
         """The game with the secrets of the request that made or joined it."""
-        view = self.view(created.live.id, lang)
+        view = self.view(created.live.id, lang, created.live)
         tokens = [SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())]
         return SeatedView(**dict(view), tokens=tokens, invite=created.invite)
 
