@@ -15,7 +15,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.live_server import Server
-from tests.test_web_browser import CHROMIUM, browser, page, server  # noqa: F401
+from tests.test_web_browser import CHROMIUM, browser, page, server, start_game  # noqa: F401
 
 SHAPES_BEFORE = Path(__file__).resolve().parent / "fixtures" / "tile_shapes.json"
 
@@ -184,6 +184,14 @@ def test_the_close_ups_of_the_legend_differ_from_one_another(page: Page, server:
             differ = sum(1 for k in range(0, len(pixels[a]), 4)
                          if sum(abs(pixels[a][k + c] - pixels[b][k + c]) for c in range(3)) > 60)
             assert differ / (26 * 26) > 0.12, (a, b, differ)
+
+
+def test_the_legend_shows_the_close_ups(page: Page, server: Server) -> None:  # noqa: F811
+    start_game(page, server.url, sokol=True)
+    drawn = page.locator("#legend-body .legend-list:not(.roles) svg.swatch .swatch-art").evaluate_all(
+        "nodes => nodes.map((n) => [...n.classList].find((c) => c.startsWith('swatch-') && c !== 'swatch-art'))")
+    assert drawn == [f"swatch-{k}" for k in ("road", "house", "pigsty", "meadow", "shrine", "stocks", "fountain",
+                                              "chapel", "nest")]
 
 
 def test_the_tokens_are_drawn_with_their_printed_numbers(page: Page, server: Server) -> None:  # noqa: F811

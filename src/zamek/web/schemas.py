@@ -293,6 +293,8 @@ class PlacementView(Answer):
     player: int | None
     """Who placed it (None when the game's moves do not say)."""
     order: int
+    features: list[int] = Field(default_factory=list)
+    """The id of the feature (``FeatureView.id``, as in ``GameView.features``) each part of the tile belongs to."""
 
 
 class FeatureRef(Answer):
@@ -304,6 +306,26 @@ class FeatureRef(Answer):
     tiles: int
     """The tiles and start spaces it covers."""
     spaces: list[Space]
+
+
+class FeatureInfo(Answer):
+    """A feature of the position as a player weighs it: its size, who controls it and what it is worth."""
+
+    id: int
+    """``FeatureView.id``; a tile's parts name it in ``PlacementView.features``."""
+    kind: str
+    tiles: int
+    spaces: list[Space]
+    complete: bool
+    figures: list[int]
+    """Each player's figures on it."""
+    owner: int | None
+    """The player with more figures on it (Z13); None when empty or tied."""
+    points: int
+    """A road, house, pigsty or chapel: what it is worth complete (Z14, F2; doubled by its owner's prince, F4),
+    i.e. now if it is complete, else if it were completed now. A meadow: what its shrines give at the end (Z20)."""
+    shrines: int
+    stocks: int
 
 
 class FigureView(Answer):
@@ -367,6 +389,16 @@ class OrderChoice(Answer):
     kind: str
     label: str
     feature: FeatureRef
+    owner: int | None = None
+    """The player it scores for."""
+    points: int = 0
+    """The points it moves that player's marker by (before any x2 token)."""
+    marker: int | None = None
+    """Where that marker ends when this feature is scored first (the score; the track shows it modulo 100)."""
+    tower: int | None = None
+    """The tower (its index) whose face-down token that movement takes, if it ends on one that holds a token (Z16)."""
+    gate: bool = False
+    """The movement ends on a gate (F8)."""
 
 
 class UseChoice(Answer):
@@ -477,6 +509,8 @@ class GameView(Answer):
     """The tokens not yet revealed, in words with their numbers (a face-down token is one of these; Z4)."""
     placements: list[PlacementView]
     figures: list[FigureView]
+    features: list[FeatureInfo] = Field(default_factory=list)
+    """Every feature the placed tiles belong to (for what hovering a feature shows)."""
     drawn: DrawnTile | None
     choices: list[Choice]
     scoring: FeatureRef | None

@@ -28,7 +28,9 @@ from zamek import (
     UseToken,
 )
 from zamek import record as records
+from zamek.core.board import TRACK_LENGTH
 from zamek.core.geometry import rotate_segment, space_name
+from zamek.core.scoring import SHRINE_RATE, advance_marker, feature_points
 from zamek.core.setup import ROLES, Setup
 from zamek.core.tokens import printed_number
 from zamek.report import item_line, player_name
@@ -40,6 +42,7 @@ from zamek.web.schemas import (
     DeclineChoice,
     DrawnTile,
     EndedView,
+    FeatureInfo,
     FeatureRef,
     FigureChoice,
     FigureView,
@@ -152,6 +155,54 @@ def _doubling_gain(state: GameState, use: UseToken) -> int:
     return used.scores[player] - kept.scores[player]
 
 
+def feature_worth(feature: FeatureView) -> int:
+    """What a feature is worth to its owner: a road, house, pigsty or chapel complete (now, or were it completed
+    now; Z14, F2, doubled by the owner's prince, F4), a meadow at the end (its shrines, Z20)."""
+    if feature.kind is FeatureKind.MEADOW:
+        return feature.shrines * SHRINE_RATE
+    points = feature_points(feature.kind, feature.tiles, feature.stocks)
+    if feature.controller is not None and feature.prince_of(feature.controller):
+        points *= 2
+    return points
+
+
+def feature_infos(state: GameState, spaces: Spaces) -> tuple[list[list[int]], list[FeatureInfo]]:
+    """Return the feature id of each part of each placed tile, in order of placement, and those features."""
+    parts: list[list[int]] = []
+    found: dict[int, FeatureInfo] = {}
+    for cell, tile, _rotation in state.placements:
+        ids = []
+        for part in range(len(state.tiles.tiles[tile].features)):
+            feature = state.feature_at(cell, part)
+            ids.append(feature.id)
+            if feature.id not in found:
+                found[feature.id] = FeatureInfo(
+                    id=feature.id, kind=feature.kind.key, tiles=feature.tiles, spaces=spaces.of(feature.cells),
+                    complete=feature.complete, figures=list(feature.followers), owner=feature.controller,
+                    points=feature_worth(feature), shrines=feature.shrines, stocks=feature.stocks,
+                )
+        parts.append(ids)
+    return parts, list(found.values())
+
+
+def order_outcome(state: GameState, feature: FeatureView) -> dict[str, Any]:
+    """What scoring ``feature`` first does (Z15, Z16, F8): the points, where its owner's marker ends, the tower whose
+    token that movement takes and whether it stops on a gate. A x2 token left aside (it is asked afterwards)."""
+    owner = feature.controller
+    if owner is None:
+        return {"owner": None, "points": 0}
+    points = feature_worth(feature)
+    rules = state.rules
+    before = state.scores[owner]
+    if rules.gate_guard:
+        marker, gate = advance_marker(before, state.on_gate[owner], points, rules.gates)
+    else:
+        marker, gate = before + points, False
+    tower = rules.tower_at[marker % TRACK_LENGTH]
+    takes = marker != before and not gate and tower >= 0 and state.tower_token[tower]
+    return {"owner": owner, "points": points, "marker": marker, "tower": tower if takes else None, "gate": gate}
+
+
 def choices(state: GameState, spaces: Spaces, lang: str) -> list[Choice]:
     """Return the person's options now: the legal actions, each with its words and the feature it concerns."""
     if state.is_chance() or state.is_over():
@@ -181,7 +232,7 @@ def choices(state: GameState, spaces: Spaces, lang: str) -> list[Choice]:
             options.append(OrderChoice(
                 action=str(action), kind=choice.kind.key,
                 label=f"{term(choice.kind.key, lang, edition)}: {counted(choice.tiles, 'tiles', lang, edition)}",
-                feature=spaces.feature(choice),
+                feature=spaces.feature(choice), **order_outcome(state, choice),
             ))
         elif isinstance(action, UseToken):
             options.append(UseChoice(
@@ -235,9 +286,10 @@ def game_view(
     spaces = Spaces(state)
     tiles = state.tiles.tiles
     placed_by = [i.player for i in infos if isinstance(i.action, Place)]
+    parts, features = feature_infos(state, spaces)
     placements = [
         PlacementView(space=spaces.name(cell), tile=tiles[tile].id, rotation=rotation,
-                      player=placed_by[order] if order < len(placed_by) else None, order=order)
+                      player=placed_by[order] if order < len(placed_by) else None, order=order, features=parts[order])
         for order, (cell, tile, rotation) in enumerate(state.placements)
     ]
     figures = []
@@ -275,7 +327,7 @@ def game_view(
         sokol=setup.sokol, board=setup.board, gate_guard=setup.gate_guard, lang=lang, phase=PHASES[state.phase],
         current=state.current, turn=state.turn, over=over,
         result=ResultView(scores=list(state.scores), winners=winners) if over else None,
-        players=players, towers=list(state.tower_token), placements=placements, figures=figures,
+        players=players, towers=list(state.tower_token), placements=placements, figures=figures, features=features,
         hidden_tokens=[f"{token_name(kind, lang, edition)} ×{n}" for kind, n in enumerate(state.unrevealed_tokens())
                        if n],
         drawn=_drawn(state), choices=choices(state, spaces, lang),

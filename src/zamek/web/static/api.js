@@ -118,7 +118,8 @@ const seated = (kind) => (view) => {
 export const games = {
   meta: () => call("GET", "/api/meta"),
   geometry: (sokol, board) => call("GET", `/api/geometry${query({ sokol, board })}`),
-  lobby: () => call("POST", "/api/lobby", { tokens: seats.allTokens() }),
+  // One page of this browser's games, the latest changed first (the server lists at most 200 a page).
+  lobby: (offset = 0, limit = 50) => call("POST", "/api/lobby", { tokens: seats.allTokens(), offset, limit }),
   adopt: async () => {
     for (const a of await call("POST", "/api/adopt", {})) seats.remember(a.kind, a.id, [{ seat: a.seat, token: a.token }]);
   },

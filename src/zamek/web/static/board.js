@@ -2,11 +2,80 @@
 // the spaces where the drawn tile may go, and highlights. Geometry comes from /api/geometry; the views
 // name places by their space names (e10; start spaces by their id, S5), as the geometry does.
 
-import { COLORS, drawFigure, drawStart, drawTile, el, featureOutline, rotatePoint, tileAnchors } from "./tiles.js";
+import { COLORS, drawFigure, drawStart, drawTile, el, featureOutline, perimeterPoint, rotatePoint, tileAnchors } from "./tiles.js";
+import { playerName, t } from "./ui.js";
+
+// The system asks for less motion: nothing moves (the page's stylesheet stills its own animations as well).
+export const lessMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// A figure's box around its foot point, in figure units (drawFigure's shape: arms ±0.52, head -0.5, feet 0.45,
+// half the outline's width around it).
+const FIGURE_BOX = { left: -0.56, right: 0.56, top: -0.54, bottom: 0.49 };
+const GHOST_SIZE = 0.3;
+const TOUCH_PX = 50; // a space on a touch screen, zoomed: its highlight (0.92 of it) more than a finger's 44 px
+
+// Where the ghost figures of a tile stand so that no two of them overlap: each starts on its feature's point and
+// is pushed apart from the others within the tile; when they do not fit they are made smaller, and as a last
+// resort they stand in a grid. `points` are tile-local [x, y]; returns { at: [[x, y]...], size }.
+export function ghostLayout(points, lying, size = GHOST_SIZE) {
+  const box = (i, s) => {
+    const b = lying[i] ? { left: FIGURE_BOX.top, right: FIGURE_BOX.bottom, top: -FIGURE_BOX.right, bottom: -FIGURE_BOX.left } : FIGURE_BOX; // rotate(-90)
+    return { l: b.left * s, r: b.right * s, t: b.top * s, b: b.bottom * s };
+  };
+  const gap = 0.01;
+  const overlaps = (at, s) => {
+    for (let i = 0; i < at.length; i++) {
+      for (let j = i + 1; j < at.length; j++) {
+        const a = box(i, s);
+        const b = box(j, s);
+        if (at[i][0] + a.l < at[j][0] + b.r + gap && at[j][0] + b.l < at[i][0] + a.r + gap
+          && at[i][1] + a.t < at[j][1] + b.b + gap && at[j][1] + b.t < at[i][1] + a.b + gap) return true;
+      }
+    }
+    return false;
+  };
+  const clamp = (p, i, s) => {
+    const b = box(i, s);
+    return [Math.min(1 - b.r, Math.max(-b.l, p[0])), Math.min(1 - b.b, Math.max(-b.t, p[1]))];
+  };
+  for (let s = size; s >= size * 0.5; s *= 0.85) {
+    let at = points.map((p, i) => clamp(p, i, s));
+    for (let round = 0; round < 60 && overlaps(at, s); round++) {
+      for (let i = 0; i < at.length; i++) {
+        for (let j = i + 1; j < at.length; j++) {
+          const a = box(i, s);
+          const b = box(j, s);
+          // How deep the boxes go into each other along each axis; they are pushed apart along the shallower.
+          const dx = Math.min(at[i][0] + a.r, at[j][0] + b.r) - Math.max(at[i][0] + a.l, at[j][0] + b.l) + gap * 1.5;
+          const dy = Math.min(at[i][1] + a.b, at[j][1] + b.b) - Math.max(at[i][1] + a.t, at[j][1] + b.t) + gap * 1.5;
+          if (dx <= gap * 0.5 || dy <= gap * 0.5) continue;
+          if (dx < dy) {
+            const sign = at[i][0] < at[j][0] || (at[i][0] === at[j][0] && i < j) ? -1 : 1;
+            at[i] = [at[i][0] + (sign * dx) / 2, at[i][1]];
+            at[j] = [at[j][0] - (sign * dx) / 2, at[j][1]];
+          } else {
+            const sign = at[i][1] < at[j][1] || (at[i][1] === at[j][1] && i < j) ? -1 : 1;
+            at[i] = [at[i][0], at[i][1] + (sign * dy) / 2];
+            at[j] = [at[j][0], at[j][1] - (sign * dy) / 2];
+          }
+          at[i] = clamp(at[i], i, s);
+          at[j] = clamp(at[j], j, s);
+        }
+      }
+    }
+    if (!overlaps(at, s)) return { at, size: s };
+  }
+  // A grid of cells, each one figure, always fits.
+  const cols = Math.ceil(Math.sqrt(points.length));
+  const rows = Math.ceil(points.length / cols);
+  const s = Math.min(size, 1 / Math.max(cols, rows) / 1.25);
+  return { at: points.map((_, i) => [((i % cols) + 0.5) / cols, (Math.floor(i / cols) + 0.5) / rows]), size: s };
+}
 
 
 export class Board {
-  constructor(svg, geometry) {
+  // `zoom`: on a touch screen too small for the whole castle at a finger's size, start zoomed in.
+  constructor(svg, geometry, { zoom = false } = {}) {
     this.svg = svg;
     this.geo = geometry;
     this.tilesById = new Map(geometry.tiles.map((t) => [t.id, t]));
@@ -15,6 +84,10 @@ export class Board {
     this.spaceAt = new Map([...geometry.spaces.map((s) => [s.name, [s.x, s.y]]), ...geometry.starts.map((s) => [s.id, [s.x, s.y]])]);
     this.handlers = {};
     const pad = 1.05;
+    // The whole castle; on a phone the board shows a part of it, large enough to touch (zoom), and moves with a
+    // finger.
+    this.full = { x: -pad, y: -pad, w: geometry.width + 2 * pad, h: geometry.height + 2 * pad };
+    this.box = { ...this.full };
     svg.setAttribute("viewBox", `${-pad} ${-pad} ${geometry.width + 2 * pad} ${geometry.height + 2 * pad}`);
     svg.setAttribute("role", "group");
     svg.innerHTML = "";
@@ -30,6 +103,98 @@ export class Board {
     }
     this.drawWall();
     this.view = null;
+    this.motions = [];
+    this.tipFor = null;
+    // Pointing at a feature says what it is worth (a touch shows it too).
+    svg.addEventListener("pointermove", (ev) => this.pointAt(ev));
+    svg.addEventListener("pointerdown", (ev) => ev.pointerType === "touch" && this.pointAt(ev));
+    svg.addEventListener("pointerleave", () => this.hideTip());
+    this.followFinger();
+    this.zoomed = false;
+    if (zoom && this.canZoom()) this.setZoom(true);
+  }
+
+  // ------------------------------------------------------------------ zoom (a touch screen)
+
+  // A touch screen on which the whole castle's spaces are smaller than a finger.
+  canZoom() {
+    return window.matchMedia("(pointer: coarse)").matches && this.svg.clientWidth > 0 && this.svg.clientWidth / this.full.w < TOUCH_PX;
+  }
+
+  // Zoomed, a space is TOUCH_PX pixels at least; the part shown is a square within the whole castle.
+  setZoom(on) {
+    this.zoomed = on;
+    this.svg.classList.toggle("zoomed", on);
+    if (!on) this.box = { ...this.full };
+    else {
+      const side = Math.min(this.full.w, Math.max(4, (this.svg.clientWidth || 360) / TOUCH_PX));
+      const cx = this.box.x + this.box.w / 2;
+      const cy = this.box.y + this.box.h / 2;
+      this.box = { x: cx - side / 2, y: cy - side / 2, w: side, h: side };
+    }
+    this.applyBox();
+    if (on && this.view) {
+      this.centredFor = null; // zoomed in while placing: on to where the tile fits
+      this.render(this.view, this.ui);
+    }
+  }
+
+  // Keep the part shown within the castle, and show it.
+  applyBox() {
+    const b = this.box;
+    b.x = Math.min(Math.max(b.x, this.full.x), this.full.x + this.full.w - b.w);
+    b.y = Math.min(Math.max(b.y, this.full.y), this.full.y + this.full.h - b.h);
+    this.svg.setAttribute("viewBox", `${b.x.toFixed(3)} ${b.y.toFixed(3)} ${b.w.toFixed(3)} ${b.h.toFixed(3)}`);
+  }
+
+  // Bring the space `space` (SVG corner) to the middle of the part shown.
+  centreOn(space) {
+    if (!this.zoomed || !this.spaceAt.has(space)) return;
+    const [ox, oy] = this.spaceOrigin(space);
+    this.box.x = ox + 0.5 - this.box.w / 2;
+    this.box.y = oy + 0.5 - this.box.h / 2;
+    this.applyBox();
+  }
+
+  // Whether the middle of space `space` is in the part shown.
+  shows(space) {
+    const [ox, oy] = this.spaceOrigin(space);
+    const b = this.box;
+    return ox + 0.5 > b.x && ox + 0.5 < b.x + b.w && oy + 0.5 > b.y && oy + 0.5 < b.y + b.h;
+  }
+
+  // Zoomed, a finger moves the castle under it; a drag is no tap (the click that ends it is dropped).
+  followFinger() {
+    let drag = null;
+    let dropClick = false;
+    this.svg.addEventListener("pointerdown", (ev) => {
+      if (this.zoomed && ev.isPrimary) drag = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, box: { ...this.box }, moved: false };
+    });
+    this.svg.addEventListener("pointermove", (ev) => {
+      if (!drag || ev.pointerId !== drag.id) return;
+      const dx = ev.clientX - drag.x;
+      const dy = ev.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < 10) return;
+      drag.moved = true;
+      const scale = this.box.w / (this.svg.clientWidth || 1);
+      this.box.x = drag.box.x - dx * scale;
+      this.box.y = drag.box.y - dy * scale;
+      this.applyBox();
+    });
+    const end = (ev) => {
+      if (!drag || ev.pointerId !== drag.id) return;
+      dropClick = drag.moved;
+      drag = null;
+      if (dropClick) setTimeout(() => (dropClick = false), 0);
+    };
+    window.addEventListener("pointerup", end);
+    window.addEventListener("pointercancel", end);
+    this.svg.addEventListener("click", (ev) => {
+      if (!dropClick) return;
+      dropClick = false;
+      ev.stopPropagation();
+      ev.preventDefault();
+    }, true);
   }
 
   // Lattice point (y up) to SVG point.
@@ -119,8 +284,10 @@ export class Board {
 
   // Draw a position. `ui` holds what the person is doing: the rotation of the drawn tile, the figure choices.
   render(view, ui = {}) {
+    const focused = this.focusedSpace(); // a highlighted space with the keyboard focus keeps it across the redraw
     this.view = view;
     this.ui = ui;
+    this.hideTip();
     for (const name of ["tiles", "marks", "legal", "preview", "figures", "markers", "highlight"]) this.layers[name].innerHTML = "";
     view.towers.forEach((holds, i) => {
       const node = this.towerNodes[i];
@@ -131,9 +298,12 @@ export class Board {
       title.textContent = holds && view.hidden_tokens ? view.hidden_tokens.join(", ") : "";
     });
     const placedAt = new Map();
+    this.placedAt = placedAt;
+    for (const p of view.placements) placedAt.set(p.space, p);
     for (const p of view.placements) {
-      placedAt.set(p.space, p);
-      this.tileGroup(this.layers.tiles, p.tile, p.space, p.rotation, "placed");
+      // Each tile in a group of its own: what a screen reader says of it, and what moves when it arrives.
+      const wrap = el("g", { class: "placed-wrap", "data-space": p.space, role: "img", "aria-label": this.describeTile(p) }, this.layers.tiles);
+      this.tileGroup(wrap, p.tile, p.space, p.rotation, "placed");
     }
     // The last move of each player: outlined in their colour, the very last one thicker.
     const last = view.placements[view.placements.length - 1];
@@ -149,12 +319,14 @@ export class Board {
       const p = placedAt.get(f.space);
       if (!p) continue;
       const at = this.featurePoint(p.tile, f.part, f.space, p.rotation);
-      drawFigure(this.layers.figures, at, f.player, { piece: f.piece, lying: f.kind === "meadow" && f.piece === "follower" });
+      const wrap = el("g", { class: "figure-wrap", "data-space": f.space, "data-part": f.part, "data-feature": f.feature }, this.layers.figures);
+      drawFigure(wrap, at, f.player, { piece: f.piece, lying: f.kind === "meadow" && f.piece === "follower" });
     }
     this.drawMarkers(view);
     if (view.scoring) this.highlightSpaces(view.scoring.spaces, "scoring", this.layers.marks);
-    this.drawLegal();
+    this.drawLegal(focused);
     this.drawFigureChoices();
+    this.playMotion();
   }
 
   drawMarkers(view) {
@@ -164,7 +336,8 @@ export class Board {
       if (!at) return;
       const shared = positions[0] === positions[1];
       const dx = shared ? (i === 0 ? -0.09 : 0.09) : 0;
-      const g = el("g", { transform: `translate(${at[0] + dx},${at[1] - 0.02})`, class: "score-marker" }, this.layers.markers);
+      const wrap = el("g", { class: "marker-wrap", "data-player": i, "data-score": player.score }, this.layers.markers);
+      const g = el("g", { transform: `translate(${at[0] + dx},${at[1] - 0.02})`, class: "score-marker" }, wrap);
       el("circle", { r: 0.15, fill: COLORS.players[i], stroke: COLORS.playersDark[i], "stroke-width": 0.035 }, g);
       const laps = Math.floor(player.score / 100);
       if (laps > 0) {
@@ -175,25 +348,193 @@ export class Board {
     });
   }
 
-  drawLegal() {
+  // ------------------------------------------------------------------ motion
+
+  // What moved since the position shown before (`before`): the tiles and figures put by the seats in `others`
+  // (the computer, a friend elsewhere: not the moves made on this page) and both score markers. The next render
+  // plays it; nothing moves when the system asks for less motion. Returns what moved ({ tiles, figures, scored }).
+  noteMotion(before, view, others) {
+    this.motions = [];
+    const moved = { tiles: 0, figures: 0, scored: 0 };
+    if (!before || before.id !== view.id) return moved;
+    const now = performance.now();
+    const grown = before.placements.length <= view.placements.length
+      && before.placements.every((p, i) => view.placements[i].space === p.space && view.placements[i].tile === p.tile);
+    const arriving = new Set();
+    if (grown) {
+      for (const p of view.placements.slice(before.placements.length)) {
+        if (!others.includes(p.player)) continue;
+        arriving.add(p.space);
+        moved.tiles += 1;
+        this.motions.push({ kind: "tile", space: p.space, start: now, duration: 550 });
+      }
+    }
+    const key = (f) => `${f.player}:${f.space}:${f.part}:${f.piece}`;
+    const had = new Set(before.figures.map(key));
+    for (const f of view.figures) {
+      if (had.has(key(f)) || !others.includes(f.player)) continue;
+      moved.figures += 1;
+      this.motions.push({ kind: "figure", space: f.space, part: f.part, start: now + (arriving.has(f.space) ? 450 : 0), duration: 450 });
+    }
+    const after = moved.tiles ? 500 : 0;
+    view.players.forEach((p, i) => {
+      const from = before.players[i].score;
+      if (p.score <= from) return; // an undo jumps back
+      moved.scored += 1;
+      const steps = p.score - from;
+      this.motions.push({ kind: "marker", player: i, from, to: p.score, start: now + after, duration: Math.min(1800, 300 + 60 * steps) });
+    });
+    if (lessMotion()) this.motions = [];
+    return moved;
+  }
+
+  // Play what is still moving on the nodes just drawn (a redraw in the middle of a motion goes on from where it was).
+  playMotion() {
+    const now = performance.now();
+    this.motions = (this.motions || []).filter((m) => now < m.start + m.duration);
+    for (const m of this.motions) {
+      let node = null;
+      let frames = null;
+      let easing = "ease-out";
+      if (m.kind === "tile") {
+        node = this.layers.tiles.querySelector(`.placed-wrap[data-space="${m.space}"]`);
+        frames = [
+          { transform: "translate(0.6px, -1.1px) scale(1.3)", opacity: 0 },
+          { opacity: 1, offset: 0.4 },
+          { transform: "translate(0px, 0px) scale(1)", opacity: 1 },
+        ];
+        easing = "cubic-bezier(.2,.7,.3,1)";
+      } else if (m.kind === "figure") {
+        node = this.layers.figures.querySelector(`.figure-wrap[data-space="${m.space}"][data-part="${m.part}"]`);
+        frames = [
+          { transform: "translate(0px, -0.8px)", opacity: 0 },
+          { transform: "translate(0px, 0.02px)", opacity: 1, offset: 0.8 },
+          { transform: "translate(0px, 0px)", opacity: 1 },
+        ];
+        easing = "ease-in";
+      } else if (m.kind === "marker") {
+        node = this.layers.markers.querySelector(`.marker-wrap[data-player="${m.player}"]`);
+        frames = this.trackFrames(m.from, m.to);
+        easing = "ease-in-out";
+      }
+      if (!node || !frames) continue;
+      node.dataset.motion = m.kind;
+      node.animate(frames, { duration: m.duration, delay: m.start - now, easing, fill: "backwards" });
+    }
+  }
+
+  // A score marker's way along the track from score `from` to `to`: a keyframe on each space passed (at most 40),
+  // as offsets from where it ends.
+  trackFrames(from, to) {
+    const end = this.trackAt.get(to % 100);
+    if (!end) return null;
+    const steps = to - from;
+    const count = Math.min(steps, 40);
+    const frames = [];
+    for (let k = 0; k <= count; k++) {
+      const score = from + Math.round((k * steps) / count);
+      const at = this.trackAt.get(score % 100) || end;
+      frames.push({ transform: `translate(${(at[0] - end[0]).toFixed(3)}px, ${(at[1] - end[1]).toFixed(3)}px)` });
+    }
+    return frames;
+  }
+
+  // ------------------------------------------------------------------ words for screen readers
+
+  featureWords(kinds) {
+    const counts = new Map();
+    for (const k of kinds) counts.set(k, (counts.get(k) || 0) + 1);
+    return [...counts].map(([k, n]) => (n > 1 ? `${n} × ${this.view.terms[k] || k}` : this.view.terms[k] || k)).join(", ");
+  }
+
+  // A placed tile in words: its features, who put it there, the figures on it.
+  describeTile(p) {
+    const view = this.view;
+    const tile = this.tilesById.get(p.tile);
+    const parts = [this.featureWords(tile.features.map((f) => f.kind))];
+    if (p.player !== null && p.player !== undefined) parts.push(t("placedBy", { who: playerName(view, p.player) }));
+    for (const f of view.figures.filter((x) => x.space === p.space)) {
+      const role = f.piece === "follower" ? view.terms[f.role] || f.role : view.terms[f.piece] || f.piece;
+      parts.push(t("figureThere", { who: playerName(view, f.player), figure: role, feature: view.terms[f.kind] || f.kind }));
+    }
+    return `${parts.join("; ")} (${p.space})`;
+  }
+
+  // What lies beside an empty space, side by side: the features of a neighbouring tile or start space on the
+  // side they share, or the wall.
+  describeSurroundings(space) {
+    const [x, y] = this.spaceAt.get(space);
+    if (!this.coordIndex) this.coordIndex = new Map([...this.spaceAt].map(([name, [cx, cy]]) => [`${cx},${cy}`, name]));
+    const starts = new Map(this.geo.starts.map((st) => [st.id, st]));
+    const parts = [];
+    [[0, 1], [1, 0], [0, -1], [-1, 0]].forEach(([dx, dy], side) => {
+      const name = this.coordIndex.get(`${x + dx},${y + dy}`);
+      let what = null;
+      if (!name) what = t("theWall");
+      else if (starts.has(name)) what = `${t("startSpace")} (${this.featureWords(starts.get(name).features.map((f) => f.kind))})`;
+      else if (this.placedAt.has(name)) {
+        const p = this.placedAt.get(name);
+        const tile = this.tilesById.get(p.tile);
+        const facing = (side + 2) % 4;
+        const kinds = [];
+        for (let s = 3 * facing; s < 3 * facing + 3; s++) {
+          const local = (((s - 3 * p.rotation) % 12) + 12) % 12;
+          const f = tile.features.find((ft) => ft.segments.includes(local));
+          if (f && !kinds.includes(f.kind)) kinds.push(f.kind);
+        }
+        what = kinds.map((k) => this.view.terms[k] || k).join(", ");
+      }
+      if (what) parts.push(`${t("side-" + side)} — ${what}`);
+    });
+    return parts.join("; ");
+  }
+
+  // ------------------------------------------------------------------ placing the tile
+
+  focusedSpace() {
+    const active = document.activeElement;
+    return active && this.layers.legal.contains(active) ? active.dataset.space : null;
+  }
+
+  drawLegal(focused = null) {
     const ui = this.ui;
     const view = this.view;
     const layer = this.layers.legal;
+    this.legalBySpace = new Map();
     if (!ui.placing || !view.drawn) return;
     // The legal placements (each a Place action), by space.
-    const bySpace = new Map();
+    const bySpace = this.legalBySpace;
     for (const place of view.drawn.places) {
       if (!bySpace.has(place.space)) bySpace.set(place.space, []);
       bySpace.get(place.space).push(place.rotation);
     }
-    this.legalBySpace = bySpace;
-    for (const [space, rotations] of bySpace) {
+    const key = `${view.id}:${view.moves_count}:${view.drawn.id}`;
+    let order = [...bySpace.keys()];
+    if (this.zoomed) {
+      // A new tile: the part shown goes to a space where it fits as turned, the one nearest the middle of them all.
+      if (this.centredFor !== key) {
+        this.centredFor = key;
+        const fits = order.filter((sp) => bySpace.get(sp).includes(ui.rotation));
+        const pool = fits.length ? fits : order;
+        const mid = pool.map((sp) => this.spaceOrigin(sp)).reduce((a, b) => [a[0] + b[0] / pool.length, a[1] + b[1] / pool.length], [0, 0]);
+        const near = (sp) => Math.hypot(this.spaceOrigin(sp)[0] - mid[0], this.spaceOrigin(sp)[1] - mid[1]);
+        this.centreOn(pool.reduce((a, b) => (near(b) < near(a) ? b : a)));
+      }
+      // The spaces shown first (and by the keyboard first), nearest the middle.
+      const cx = this.box.x + this.box.w / 2;
+      const cy = this.box.y + this.box.h / 2;
+      const away = (sp) => Math.hypot(this.spaceOrigin(sp)[0] + 0.5 - cx, this.spaceOrigin(sp)[1] + 0.5 - cy);
+      order = order.sort((a, b) => away(a) - away(b));
+    }
+    for (const space of order) {
+      const rotations = bySpace.get(space);
       const [ox, oy] = this.spaceOrigin(space);
       const now = rotations.includes(ui.rotation);
+      const label = `${t(now ? "spaceFits" : "spaceFitsTurned")}. ${t("beside")}: ${this.describeSurroundings(space)} (${space})`;
       const r = el("rect", {
         x: ox + 0.04, y: oy + 0.04, width: 0.92, height: 0.92, rx: 0.06,
         class: now ? "legal now" : "legal other", tabindex: now ? 0 : -1, role: "button",
-        "data-space": space, "aria-label": space,
+        "data-space": space, "aria-label": label,
       }, layer);
       r.addEventListener("mouseenter", () => this.preview(space));
       r.addEventListener("focus", () => this.preview(space));
@@ -204,9 +545,36 @@ export class Board {
         if (ev.key === "Enter" || ev.key === " ") {
           ev.preventDefault();
           this.handlers.place && this.handlers.place(space);
+          return;
         }
+        // The arrows go from space to space (and not on to turning the tile, as they do elsewhere on the page).
+        const step = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[ev.key];
+        if (!step || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+        ev.preventDefault();
+        ev.stopPropagation();
+        this.focusNext(space, step);
       });
+      if (space === focused) r.focus({ preventScroll: true });
     }
+  }
+
+  // The highlighted space nearest to `space` in direction `step` ([dx, dy], y north): the one whose way there goes
+  // most along that direction and least across it.
+  focusNext(space, [dx, dy]) {
+    const [x0, y0] = this.spaceAt.get(space);
+    let best = null;
+    for (const other of this.legalBySpace.keys()) {
+      if (other === space) continue;
+      const [x, y] = this.spaceAt.get(other);
+      const along = (x - x0) * dx + (y - y0) * dy;
+      if (along <= 0) continue;
+      const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+      const cost = along + 2.5 * across;
+      if (!best || cost < best.cost) best = { other, cost };
+    }
+    if (!best) return;
+    const node = this.layers.legal.querySelector(`[data-space="${best.other}"]`);
+    if (node) node.focus();
   }
 
   preview(space) {
@@ -225,28 +593,44 @@ export class Board {
     this.layers.preview.innerHTML = "";
   }
 
-  // After placing: a ghost figure on each feature the person may take, to click.
+  // ------------------------------------------------------------------ putting a figure
+
+  // After placing: a ghost figure on each feature the person may take, to click; no two of them overlap. A click
+  // on the tile elsewhere opens the list of its features (handlers.menu).
   drawFigureChoices() {
     const ui = this.ui;
     const view = this.view;
+    this.choiceOutlines = new Map();
     if (!ui.figureChoices || !ui.figureChoices.length) return;
     const p = view.placements[view.placements.length - 1];
     const tile = this.tilesById.get(p.tile);
-    const seen = new Set();
     const [ox, oy] = this.spaceOrigin(p.space);
     const outlines = el("g", { transform: `translate(${ox},${oy}) rotate(${90 * p.rotation},0.5,0.5)` }, this.layers.highlight);
-    this.choiceOutlines = new Map();
+    if (this.handlers.menu) {
+      const hit = el("rect", { x: ox, y: oy, width: 1, height: 1, class: "figure-menu-hit", "aria-hidden": "true" }, this.layers.highlight);
+      hit.addEventListener("click", () => this.handlers.menu());
+    }
+    const choices = [];
     for (const choice of ui.figureChoices) {
-      if (seen.has(choice.part)) continue;
-      seen.add(choice.part);
-      const outline = featureOutline(outlines, tile, choice.part, "feature-outline");
-      this.choiceOutlines.set(choice.part, outline);
-      const at = this.featurePoint(p.tile, choice.part, p.space, p.rotation);
-      const g = drawFigure(this.layers.highlight, at, view.current, { ghost: true, lying: choice.kind === "meadow" });
+      if (!choices.some((c) => c.part === choice.part)) choices.push(choice);
+    }
+    const anchors = tileAnchors(tile);
+    const layout = ghostLayout(choices.map((c) => rotatePoint(anchors[c.part], p.rotation)), choices.map((c) => c.kind === "meadow"));
+    choices.forEach((choice, i) => {
+      this.choiceOutlines.set(choice.part, featureOutline(outlines, tile, choice.part, "feature-outline"));
+      const at = [ox + layout.at[i][0], oy + layout.at[i][1]];
+      const g = drawFigure(this.layers.highlight, at, view.current, { ghost: true, lying: choice.kind === "meadow", size: layout.size });
+      if (this.zoomed) {
+        // Too small for a finger: a touch on the tile opens the list of its features instead.
+        g.setAttribute("pointer-events", "none");
+        g.setAttribute("aria-hidden", "true");
+        return;
+      }
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
       g.setAttribute("aria-label", choice.label);
       g.setAttribute("data-action", choice.action);
+      g.setAttribute("data-part", choice.part);
       el("title", {}, g).textContent = choice.label;
       g.addEventListener("mouseenter", () => this.showFeature(choice.part, true));
       g.addEventListener("mouseleave", () => this.showFeature(choice.part, false));
@@ -257,13 +641,130 @@ export class Board {
           this.handlers.figure && this.handlers.figure(choice.action);
         }
       });
-    }
+    });
   }
 
   // Outline part `part` (a feature's index) of the tile just placed.
   showFeature(part, on) {
     const outline = this.choiceOutlines && this.choiceOutlines.get(part);
     if (outline) outline.classList.toggle("on", on);
+  }
+
+  // Where a space is on the screen (client pixels): for what is shown beside it.
+  screenRect(space) {
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix || !this.spaceAt.has(space)) return null;
+    const [ox, oy] = this.spaceOrigin(space);
+    const a = new DOMPoint(ox, oy).matrixTransform(matrix);
+    const b = new DOMPoint(ox + 1, oy + 1).matrixTransform(matrix);
+    return { left: Math.min(a.x, b.x), top: Math.min(a.y, b.y), right: Math.max(a.x, b.x), bottom: Math.max(a.y, b.y) };
+  }
+
+  // ------------------------------------------------------------------ what a feature is worth
+
+  // Pointing at a placed tile (or a figure) names the feature there: its tiles, who holds it, its points.
+  pointAt(ev) {
+    const view = this.view;
+    if (!view || !view.features || !view.features.length || !(ev.target instanceof Element)) return;
+    let id = null;
+    const figure = ev.target.closest(".figure-wrap");
+    const wrap = ev.target.closest(".placed-wrap");
+    if (figure) id = Number(figure.dataset.feature);
+    else if (wrap) {
+      const p = this.placedAt.get(wrap.dataset.space);
+      const part = this.partAt(p, ev);
+      if (p && part !== null && p.features) id = p.features[part];
+    }
+    const info = id === null ? null : view.features.find((f) => f.id === id);
+    if (!info) {
+      this.hideTip();
+      return;
+    }
+    this.showTip(info, ev.clientX, ev.clientY);
+  }
+
+  // The part of tile placement `p` under the pointer: a drawn road or building under it (whatever is drawn on
+  // top of it), else the meadow nearest along the tile's edge.
+  partAt(p, ev) {
+    if (!p) return null;
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix) return null;
+    const point = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(matrix.inverse());
+    const [ox, oy] = this.spaceOrigin(p.space);
+    const local = rotatePoint([point.x - ox, point.y - oy], -p.rotation);
+    const wrap = this.layers.tiles.querySelector(`.placed-wrap[data-space="${p.space}"]`);
+    const drawn = wrap ? [...wrap.querySelectorAll("[data-feature]")].reverse() : []; // the topmost first
+    const at = new DOMPoint(local[0], local[1]);
+    for (const shape of drawn) {
+      if (typeof shape.isPointInFill !== "function") continue;
+      const road = shape.getAttribute("fill") === "none" || shape.classList.contains("f-road");
+      if (road ? shape.isPointInStroke(at) : shape.isPointInFill(at)) return Number(shape.dataset.feature);
+    }
+    const tile = this.tilesById.get(p.tile);
+    let best = null;
+    const meadows = tile.features.some((f) => f.kind === "meadow");
+    tile.features.forEach((f, i) => {
+      if (meadows && f.kind !== "meadow") return;
+      for (const s of f.segments) {
+        const [x, y] = perimeterPoint(s + 0.5);
+        const d = Math.hypot(x - local[0], y - local[1]);
+        if (!best || d < best.d) best = { i, d };
+      }
+    });
+    return best ? best.i : null;
+  }
+
+  showTip(info, x, y) {
+    const view = this.view;
+    if (this.tipFor !== info.id) {
+      this.tipFor = info.id;
+      this.highlightSpaces(info.spaces, "hover");
+      const tip = this.tip();
+      tip.innerHTML = "";
+      const line = (text, cls = "") => {
+        const p = document.createElement("div");
+        if (cls) p.className = cls;
+        p.textContent = text;
+        tip.append(p);
+      };
+      const kind = view.terms[info.kind] || info.kind;
+      line(`${kind.charAt(0).toUpperCase()}${kind.slice(1)} · ${t("tilesN", { n: info.tiles })}`, "tip-head");
+      const [a, b] = info.figures;
+      if (a + b === 0) line(t("tipNobody"));
+      else if (info.owner === null) line(t("tipTie", { a, b }));
+      else line(t("tipOwner", { who: playerName(view, info.owner), a, b }));
+      const points = t("pointsN", { n: info.points });
+      if (info.kind === "meadow") line(t("tipAtEnd", { points }));
+      else if (info.complete) line(t("tipComplete", { points }));
+      else line(t("tipIfNow", { points }));
+      tip.hidden = false;
+    }
+    const tip = this.tip();
+    const width = tip.offsetWidth;
+    const left = x + 16 + width > window.innerWidth ? x - 16 - width : x + 16;
+    tip.style.left = `${Math.max(4, left)}px`;
+    tip.style.top = `${Math.max(4, y + 16)}px`;
+  }
+
+  tip() {
+    let tip = document.getElementById("feature-tip");
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.id = "feature-tip";
+      tip.className = "feature-tip";
+      tip.setAttribute("role", "tooltip");
+      tip.hidden = true;
+      (this.svg.parentElement || document.body).append(tip);
+    }
+    return tip;
+  }
+
+  hideTip() {
+    if (this.tipFor === null || this.tipFor === undefined) return;
+    this.tipFor = null;
+    const tip = document.getElementById("feature-tip");
+    if (tip) tip.hidden = true;
+    this.clearHighlight();
   }
 
   // Shade a set of spaces by name (a feature from the log, the family house...).

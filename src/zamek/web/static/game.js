@@ -87,8 +87,8 @@ async function showGame(view) {
   const geo = await geometryFor(view);
   if (state.boardFor !== view.id || !document.getElementById("board")) {
     const svg = gameLayout(false);
-    state.board = new Board(svg, geo);
-    state.board.handlers = { place: placeOn, figure: (action) => send(action) };
+    state.board = new Board(svg, geo, { zoom: true });
+    state.board.handlers = { place: placeOn, figure: (action) => send(action), menu: () => openFigureMenu({ focus: true }) };
     state.boardFor = view.id;
   }
   const before = shown && shown.id === view.id ? shown : null;
@@ -96,6 +96,10 @@ async function showGame(view) {
   document.body.dataset.revision = String(view.revision);
   document.body.dataset.phase = view.over ? "over" : view.phase;
   announce(before, view);
+  // What the others did moves on the board (their tile slides in, their figure drops, the markers go along the
+  // track), with a tone if sounds are on.
+  if (before) playSounds(state.board.noteMotion(before, view, [0, 1].filter((p) => !heldSeats(view).includes(p))));
+  else state.board.noteMotion(null, view, []);
   const drawnKey = view.drawn ? `${view.id}:${view.moves_count}:${view.drawn.id}` : null;
   if (view.drawn && state.rotationFor !== drawnKey) {
     // A new tile: start at the first rotation that fits somewhere.
@@ -113,10 +117,15 @@ async function showGame(view) {
       if (item.spaces.length && item.points > 0) state.board.flashScored(item.spaces, item.points, item.player ?? 0);
     }
   }
-  // After a placement the figure question has the focus: the keyboard goes on from there.
+  // After a placement the figure question has the focus: the keyboard goes on from there. On a touch screen the
+  // tile's features are offered beside it, in large buttons.
   if (before && before.phase === "place" && view.phase === "follower" && myTurn(view)) {
-    const first = document.querySelector(".choice-button");
-    if (first) first.focus();
+    const coarse = window.matchMedia("(pointer: coarse)").matches;
+    if (coarse && view.choices.some((c) => c.type === "figure")) openFigureMenu({ focus: true });
+    else {
+      const first = document.querySelector(".choice-button");
+      if (first) first.focus();
+    }
   }
 }
 
@@ -154,6 +163,7 @@ function renderGame() {
   const placing = mine && view.phase === "place" && !state.busy;
   const figureChoices = mine && view.phase === "follower" ? view.choices.filter((c) => c.type === "figure" && c.piece === "follower") : [];
   state.board.render(view, { placing, rotation: state.rotation, figureChoices });
+  if (state.menuFor !== `${view.id}:${view.revision}` || !figureChoices.length) closeFigureMenu();
   renderTurnPanel(view);
   renderSidePanels(view);
   passWhenNothingElse(view, mine);
@@ -164,13 +174,62 @@ function renderGame() {
 // - autoDraw: at one screen the next player's tile is drawn as soon as it is due (a move is then taken back only
 //   before the next tile is drawn, i.e. within one's own turn);
 // - autoPass: when "No figure" is the only answer (no figure left, or no free feature), the page gives it.
-const OPTIONS = { autoDraw: "zamek-auto-draw", autoPass: "zamek-auto-pass" };
-const optionOn = (name) => localStorage.getItem(OPTIONS[name]) !== "off";
+// - sound: short tones when the other player moves and when points are scored (off unless turned on).
+const OPTIONS = { autoDraw: "zamek-auto-draw", autoPass: "zamek-auto-pass", sound: "zamek-sound" };
+const OFF_BY_DEFAULT = new Set(["sound"]);
+const optionOn = (name) => {
+  const stored = localStorage.getItem(OPTIONS[name]);
+  return OFF_BY_DEFAULT.has(name) ? stored === "on" : stored !== "off";
+};
 
-function optionBox(name, id) {
+function optionBox(name, id, changed = () => {}) {
   return h("label", { class: "option", title: t(`${name}Hint`) },
-    h("input", { type: "checkbox", id, checked: optionOn(name), onchange: (ev) => localStorage.setItem(OPTIONS[name], ev.target.checked ? "on" : "off") }),
+    h("input", { type: "checkbox", id, checked: optionOn(name), onchange: (ev) => {
+      localStorage.setItem(OPTIONS[name], ev.target.checked ? "on" : "off");
+      changed(ev.target.checked);
+    } }),
     " ", t(name));
+}
+
+// ------------------------------------------------------------------ sounds
+
+// Tones made on the spot (WebAudio): no sound files. The audio context is made when sounds are turned on (a
+// click: browsers let a page sound only after one).
+let audio = null;
+
+function audioContext() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return null;
+  if (!audio) audio = new Context();
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  return audio;
+}
+
+function tone(frequency, after = 0, length = 0.09, type = "triangle", volume = 0.07) {
+  const ctx = audioContext();
+  if (!ctx) return;
+  const start = ctx.currentTime + after;
+  const osc = ctx.createOscillator();
+  const gain = ctx.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(frequency, start);
+  gain.gain.setValueAtTime(0.0001, start);
+  gain.gain.exponentialRampToValueAtTime(volume, start + 0.01);
+  gain.gain.exponentialRampToValueAtTime(0.0001, start + length);
+  osc.connect(gain).connect(ctx.destination);
+  osc.start(start);
+  osc.stop(start + length + 0.02);
+}
+
+// A tile put down knocks, a figure taps, points ring (two notes up).
+function playSounds(moved) {
+  if (!moved || !optionOn("sound")) return;
+  if (moved.tiles) tone(150, 0, 0.08, "square", 0.05);
+  if (moved.figures) tone(330, 0.45, 0.07);
+  if (moved.scored) {
+    tone(660, 0.55, 0.12, "sine", 0.06);
+    tone(990, 0.68, 0.16, "sine", 0.06);
+  }
 }
 
 // Act for the player a moment after `view` is drawn, once, and only if it is still the position shown.
@@ -234,7 +293,7 @@ function renderTurnPanel(view) {
       panel.append(h("p", {}, t("figurePrompt")), figureChoiceRows(view));
     } else if (view.phase === "order") {
       panel.append(h("p", {}, t("orderPrompt")));
-      panel.append(choiceButtons(view.choices, (c) => c.label));
+      panel.append(choiceButtons(view.choices, (c) => orderWords(view, c)));
     } else if (view.phase === "double") {
       const feature = view.choices[0] ? view.choices[0].feature_words : "";
       panel.append(h("p", {}, t("doublePrompt", { feature })));
@@ -253,6 +312,7 @@ function renderTurnPanel(view) {
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
   if (view.mode === "hotseat") tools.append(optionBox("autoDraw", "auto-draw"));
   tools.append(optionBox("autoPass", "auto-pass"));
+  tools.append(optionBox("sound", "sound", (on) => on && tone(660, 0, 0.1, "sine", 0.05)));
   const resignAs = resigningSeat(view);
   if (resignAs !== null && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => resign(resignAs) }, t("resign")));
   panel.append(tools, err);
@@ -393,6 +453,125 @@ function figureChoiceRows(view) {
     list.append(row);
   }
   return list;
+}
+
+// An order choice with what it does that the others do not: the points, where the marker ends, and the wall tower
+// whose token it takes there (or that it takes none, or stops at a gate).
+function orderWords(view, c) {
+  if (c.owner === null || c.owner === undefined || c.marker === null || c.marker === undefined) return c.label;
+  let what;
+  if (c.gate) what = t("orderGate");
+  else if (c.tower !== null && c.tower !== undefined) {
+    const tower = state.board.geo.wall.towers.find((tw) => tw.index === c.tower);
+    what = t("orderTower", { token: view.terms["special-token"], tower: tower ? tower.track.join("·") : c.tower });
+  } else what = t("orderNoToken");
+  return `${c.label} — ${t("orderOutcome", { who: playerName(view, c.owner), points: c.points, marker: c.marker % 100 })}, ${what}`;
+}
+
+// ------------------------------------------------------------------ the figure menu
+
+// The features of the tile just placed, named, in large buttons beside it (a touch screen opens it by itself
+// after a placement; a click on the tile opens it anywhere). Pointing at or focusing an entry outlines its
+// feature on the board.
+function openFigureMenu({ focus = false } = {}) {
+  const view = state.view;
+  closeFigureMenu();
+  if (!view || view.phase !== "follower" || !myTurn(view) || state.busy) return;
+  const wrap = document.querySelector(".board-wrap");
+  const placed = view.placements[view.placements.length - 1];
+  const rect = placed && state.board.screenRect(placed.space);
+  if (!wrap || !rect) return;
+  state.menuFor = `${view.id}:${view.revision}`;
+  const menu = h("div", { class: "figure-menu", id: "figure-menu", role: "dialog", "aria-label": t("figureMenu") },
+    h("div", { class: "menu-head" }, h("strong", {}, t("figureMenu")),
+      h("button", { type: "button", class: "menu-close", id: "figure-menu-close", "aria-label": t("close"), title: t("close"), onclick: () => closeFigureMenu(true) }, "×")));
+  const groups = new Map();
+  for (const c of view.choices) {
+    const key = c.type === "pass" ? "pass" : c.part;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(c);
+  }
+  const where = twinSides(view);
+  for (const group of groups.values()) {
+    const c = group[0];
+    if (c.type === "pass") continue;
+    const show = (on) => {
+      if (on) state.board.highlightSpaces(c.feature.spaces);
+      else state.board.clearHighlight();
+      state.board.showFeature(c.part, on);
+    };
+    const point = { onmouseenter: () => show(true), onmouseleave: () => show(false), onfocus: () => show(true), onblur: () => show(false) };
+    const row = h("div", { class: "menu-row", "data-part": c.part });
+    group.forEach((option, i) => {
+      row.append(h("button", {
+        type: "button", class: i === 0 ? "menu-entry" : "menu-entry piece", "data-action": option.action, "data-part": option.part,
+        "aria-label": option.label + where(option), title: option.label + where(option), onclick: () => send(option.action), ...point,
+      }, figureIcon(view.current, option.piece), i === 0 ? h("span", {}, option.label + where(option)) : null));
+    });
+    menu.append(row);
+  }
+  const pass = view.choices.find((c) => c.type === "pass");
+  if (pass) menu.append(h("button", { type: "button", class: "menu-entry pass", "data-action": pass.action, onclick: () => send(pass.action) }, t("pass")));
+  menu.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") {
+      ev.preventDefault();
+      closeFigureMenu(true);
+    } else if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+      // Up and down go through the entries.
+      ev.preventDefault();
+      const entries = [...menu.querySelectorAll("button")];
+      const i = entries.indexOf(document.activeElement);
+      entries[(i + (ev.key === "ArrowDown" ? 1 : entries.length - 1)) % entries.length].focus();
+    }
+  });
+  wrap.append(menu);
+  placeMenu(menu, wrap, rect);
+  if (focus) {
+    const first = menu.querySelector(".menu-entry");
+    if (first) first.focus({ preventScroll: true });
+  }
+}
+
+// Beside the tile, right or left, within the board's frame; where the board is not twice as wide as the menu (a
+// phone), right under the board, covering nothing of it.
+function placeMenu(menu, wrap, rect) {
+  const box = wrap.getBoundingClientRect();
+  const width = menu.offsetWidth;
+  const height = menu.offsetHeight;
+  const gap = 8;
+  let left = rect.right - box.left + gap;
+  if (left + width > box.width) left = rect.left - box.left - gap - width;
+  if (left < 0 || height > box.height || box.width < 2 * width) {
+    menu.classList.add("docked");
+    return;
+  }
+  const top = Math.min(Math.max(0, rect.top - box.top), Math.max(0, box.height - height));
+  menu.style.left = `${Math.round(left)}px`;
+  menu.style.top = `${Math.round(top)}px`;
+}
+
+function closeFigureMenu(refocus = false) {
+  const menu = document.getElementById("figure-menu");
+  state.menuFor = null;
+  if (!menu) return;
+  menu.remove();
+  if (state.board) state.board.clearHighlight();
+  if (refocus) {
+    const first = document.querySelector(".choice-button");
+    if (first) first.focus();
+  }
+}
+
+// Two features of one kind and role on the tile are told apart by their sides ("north, east").
+function twinSides(view) {
+  const firsts = [];
+  const seen = new Set();
+  for (const c of view.choices) {
+    if (c.type === "pass" || seen.has(c.part)) continue;
+    seen.add(c.part);
+    firsts.push(c.role + c.kind);
+  }
+  return (c) => (firsts.filter((l) => l === c.role + c.kind).length > 1 ? ` (${c.sides.map((k) => t("side-" + k)).join(", ")})` : "");
 }
 
 function choiceButtons(choices, label) {

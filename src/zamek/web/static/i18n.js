@@ -93,7 +93,7 @@ export const UI = {
     points: "pts",
     scoredTurn: "turn",
     tile: "Tile",
-    keyboard: "Keys: R or arrows turn the tile, Tab moves between spaces, Enter places; U undoes.",
+    keyboard: "Keys: R (Shift+R back) turns the tile; Tab goes to the highlighted spaces, the arrows from one to the next, Enter places; U undoes.",
     imported: "Imported.",
     gameMissing: "This game does not exist (any more).",
     "side-0": "north",
@@ -161,6 +161,33 @@ export const UI = {
     seatTaken: "Both seats are taken: you can watch the game.",
     "k-seat-friend": "a friend elsewhere (by a link)",
     "k-waiting-friends": "Waiting for friends to open the invitation ({n} seats free)…",
+    "lobby.more": "Show more games",
+    placedBy: "placed by {who}",
+    figureThere: "{who}: {figure} on the {feature}",
+    theWall: "the wall",
+    startSpace: "start space",
+    spaceFits: "Free space, the tile fits as it is turned",
+    spaceFitsTurned: "Free space, the tile fits when turned",
+    beside: "Beside it",
+    tilesN: ["{n} tile", "{n} tiles"],
+    pointsN: ["{n} point", "{n} points"],
+    tipNobody: "Nobody stands on it",
+    tipTie: "Tied, figures {a} : {b}: it would score for nobody",
+    tipOwner: "Held by {who} · figures {a} : {b}",
+    tipComplete: "Complete: {points}",
+    tipIfNow: "Completed now it would give {points}",
+    tipAtEnd: "At the end of the game: {points}",
+    figureMenu: "Put a figure on…",
+    figureMenuOpen: "Choose a feature of this tile",
+    close: "Close",
+    orderOutcome: "{who} +{points} → {marker}",
+    orderTower: "takes the {token} on wall tower {tower}",
+    orderNoToken: "no token",
+    orderGate: "stops at a gate",
+    zoomIn: "Zoom in: spaces large enough for a finger",
+    zoomOut: "Show the whole castle",
+    sound: "Sounds",
+    soundHint: "Short tones when the other player moves and when points are scored.",
   },
   pl: {
     tagline: "Carcassonne: Zamek",
@@ -253,7 +280,7 @@ export const UI = {
     points: "pkt",
     scoredTurn: "tura",
     tile: "Kafelek",
-    keyboard: "Klawisze: R lub strzałki obracają kafelek, Tab przechodzi między polami, Enter kładzie; U cofa.",
+    keyboard: "Klawisze: R (Shift+R wstecz) obraca kafelek; Tab przechodzi do podświetlonych pól, strzałki od jednego do następnego, Enter kładzie; U cofa.",
     imported: "Wczytano.",
     gameMissing: "Ta gra nie istnieje (już).",
     "side-0": "północ",
@@ -321,12 +348,48 @@ export const UI = {
     seatTaken: "Oba miejsca są zajęte: możesz oglądać grę.",
     "k-seat-friend": "przyjaciel gdzie indziej (przez link)",
     "k-waiting-friends": "Czekamy, aż przyjaciele otworzą zaproszenie (wolne miejsca: {n})…",
+    "lobby.more": "Pokaż więcej gier",
+    placedBy: "gracz: {who}",
+    figureThere: "{who}: {figure} ({feature})",
+    theWall: "mur",
+    startSpace: "pole startowe",
+    spaceFits: "Wolne pole, kafelek pasuje tak, jak jest obrócony",
+    spaceFitsTurned: "Wolne pole, kafelek pasuje po obróceniu",
+    beside: "Obok",
+    tilesN: ["{n} kafelek", "{n} kafelki", "{n} kafelków"],
+    pointsN: ["{n} punkt", "{n} punkty", "{n} punktów"],
+    tipNobody: "Nikt na nim nie stoi",
+    tipTie: "Remis, figury {a} : {b}: nikt nie dostałby punktów",
+    tipOwner: "Przewaga: {who} · figury {a} : {b}",
+    tipComplete: "Ukończony: {points}",
+    tipIfNow: "Ukończony teraz dałby {points}",
+    tipAtEnd: "Na koniec gry: {points}",
+    figureMenu: "Postaw figurę na…",
+    figureMenuOpen: "Wybierz obszar tego kafelka",
+    close: "Zamknij",
+    orderOutcome: "{who} +{points} → {marker}",
+    orderTower: "zdobywa: {token} z baszty {tower}",
+    orderNoToken: "bez żetonu",
+    orderGate: "zatrzymuje się na bramie",
+    zoomIn: "Powiększ: pola dość duże dla palca",
+    zoomOut: "Pokaż cały zamek",
+    sound: "Dźwięki",
+    soundHint: "Krótkie dźwięki przy ruchu drugiego gracza i przy zdobyciu punktów.",
   },
 };
 
+// A plural form by its number: English one/many, Polish one/few (2-4, not 12-14)/many.
+function pluralForm(lang, forms, n) {
+  if (forms.length === 2) return forms[n === 1 ? 0 : 1];
+  if (n === 1) return forms[0];
+  const few = [2, 3, 4].includes(n % 10) && ![12, 13, 14].includes(n % 100);
+  return forms[few ? 1 : 2];
+}
+
 export function tr(lang, key, values = {}) {
   const table = UI[lang] || UI.en;
-  const text = table[key] ?? UI.en[key] ?? key;
+  let text = table[key] ?? UI.en[key] ?? key;
+  if (Array.isArray(text)) text = pluralForm(lang, text, Number(values.n));
   return text.replace(/\{(\w+)\}/g, (_, k) => (values[k] !== undefined ? values[k] : `{${k}}`));
 }
 

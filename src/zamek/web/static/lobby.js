@@ -16,10 +16,87 @@ const CLOCKS = {
   "days-3": { kind: "correspondence", days: 3 },
 };
 
+// The list follows the games while it is open: asked again every few seconds (only while the page is seen), and
+// drawn again only when something changed (a move, a result, a friend who joined).
+const LOBBY_EVERY_MS = 3000;
+// The games listed at first, and how many more each "Show more games" adds.
+const LOBBY_PAGE = 30;
+const SERVER_PAGE = 200;
+
+// The first ``count`` games of this browser (castle and Rycerze i zamki, the latest changed first), asked a page at a
+// time, and whether more follow.
+async function lobbyGames(count) {
+  const held = { castle: [], knights: [], more: false };
+  for (let offset = 0; offset < count; offset += SERVER_PAGE) {
+    const page = await games.lobby(offset, Math.min(SERVER_PAGE, count - offset));
+    held.castle.push(...page.castle);
+    held.knights.push(...page.knights);
+    held.more = page.more;
+    if (!page.more) break;
+  }
+  return held;
+}
+
+// Both lists, and the button that lists more games when there are more.
+function renderLists(list, knightsList, held) {
+  renderGameList(list, held.castle);
+  renderKnightsList(knightsList, held.knights);
+  if (held.more) {
+    list.append(h("button", {
+      type: "button", class: "more-games", id: "more-games", onclick: async () => {
+        state.lobbyCount = (state.lobbyCount || LOBBY_PAGE) + LOBBY_PAGE;
+        try {
+          const more = await lobbyGames(state.lobbyCount);
+          renderLists(list, knightsList, more);
+          followLobby(list, knightsList, JSON.stringify(more));
+        } catch (err) {
+          showError(err.message);
+        }
+      },
+    }, t("lobby.more")));
+  }
+}
+
+function followLobby(list, knightsList, shown) {
+  clearTimeout(state.lobbyTimer);
+  const open = () => state.screen === "lobby" && document.body.contains(list);
+  const tick = async () => {
+    state.lobbyTimer = null;
+    if (!open()) return;
+    if (!document.hidden) {
+      try {
+        const held = await lobbyGames(state.lobbyCount || LOBBY_PAGE);
+        const now = JSON.stringify(held);
+        if (open() && now !== shown) {
+          shown = now;
+          keepFocus(() => renderLists(list, knightsList, held));
+        }
+      } catch {
+        // The next round asks again.
+      }
+    }
+    if (open()) state.lobbyTimer = setTimeout(tick, LOBBY_EVERY_MS);
+  };
+  state.lobbyTimer = setTimeout(tick, LOBBY_EVERY_MS);
+}
+
+// A redrawn list keeps the keyboard where it was: on the same button of the same game.
+function keepFocus(redraw) {
+  const active = document.activeElement;
+  const item = active && active.closest ? active.closest(".game-item") : null;
+  const index = item ? [...item.querySelectorAll("a, button")].indexOf(active) : -1;
+  redraw();
+  if (!item || index < 0) return;
+  const again = document.querySelector(`.game-item[data-id="${item.dataset.id}"]`);
+  const target = again && again.querySelectorAll("a, button")[index];
+  if (target) target.focus({ preventScroll: true });
+}
+
 export async function openLobby() {
   state.screen = "lobby";
   state.gameId = null;
   state.view = null;
+  clearTimeout(state.lobbyTimer);
   main.innerHTML = "";
   const form = newGameForm();
   const list = h("section", { class: "panel games", id: "games" });
@@ -29,9 +106,10 @@ export async function openLobby() {
   main.append(h("div", { class: "lobby knights-lobby" }, knightsLobby(), knightsList));
   try {
     await games.adopt().catch(() => null); // games stored before seats: this machine's browser takes them once
-    const held = await games.lobby();
-    renderGameList(list, held.castle);
-    renderKnightsList(knightsList, held.knights);
+    state.lobbyCount = LOBBY_PAGE;
+    const held = await lobbyGames(state.lobbyCount);
+    renderLists(list, knightsList, held);
+    followLobby(list, knightsList, JSON.stringify(held));
   } catch (err) {
     list.append(h("p", { class: "error" }, err.message));
   }

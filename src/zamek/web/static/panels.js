@@ -1,7 +1,7 @@
 // The game's layout and the side panels the game and the replay screens share: the title, the players, the
 // last moves, the score log, the tiles still to come and the legend.
 
-import { drawTile, el as svgEl } from "./tiles.js";
+import { drawSwatch, el as svgEl } from "./tiles.js";
 import { describeGame, figureIcon, h, main, named, playerName, state, t, tileSvg } from "./ui.js";
 
 export function gameLayout(replay) {
@@ -50,6 +50,18 @@ function renderTitle(view) {
     h("span", { class: "names" }, h("span", { class: "dot p0" }), playerName(view, 0), ` ${t("vs")} `, h("span", { class: "dot p1" }), playerName(view, 1)),
     h("span", { class: "muted" }, ` · ${rules} · ${t("turn", { n: view.turn })}`),
   );
+  // On a touch screen: the whole castle, or a part of it large enough for a finger (moved with the finger).
+  const board = state.board;
+  if (board && board.canZoom()) {
+    const zoomed = board.zoomed;
+    title.append(h("button", {
+      type: "button", class: "zoom-toggle", id: "zoom", "aria-pressed": String(zoomed), title: t(zoomed ? "zoomOut" : "zoomIn"),
+      "aria-label": t(zoomed ? "zoomOut" : "zoomIn"), onclick: () => {
+        board.setZoom(!board.zoomed);
+        renderTitle(view);
+      },
+    }, zoomed ? "⊖" : "⊕"));
+  }
 }
 
 function renderPlayers(view) {
@@ -125,20 +137,10 @@ function renderLegend(view) {
   const body = document.getElementById("legend-body");
   body.innerHTML = "";
   const w = view.terms;
-  const fakeTile = (features, fountain = false) => ({ id: "", fountain, features });
-  const entries = [
-    [w.road, (s) => drawTile(s, fakeTile([{ kind: "road", segments: [1, 7] }, { kind: "meadow", segments: [2, 3, 4, 5, 6] }, { kind: "meadow", segments: [8, 9, 10, 11, 0] }]), { extras: false })],
-    [w.house, (s) => drawTile(s, fakeTile([{ kind: "house", segments: [0, 1, 2] }, { kind: "meadow", segments: [3, 4, 5, 6, 7, 8, 9, 10, 11] }]))],
-    [w.pigsty, (s) => drawTile(s, fakeTile([{ kind: "pigsty", segments: [0, 1, 2] }, { kind: "meadow", segments: [3, 4, 5, 6, 7, 8, 9, 10, 11] }]))],
-    [w.meadow, (s) => drawTile(s, fakeTile([{ kind: "meadow", segments: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }]))],
-    [w.shrine, (s) => drawTile(s, fakeTile([{ kind: "meadow", segments: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], shrines: 1 }]))],
-    [w.stocks, (s) => drawTile(s, fakeTile([{ kind: "road", segments: [1, 7], stocks: 1 }, { kind: "meadow", segments: [2, 3, 4, 5, 6] }, { kind: "meadow", segments: [8, 9, 10, 11, 0] }]))],
-    [w.fountain, (s) => drawTile(s, fakeTile([{ kind: "road", segments: [1] }, { kind: "road", segments: [4] }, { kind: "road", segments: [7] }, { kind: "meadow", segments: [2, 3] }, { kind: "meadow", segments: [5, 6] }, { kind: "meadow", segments: [8, 9, 10, 11, 0] }], true))],
-  ];
-  if (view.sokol) {
-    entries.push([w.chapel, (s) => drawTile(s, fakeTile([{ kind: "chapel", segments: [0, 1, 2] }, { kind: "meadow", segments: [3, 4, 5, 6, 7, 8, 9, 10, 11] }]))]);
-    entries.push([w.nest, (s) => drawTile(s, fakeTile([{ kind: "house", segments: [0, 1, 2], nests: 1 }, { kind: "meadow", segments: [3, 4, 5, 6, 7, 8, 9, 10, 11] }]))]);
-  }
+  // Close-ups, each drawn as only that kind looks: whole tiles at this size look alike (a house and a nest, a
+  // road and the stocks).
+  const kinds = ["road", "house", "pigsty", "meadow", "shrine", "stocks", "fountain", ...(view.sokol ? ["chapel", "nest"] : [])];
+  const entries = kinds.map((kind) => [w[kind], (s) => drawSwatch(s, kind)]);
   const roles = [["herald", w.road], ["squire", w.house], ["farmer", w.pigsty], ["monk", w.meadow]];
   if (view.sokol) roles.push(["preacher", w.chapel]);
   body.append(h("ul", { class: "legend-list" }, entries.map(([name, draw]) => h("li", {}, legendSwatch(draw), name))));
