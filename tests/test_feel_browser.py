@@ -633,3 +633,59 @@ def test_a_long_list_of_games_is_shown_a_page_at_a_time(page: Page, server: Serv
     expect(page.locator("#more-games")).to_have_count(0)  # nothing more to show
     assert items.first.get_attribute("data-id") == newest
     assert sorted(items.evaluate_all("nodes => nodes.map((n) => n.dataset.id)")) == sorted(held)
+
+
+ENGLISH_WORDS = re.compile(r"\b(the|You|Computer|Place|tile|tiles|score|Undo|Replay|Export|figure|turn|Sounds|Resign|"
+                           r"Draw|moves|points|wins|Game over|Rules|Games|player|meadow|road|house|pigsty)\b")
+
+
+def test_a_whole_game_on_a_polish_phone_no_overlap_no_english_no_extra_tap(browser: Browser,  # noqa: F811
+                                                                            server: Server) -> None:  # noqa: F811
+    """The issue's check, as a player makes it: a whole game against the computer on a 390×844 touch screen in
+    Polish: the layout holds at every kind of step, no English word is on the screen, and the player taps no more
+    than the decisions the game asked of them (the page gives the answers that are no choice)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                  locale="pl-PL", bypass_csp=True)
+    phone = context.new_page()
+    errors: list[str] = []
+    phone.on("pageerror", lambda exc: errors.append(str(exc)))
+    game = start_game(phone, server.url)
+    taps = 0
+    english: set[str] = set()
+    checked: set[str] = set()
+    for _ in range(400):
+        computer_moved(phone)
+        english.update(ENGLISH_WORDS.findall(phone.locator("body").inner_text()))
+        if phone.query_selector("#game-over"):
+            break
+        if phone.query_selector(".legal.now"):
+            if "place" not in checked:
+                check_phone_layout(phone, "a tile to place")
+                checked.add("place")
+            before = revision(phone)
+            shown_space(phone).tap()
+            taps += 1
+            phone.wait_for_function(f"document.body.dataset.revision !== '{before}' || "
+                                    "document.body.dataset.phase !== 'place'")
+            continue
+        if phone.query_selector("#figure-menu"):
+            if "menu" not in checked:
+                check_phone_layout(phone, "the figure menu")
+                checked.add("menu")
+            entry = phone.locator("#figure-menu .menu-entry").last
+        else:
+            entry = phone.locator("#choices button").first
+        before = revision(phone)
+        entry.tap()
+        taps += 1
+        phone.wait_for_function(f"document.body.dataset.revision !== '{before}'")
+    view = api_view(server, game)
+    assert view["over"], "the game was played to its end"
+    assert not english, f"English on the Polish screen: {sorted(english)}"
+    with urllib.request.urlopen(f"{server.url}api/games/{game}/replay") as answer:
+        moves = json.load(answer)["replay"]["moves"]
+    decisions = sum(1 for m in moves if m["player"] == view["human"] and not m["chance"])
+    assert 0 < taps <= decisions, (taps, decisions)
+    print(f"a whole game on a Polish phone: {taps} taps for {decisions} decisions")
+    context.close()
+    assert not errors, errors
