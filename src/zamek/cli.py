@@ -9,9 +9,10 @@ from typing import Any
 
 import click
 
+from zamek import fast
 from zamek import record as records
 from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, run_arena
-from zamek.bench import mcts_search, random_playouts
+from zamek.bench import RULE_SETS, core_description, mcts_search, playout_figures, playout_lines, side_by_side
 from zamek.bots.levels import LEVELS, make_bot
 from zamek.core.actions import Action, Draw
 from zamek.core.editions import EDITIONS, edition_of
@@ -414,16 +415,20 @@ def bots() -> None:
 
 
 @main.command()
-@click.option("--seconds", type=float, default=5.0, show_default=True, help="Length of the random-playout run.")
+@click.option("--seconds", type=float, default=5.0, show_default=True,
+              help="Length of each random-playout run (per engine and rule set).")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--mcts-iterations", type=int, default=128, show_default=True, help="Budget of each MCTS decision.")
+@click.option("--mcts-iterations", type=int, default=128, show_default=True,
+              help="Budget of each MCTS decision (0: no search timing).")
 @click.option("--mcts-game", "mcts_game", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Time the search in positions of this saved game (the same whatever the version) instead of "
                    "a random game of SEED.")
+@click.option("--all-rules", is_flag=True, help="Random playouts in every rule set (else the one chosen).")
+@click.option("--json", "as_json", is_flag=True, help="Print every figure as one JSON object instead.")
 @rule_options
-def bench(seconds: float, seed: int, mcts_iterations: int, mcts_game: Path | None, edition: str, sokol: bool,
-          gate_guard: bool) -> None:
-    """Measure random-playout speed on one core."""
+def bench(seconds: float, seed: int, mcts_iterations: int, mcts_game: Path | None, all_rules: bool, as_json: bool,
+          edition: str, sokol: bool, gate_guard: bool) -> None:
+    """Measure speed on one core: random playouts in the Python engine and the compiled core, and the search."""
     setup = make_setup(edition, sokol, gate_guard)
     saved = None
     if mcts_game is not None:
@@ -431,15 +436,33 @@ def bench(seconds: float, seed: int, mcts_iterations: int, mcts_game: Path | Non
             saved = records.read_record(json.loads(mcts_game.read_text(encoding="utf-8")))
         except (ValueError, UnicodeDecodeError) as exc:
             raise click.UsageError(f"{mcts_game}: {exc}") from None
-    result = random_playouts(seconds, seed, setup)
-    click.echo(
-        f"random playouts, {setup.name}: {result.games} games, {result.actions} actions in {result.seconds:.1f} s"
-    )
-    click.echo(f"  {result.actions_per_second:,.0f} actions/s")
-    click.echo(f"  {result.games_per_second:,.1f} games/s")
-    search = mcts_search(mcts_iterations, positions=10, seed=seed, setup=setup, game=saved)
-    click.echo(f"MCTS ({mcts_iterations} iterations per decision), {search.decisions} placement decisions:")
-    click.echo(f"  {search.iterations_per_second:,.0f} iterations/s, {search.seconds_per_decision:.2f} s per decision")
+    if not as_json:
+        click.echo(f"core: {core_description()}")
+    rows = []
+    for rules in (RULE_SETS.values() if all_rules else [setup]):
+        row = side_by_side(seconds, seed, [rules])[0]
+        rows.append(row)
+        if not as_json:
+            click.echo("\n".join(playout_lines(row)))
+    search = None
+    if mcts_iterations > 0:
+        search = mcts_search(mcts_iterations, positions=10, seed=seed, setup=setup, game=saved)
+        if not as_json:
+            click.echo(f"MCTS ({mcts_iterations} iterations per decision), {search.decisions} placement decisions:")
+            click.echo(f"  {search.iterations_per_second:,.0f} iterations/s, "
+                       f"{search.seconds_per_decision:.2f} s per decision")
+    if as_json:
+        click.echo(json.dumps({
+            "core": "compiled" if fast.AVAILABLE else "python",
+            "compiled_unavailable": fast.UNAVAILABLE,
+            "seconds": seconds,
+            "seed": seed,
+            "playouts": [{"rules": row.rules, "python": playout_figures(row.python),
+                          "compiled": playout_figures(row.compiled),
+                          "speedup": None if row.speedup is None else round(row.speedup, 2)} for row in rows],
+            "mcts": None if search is None else {"iterations_per_decision": mcts_iterations,
+                                                 "rules": (saved[0] if saved else setup).name, **search.figures()},
+        }))
 
 
 main.add_command(knights)
