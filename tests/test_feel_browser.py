@@ -288,7 +288,8 @@ def test_a_click_on_the_tile_just_placed_opens_the_menu_in_polish(page: Page, se
     labels = menu.locator(".menu-entry:not(.pass):not(.piece)").all_inner_texts()
     assert labels and all(re.search(r"herold|giermek|rolnik|mnich", label) for label in labels), labels
     # Beside the tile, not over it.
-    tile = page.locator(".layer-tiles .placed-wrap").last.bounding_box()
+    placed = api_view(server, page.evaluate("location.hash").split("/")[2])["placements"][-1]["space"]
+    tile = page.locator(f".layer-tiles .placed-wrap[data-space='{placed}']").bounding_box()
     box = menu.bounding_box()
     assert tile is not None and box is not None
     assert not (box["x"] < tile["x"] + tile["width"] and tile["x"] < box["x"] + box["width"]

@@ -479,8 +479,13 @@ function openFigureMenu({ focus = false } = {}) {
   if (!view || view.phase !== "follower" || !myTurn(view) || state.busy) return;
   const wrap = document.querySelector(".board-wrap");
   const placed = view.placements[view.placements.length - 1];
-  const rect = placed && state.board.screenRect(placed.space);
-  if (!wrap || !rect) return;
+  const space = placed && state.board.screenRect(placed.space);
+  if (!wrap || !space) return;
+  // The tile as drawn (its art may reach past its space): the menu goes beside all of it.
+  const drawn = document.querySelector(`.layer-tiles .placed-wrap[data-space="${placed.space}"]`);
+  const art = drawn ? drawn.getBoundingClientRect() : space;
+  const rect = { left: Math.min(space.left, art.left), top: Math.min(space.top, art.top),
+    right: Math.max(space.right, art.right), bottom: Math.max(space.bottom, art.bottom) };
   state.menuFor = `${view.id}:${view.revision}`;
   const menu = h("div", { class: "figure-menu", id: "figure-menu", role: "dialog", "aria-label": t("figureMenu") },
     h("div", { class: "menu-head" }, h("strong", {}, t("figureMenu")),
