@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Set everything up in .venv and run the project: ``python3 dev.py start`` or ``python3 dev.py test``.
 
-Needs only Python 3.11+. The virtual environment is (re)installed when pyproject.toml changes.
+Needs only Python 3.11+. The virtual environment is (re)installed when pyproject.toml or the compiled
+core's sources change.
 ``start`` runs the web app (``zamek play``; extra arguments go to it). ``test`` also installs Debian's
 Chromium (for the browser tests) and PostgreSQL (the tests start a throwaway server of their own) when they are
 missing and we are root (apt-get).
@@ -25,7 +26,10 @@ STAMP = VENV / ".installed"
 
 def ensure_env() -> None:
     """Create .venv and install the project with its development tools, once per pyproject.toml."""
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    # The compiled core is built by the install: its sources count as much as the dependencies do.
+    sources = [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted((ROOT / "src" / "zamek" / "fast").glob("*.pyx")),
+               *sorted((ROOT / "src" / "zamek" / "fast").glob("*.h"))]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources if p.exists())).hexdigest()
     if STAMP.exists() and STAMP.read_text() == digest:
         return
     if not (BIN / "python").exists():

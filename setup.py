@@ -33,7 +33,7 @@ def source_digest() -> str:
     return digest.hexdigest()
 
 
-SOURCES = ("_core.pyx", "zamek_core.h")
+SOURCES = ("_core.pyx", "zamek_core.h", "zamek_bots.h")
 """The compiled core's sources (zamek.fast.SOURCES names the same)."""
 
 
@@ -56,7 +56,7 @@ def extensions() -> list[Extension]:
         print("warning: Cython not found: zamek installs without its compiled core", file=sys.stderr)
         return []
     extension = Extension("zamek.fast._core", [str(source)], include_dirs=[str(FAST)], extra_compile_args=flags,
-                          define_macros=macros, depends=[str(FAST / "zamek_core.h")])
+                          define_macros=macros, depends=[str(FAST / name) for name in SOURCES if name.endswith(".h")])
     try:
         return list(cythonize([extension], compiler_directives={"language_level": "3"}, quiet=True))
     except Exception as exc:

@@ -517,7 +517,10 @@ def test_make_bot_rejects_unknown_names_and_bad_budgets(spec: str) -> None:
 
 
 class Spy(GreedyBot):
-    """A greedy bot that records the placements it evaluates."""
+    """A greedy bot that records the placements it evaluates (in Python: the compiled bot makes the same
+    choices, ``tests/test_fast_bots.py``, but cannot be watched from here)."""
+
+    compiled = False
 
     def __init__(self, placements: int | None = None) -> None:
         super().__init__(placements)
@@ -594,7 +597,7 @@ def test_mcts_respects_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     g = mid_game(7)
     clock = SteppingClock()
     monkeypatch.setattr(mcts_module, "time", clock)
-    bot = MCTSBot(iterations=10**6)
+    bot = MCTSBot(iterations=10**6, compiled=False)  # the Python search reads this clock
     action = bot.choose(g, random.Random(1), Budget(seconds=0.2))
     assert action in g.legal_actions()
     # 0.2 s are 200 readings of the clock: the search stops there, not at its million iterations.

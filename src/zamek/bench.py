@@ -1,5 +1,5 @@
-"""Speed on one core: random playouts in the Python engine and in the compiled core side by side, and the
-hard level's search."""
+"""Speed on one core, the Python engine and the compiled core side by side: random playouts, the hard level's
+search (MCTS iterations per second, seconds per decision) and its one-turn look (microseconds per child)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 
 from zamek import fast
 from zamek.bots.levels import make_bot
-from zamek.bots.mcts import MCTSBot
+from zamek.bots.mcts import MCTSBot, ranked_moves
+from zamek.bots.value import default_model
 from zamek.core.actions import Action
 from zamek.core.editions import Edition
 from zamek.core.setup import Phase, Setup
@@ -140,9 +141,13 @@ def playout_lines(row: SideBySide) -> list[str]:
 
 @dataclass(frozen=True)
 class SearchBench:
+    """Search decisions timed in one engine."""
+
     decisions: int
     iterations: int
     seconds: float
+    choices: tuple[str, ...] = ()
+    """The actions chosen, in order (the engines must agree)."""
 
     @property
     def iterations_per_second(self) -> float:
@@ -156,14 +161,13 @@ class SearchBench:
         """Every figure, for JSON."""
         return {"decisions": self.decisions, "iterations": self.iterations, "seconds": round(self.seconds, 3),
                 "iterations_per_second": round(self.iterations_per_second, 1),
-                "seconds_per_decision": round(self.seconds_per_decision, 4)}
+                "seconds_per_decision": round(self.seconds_per_decision, 5)}
 
 
-def mcts_search(iterations: int, positions: int = 10, seed: int = 0, setup: Setup | None = None,
-                game: tuple[Setup, Sequence[Action]] | None = None) -> SearchBench:
-    """Time placement decisions of the ``mcts:iterations`` bot (the hard level's search) in positions
-    from a random game of ``seed``, or from ``game`` (a saved game's setup and moves: the same positions
-    whatever the version of the program, to compare versions)."""
+def bench_positions(positions: int = 10, seed: int = 0, setup: Setup | None = None,
+                    game: tuple[Setup, Sequence[Action]] | None = None) -> list[GameState]:
+    """Placement positions spread over a random game of ``seed``, or over ``game`` (a saved game's setup and
+    moves: the same positions whatever the version of the program, to compare versions)."""
     if game is None:
         played = play_game(seed, setup=setup)
         game = (played.setup, played.actions)
@@ -174,12 +178,157 @@ def mcts_search(iterations: int, positions: int = 10, seed: int = 0, setup: Setu
         if state.phase is Phase.PLACE and i >= step * (len(chosen) + 1) and len(chosen) < positions:
             chosen.append(state.copy())
         state.apply(action)
+    return chosen
+
+
+def mcts_search(iterations: int, positions: int = 10, seed: int = 0, setup: Setup | None = None,
+                game: tuple[Setup, Sequence[Action]] | None = None, compiled: bool = False) -> SearchBench | None:
+    """Time placement decisions of the ``mcts:iterations`` bot (the hard level's search) in ``bench_positions``,
+    in the Python engine or in the compiled core (None where it was not built). Both make the same decisions."""
+    if compiled and not fast.AVAILABLE:
+        return None
+    chosen = bench_positions(positions, seed, setup, game)
     bot = make_bot(f"mcts:{iterations}")
     assert isinstance(bot, MCTSBot)
+    bot.compiled = compiled
     rng = random.Random(seed)
     total = 0
+    choices = []
     start = time.perf_counter()
     for position in chosen:
-        bot.choose(position, rng)
+        choices.append(str(bot.choose(position, rng)))
         total += bot.last_iterations
-    return SearchBench(len(chosen), total, time.perf_counter() - start)
+    return SearchBench(len(chosen), total, time.perf_counter() - start, tuple(choices))
+
+
+@dataclass(frozen=True)
+class LookBench:
+    """The one-turn look (``mcts.ranked_moves``: every placement with every figure choice judged after its
+    settled turn) timed in one engine."""
+
+    positions: int
+    children: int
+    """Moves judged: each placement with each of its figure choices."""
+    seconds: float
+
+    @property
+    def microseconds_per_child(self) -> float:
+        return 1e6 * self.seconds / self.children
+
+    def figures(self) -> dict[str, Any]:
+        return {"positions": self.positions, "children": self.children, "seconds": round(self.seconds, 4),
+                "us_per_child": round(self.microseconds_per_child, 2)}
+
+
+def one_turn_look(positions: Sequence[GameState], compiled: bool = False, min_seconds: float = 0.2
+                  ) -> LookBench | None:
+    """Time the one-turn look with the learned value (as the hard level ranks its own moves) in ``positions``,
+    in the Python engine or the compiled core (None where it was not built); repeated until ``min_seconds``."""
+    if compiled and not fast.AVAILABLE:
+        return None
+    model = default_model()
+    children = 0
+    for position in positions:
+        for place in position.legal_actions():
+            placed = position.copy()
+            placed.apply(place)
+            children += len(placed.legal_actions())
+    rank = fast.ranked_moves if compiled else ranked_moves
+    rounds = 0
+    start = time.perf_counter()
+    while True:
+        for i, position in enumerate(positions):
+            rank(position, random.Random(i), 8, model)
+        rounds += 1
+        if time.perf_counter() - start >= min_seconds:
+            break
+    return LookBench(len(positions), children * rounds, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class SearchSideBySide:
+    """The search and the one-turn look in both engines, in the same positions."""
+
+    iterations: int
+    rules: str
+    python: SearchBench | None
+    compiled: SearchBench | None
+    look_python: LookBench | None
+    look_compiled: LookBench | None
+
+    @property
+    def speedup(self) -> float | None:
+        """Compiled iterations per second over the Python engine's."""
+        if self.python is None or self.compiled is None:
+            return None
+        return self.compiled.iterations_per_second / self.python.iterations_per_second
+
+    @property
+    def look_speedup(self) -> float | None:
+        if self.look_python is None or self.look_compiled is None:
+            return None
+        return self.look_python.microseconds_per_child / self.look_compiled.microseconds_per_child
+
+    @property
+    def same_decisions(self) -> bool | None:
+        if self.python is None or self.compiled is None:
+            return None
+        return self.python.choices == self.compiled.choices
+
+    def figures(self) -> dict[str, Any]:
+        """Every figure, for JSON."""
+        def rounded(x: float | None) -> float | None:
+            return None if x is None else round(x, 2)
+        return {
+            "iterations_per_decision": self.iterations, "rules": self.rules,
+            "python": None if self.python is None else self.python.figures(),
+            "compiled": None if self.compiled is None else self.compiled.figures(),
+            "speedup": rounded(self.speedup), "same_decisions": self.same_decisions,
+            "one_turn_look": {
+                "evaluator": "learned",
+                "python": None if self.look_python is None else self.look_python.figures(),
+                "compiled": None if self.look_compiled is None else self.look_compiled.figures(),
+                "speedup": rounded(self.look_speedup),
+            },
+        }
+
+    def lines(self) -> list[str]:
+        """The text lines."""
+        searched = self.python or self.compiled
+        decisions = searched.decisions if searched is not None else 0
+        lines = [f"MCTS ({self.iterations} iterations per decision), {decisions} placement decisions:"]
+        for name, result in (("python", self.python), ("compiled", self.compiled)):
+            if result is None:
+                lines.append(f"  {name + ':':<9} not built ({fast.UNAVAILABLE})")
+                continue
+            extra = ""
+            if name == "compiled" and self.speedup is not None:
+                agree = "the same decisions" if self.same_decisions else "OTHER DECISIONS"
+                extra = f" ({self.speedup:,.1f}x the Python engine; {agree})"
+            lines.append(f"  {name + ':':<9} {result.iterations_per_second:,.0f} iterations/s, "
+                         f"{result.seconds_per_decision:.4f} s per decision{extra}")
+        look = self.look_python or self.look_compiled
+        if look is not None:
+            lines.append(f"one-turn look (the learned value), {look.positions} placement positions:")
+            for name, timed in (("python", self.look_python), ("compiled", self.look_compiled)):
+                if timed is None:
+                    lines.append(f"  {name + ':':<9} not built ({fast.UNAVAILABLE})")
+                    continue
+                extra = (f" ({self.look_speedup:,.1f}x the Python engine)"
+                         if name == "compiled" and self.look_speedup is not None else "")
+                lines.append(f"  {name + ':':<9} {timed.microseconds_per_child:,.2f} µs per child, "
+                             f"{timed.children:,} children in {timed.seconds:.2f} s{extra}")
+        return lines
+
+
+def search_side_by_side(iterations: int, positions: int = 10, seed: int = 0, setup: Setup | None = None,
+                        game: tuple[Setup, Sequence[Action]] | None = None) -> SearchSideBySide:
+    """The hard level's search and its one-turn look in both engines, in the same positions."""
+    chosen = bench_positions(positions, seed, setup, game)
+    rules = (game[0] if game else setup or Setup()).name
+    return SearchSideBySide(
+        iterations, rules,
+        mcts_search(iterations, positions, seed, setup, game, compiled=False),
+        mcts_search(iterations, positions, seed, setup, game, compiled=True),
+        one_turn_look(chosen, compiled=False), one_turn_look(chosen, compiled=True),
+    )

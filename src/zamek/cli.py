@@ -12,8 +12,8 @@ import click
 from zamek import fast
 from zamek import record as records
 from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, run_arena
-from zamek.bench import RULE_SETS, core_description, mcts_search, playout_figures, playout_lines, side_by_side
-from zamek.bots.levels import LEVELS, make_bot
+from zamek.bench import RULE_SETS, core_description, playout_figures, playout_lines, search_side_by_side, side_by_side
+from zamek.bots.levels import DEEP_WIDTH, LEVELS, STRONGER_LEVELS, make_bot
 from zamek.core.actions import Action, Draw
 from zamek.core.editions import EDITIONS, edition_of
 from zamek.core.errors import DataError, RecordError
@@ -412,6 +412,10 @@ def bots() -> None:
     click.echo("bots: random, greedy[:N placements examined], learned[:N placements examined], mcts[:N iterations]")
     for level, spec in LEVELS.items():
         click.echo(f"  {level:<9} = {spec}")
+    click.echo("stronger (not offered in the web app):")
+    for level, spec in STRONGER_LEVELS.items():
+        click.echo(f"  {level:<9} = {spec}, {DEEP_WIDTH} candidate moves a node (hard: 8)")
+    click.echo(f"core: {core_description()}")
 
 
 @main.command()
@@ -419,7 +423,7 @@ def bots() -> None:
               help="Length of each random-playout run (per engine and rule set).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--mcts-iterations", type=int, default=128, show_default=True,
-              help="Budget of each MCTS decision (0: no search timing).")
+              help="Budget of each MCTS decision, timed in both engines (0: no search timing).")
 @click.option("--mcts-game", "mcts_game", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Time the search in positions of this saved game (the same whatever the version) instead of "
                    "a random game of SEED.")
@@ -428,7 +432,8 @@ def bots() -> None:
 @rule_options
 def bench(seconds: float, seed: int, mcts_iterations: int, mcts_game: Path | None, all_rules: bool, as_json: bool,
           edition: str, sokol: bool, gate_guard: bool) -> None:
-    """Measure speed on one core: random playouts in the Python engine and the compiled core, and the search."""
+    """Measure speed on one core, the Python engine and the compiled core side by side: random playouts, the
+    hard level's search and its one-turn look."""
     setup = make_setup(edition, sokol, gate_guard)
     saved = None
     if mcts_game is not None:
@@ -446,11 +451,9 @@ def bench(seconds: float, seed: int, mcts_iterations: int, mcts_game: Path | Non
             click.echo("\n".join(playout_lines(row)))
     search = None
     if mcts_iterations > 0:
-        search = mcts_search(mcts_iterations, positions=10, seed=seed, setup=setup, game=saved)
+        search = search_side_by_side(mcts_iterations, positions=10, seed=seed, setup=setup, game=saved)
         if not as_json:
-            click.echo(f"MCTS ({mcts_iterations} iterations per decision), {search.decisions} placement decisions:")
-            click.echo(f"  {search.iterations_per_second:,.0f} iterations/s, "
-                       f"{search.seconds_per_decision:.2f} s per decision")
+            click.echo("\n".join(search.lines()))
     if as_json:
         click.echo(json.dumps({
             "core": "compiled" if fast.AVAILABLE else "python",
@@ -460,8 +463,7 @@ def bench(seconds: float, seed: int, mcts_iterations: int, mcts_game: Path | Non
             "playouts": [{"rules": row.rules, "python": playout_figures(row.python),
                           "compiled": playout_figures(row.compiled),
                           "speedup": None if row.speedup is None else round(row.speedup, 2)} for row in rows],
-            "mcts": None if search is None else {"iterations_per_decision": mcts_iterations,
-                                                 "rules": (saved[0] if saved else setup).name, **search.figures()},
+            "mcts": None if search is None else search.figures(),
         }))
 
 

@@ -17,22 +17,39 @@ LEVELS: Final = {
     "hard": "mcts:128",
 }
 """Each level is a bot and its budget: greedy:N looks at N placements, mcts:N runs N iterations."""
+STRONGER_LEVELS: Final = {
+    "deep": "mcts:4096",
+}
+"""Named players beyond the levels the web app offers: ``deep`` is the hard level's search run 32 times
+longer and twice as wide (``DEEP_WIDTH``): about a quarter of a second a placement on one core in the
+compiled core, far too slow without it."""
+DEEP_WIDTH: Final = 16
+"""Candidate moves the deep level searches at each decision node (hard: 8)."""
 HARD_CAP_SECONDS: Final = 4.0
 """The hard level stops searching after this long (its budget normally ends far sooner); the second
 below the promised 5 s leaves room for the iteration in progress and a busy machine."""
+DEEP_CAP_SECONDS: Final = 5.0
+"""The deep level's cap on one decision (it ends by its budget well before, in the compiled core)."""
 
-BOT_NAMES: Final = ("random", "greedy", "learned", "mcts", *LEVELS)
+BOT_NAMES: Final = ("random", "greedy", "learned", "mcts", *LEVELS, *STRONGER_LEVELS)
 
 
 def make_bot(spec: str) -> Bot:
-    """Return a bot from a name: random, greedy[:N], learned[:N], mcts[:N], or a level (beginner, easy,
-    medium, hard)."""
+    """Return a bot from a name: random, greedy[:N], learned[:N], mcts[:N], a level (beginner, easy,
+    medium, hard) or a stronger level (deep)."""
     name, _, budget = spec.strip().lower().partition(":")
     if name in LEVELS and not budget:
         bot = make_bot(LEVELS[name])
         bot.name = name
         if isinstance(bot, MCTSBot):
             bot.max_seconds = HARD_CAP_SECONDS
+        return bot
+    if name in STRONGER_LEVELS and not budget:
+        bot = make_bot(STRONGER_LEVELS[name])
+        bot.name = name
+        if isinstance(bot, MCTSBot):
+            bot.max_seconds = DEEP_CAP_SECONDS
+            bot.width = DEEP_WIDTH
         return bot
     number: int | None = None
     if budget:

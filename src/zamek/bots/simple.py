@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+from zamek import fast
 from zamek.bots.base import Budget
 from zamek.bots.evaluate import DEFAULT, Evaluator
 from zamek.core.actions import PlayerAction, UseToken
 from zamek.core.setup import Phase
 from zamek.core.state import GameState
+from zamek.fast import players as fast_players
 from zamek.runner import sample_chance
 
 
@@ -60,21 +62,30 @@ class GreedyBot:
     "Looks best" is the evaluation of :mod:`zamek.bots.evaluate`: points scored now plus the
     promise of open features, followers in play and in supply, the family-house and nest races.
     A budget of N iterations makes it look at only N placements, drawn at random (a weaker player).
+
+    With ``compiled`` (the default) it thinks in the compiled core where it can (``zamek.fast.players``):
+    the same choice, and the generator left in the same state, about thirty times sooner.
     """
 
     name = "greedy"
+    compiled = True
+    """Think in the compiled core where it is available (else, and with False, in Python)."""
 
     def __init__(self, placements: int | None = None, evaluator: Evaluator = DEFAULT) -> None:
         self.placements = placements
         self.evaluator = evaluator
 
     def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
+        limit = budget.iterations if budget and budget.iterations else self.placements
+        if self.compiled and fast.AVAILABLE:
+            choice = fast_players.greedy_choice(state, rng, self.evaluator, limit)
+            if choice is not None:
+                return choice
         player = state.current
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
         if state.phase is Phase.PLACE:
-            limit = budget.iterations if budget and budget.iterations else self.placements
             if limit is not None and limit < len(actions):
                 actions = rng.sample(actions, limit)
             scored = [(self._best_follow_up(state, a, rng, player), i) for i, a in enumerate(actions)]

@@ -14,9 +14,11 @@ Python calls it per decision or per batch, never per action:
 - :func:`new_state` gives a :class:`CoreState` to step by hand: actions are the engine's stable integer
   indices (``zamek.core.actions``), chance outcomes ``DRAW + tile index`` and ``REVEAL + kind``.
 
-Later (issue 17): a batch stepping API for the research environment, many games at once, each call
-``step(actions: int array) -> (observations, rewards, done)`` over a contiguous array of states, run
-without the interpreter lock; and search (``search(position, budget, seed)``) in C.
+- :class:`Batch` (``zamek.fast.batch``) steps many games at once for the research environment: legal
+  masks, one action per game, chance played inside by each game's seed, scores and ends as arrays.
+- :mod:`zamek.fast.players` is the computer players' thinking in C (``zamek_bots.h``): the position
+  estimates, the one-turn look, greedy choices and MCTS, deciding exactly as ``zamek.bots`` does for the
+  same position and generator. The bots call it by themselves where the compiled core is available.
 
 Where the module was not built (no compiler where the package was installed), or was built from other
 sources than those beside it (edited since: ``pip install -e .`` again), :data:`AVAILABLE` is False and
@@ -42,16 +44,23 @@ if TYPE_CHECKING:
     from zamek.fast._core import CoreRules, CoreState
 
 __all__ = [
+    "ACTIONS",
     "AVAILABLE",
     "DRAW",
     "REVEAL",
     "UNAVAILABLE",
+    "Batch",
     "PlayoutGame",
     "Playouts",
+    "SearchResult",
     "core_rules",
+    "evaluate",
+    "greedy_choice",
     "new_state",
     "playouts",
+    "ranked_moves",
     "required",
+    "search",
 ]
 
 
@@ -61,7 +70,7 @@ def required() -> bool:
     return flag not in ("", "0") or bool(os.environ.get("CI"))
 
 
-SOURCES: Final = ("_core.pyx", "zamek_core.h")
+SOURCES: Final = ("_core.pyx", "zamek_core.h", "zamek_bots.h")
 """The compiled core's sources (setup.py builds their digest into the module)."""
 
 
@@ -186,3 +195,7 @@ def playouts(setup: Setup, moves: Sequence[Action] = (), n: int = 1, seed: int =
     games = tuple(PlayoutGame(seed + k, (a, b), actions, placed, discarded)
                   for k, (a, b, actions, placed, discarded) in enumerate(rows))
     return Playouts(setup, games)
+
+
+from zamek.fast.batch import ACTIONS, Batch  # noqa: E402  (they use the names above)
+from zamek.fast.players import SearchResult, evaluate, greedy_choice, ranked_moves, search  # noqa: E402

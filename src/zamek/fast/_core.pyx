@@ -10,6 +10,7 @@ without the interpreter lock. ``zamek.fast`` wraps all of this with types; use t
 
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
+from libc.stdio cimport snprintf
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from "zamek_core.h" nogil:
@@ -24,6 +25,9 @@ cdef extern from "zamek_core.h" nogil:
         ZC_MAX_SPACES
         ZC_MAX_INTERIOR
         ZC_MAX_LEGAL
+        ZC_MAX_HELD
+        ZC_MAX_FOLLOWERS
+        ZC_MAX_QUEUE
         ZC_TRACK
         ZC_GRID
         ZC_DRAW
@@ -103,8 +107,8 @@ cdef extern from "zamek_core.h" nogil:
         int16_t nests[2]
         zc_bits family_cells[2]
         int8_t n_held[2]
-        uint8_t held_kind[2][18]
-        int16_t held_turn[2][18]
+        uint8_t held_kind[2][24]
+        int16_t held_turn[2][24]
         uint8_t tower_token[16]
         int8_t token_pool[10]
         int8_t n_pending
@@ -116,8 +120,12 @@ cdef extern from "zamek_core.h" nogil:
         int16_t placed_cell[128]
         uint8_t placed_tile[128]
         uint8_t placed_rot[128]
+        zc_bits frontier
         uint8_t status[324]
+        uint8_t need_mask[324]
+        uint8_t need_road[324]
         int16_t cell_node[324]
+        int16_t cell_tab[324]
         int8_t n_followers, n_completed, n_queue
         zc_follower followers[32]
         int16_t completed[32]
@@ -141,6 +149,7 @@ cdef extern from "zamek_core.h" nogil:
         uint8_t token_order[18]
 
     ctypedef struct zc_mt:
+        uint32_t mt[624]
         int mti
 
     ctypedef struct zc_outcome:
@@ -148,6 +157,7 @@ cdef extern from "zamek_core.h" nogil:
         int32_t actions, placed, discarded, first_player
 
     void zc_init()
+    void zc_bits_set(zc_bits *b, int i)
     size_t zc_state_size(const zc_state *S)
     void zc_copy(zc_state *dst, const zc_state *src)
     void zc_new(const zc_rules *R, zc_state *S)
@@ -163,6 +173,54 @@ cdef extern from "zamek_core.h" nogil:
     uint32_t zc_mt_below(zc_mt *m, uint32_t n)
     void zc_sha512(const uint8_t *msg, int len, uint8_t *out)
     int zc_playout(const zc_rules *R, zc_state *S, long long seed, zc_outcome *out)
+    void zc_mt_init_by_array(zc_mt *m, const uint32_t *key, int len)
+
+cdef extern from "zamek_bots.h" nogil:
+    enum:
+        ZB_NF
+        ZB_WEIGHTS
+        ZB_VALUE
+
+    ctypedef struct zb_tables:
+        pass
+
+    ctypedef struct zb_eval:
+        int kind, compensated
+        double win_scale
+        double free_follower, follower_cap, completion, completion_decay, horizon, tower_near, family_race, nest_race
+        int tower_reach
+        double token_values[10]
+        double coef[53]
+
+    ctypedef struct zb_move:
+        int16_t a, b
+
+    ctypedef struct zb_ctx:
+        long long children
+        int failed, depth
+
+    ctypedef struct zb_search:
+        int iterations, width, playout_turns, expand_after
+        double exploration, seconds
+        const zb_eval *mine
+        const zb_eval *theirs
+
+    ctypedef struct zb_result:
+        zb_move move
+        int iterations, searched
+        long long children
+
+    void zb_tables_init(const zc_rules *R, zb_tables *B)
+    void zb_ctx_init(zb_ctx *c, const zc_rules *R, const zb_tables *B)
+    void zb_ctx_free(zb_ctx *c)
+    double zb_lead(const zc_rules *R, const zb_tables *B, zc_state *S, const zb_eval *E, int player)
+    double zb_win_chance(const zc_rules *R, const zb_tables *B, zc_state *S, const zb_eval *E, int player)
+    void zb_position_features(const zc_rules *R, const zb_tables *B, zc_state *S, double *x0, double *x1)
+    int zb_greedy(zb_ctx *c, zc_state *S, zc_mt *m, const zb_eval *E, int limit)
+    int zb_ranked_moves(zb_ctx *c, zc_state *S, zc_mt *m, int width, const zb_eval *E, zb_move *out,
+                        double *out_values)
+    int zb_mcts(zb_ctx *c, const zc_state *start, zc_mt *m, const zb_search *P, zb_result *out)
+    int zb_sample_chance(const zc_rules *R, const zc_state *S, zc_mt *m)
 
 from zamek.core.actions import Decline, Draw, Follower, Order, Pass, Piece, Place, Reveal, UseToken
 from zamek.core.breakdown import ScoreItem
@@ -190,6 +248,7 @@ cdef class CoreRules:
     """The C tables of one setup's rules, built from the public values of ``zamek.rules_for(setup)``."""
 
     cdef zc_rules *R
+    cdef zb_tables *B
     cdef readonly object setup
     cdef readonly object rules
     cdef readonly tuple tile_ids
@@ -198,12 +257,14 @@ cdef class CoreRules:
 
     def __cinit__(self):
         self.R = <zc_rules *>malloc(sizeof(zc_rules))
-        if self.R == NULL:
+        self.B = <zb_tables *>malloc(sizeof(zb_tables))
+        if self.R == NULL or self.B == NULL:
             raise MemoryError()
         memset(self.R, 0, sizeof(zc_rules))
 
     def __dealloc__(self):
         free(self.R)
+        free(self.B)
 
     def __init__(self, setup, rules):
         self.setup = setup
@@ -309,6 +370,7 @@ cdef class CoreRules:
             R.n_draw_order = len(setup.draw_order)
             for i, tile_id in enumerate(setup.draw_order):
                 R.draw_order[i] = self.tile_index[tile_id]
+        zb_tables_init(R, self.B)
 
     def encode(self, action):
         """Return the integer of an action: its index, or DRAW + tile index, or REVEAL + kind."""
@@ -577,3 +639,538 @@ def seeded_orders(CoreRules rules, long long seed):
     cdef zc_seeded c
     zc_seeded_init(&c, rules.R.n_tiles, seed)
     return tuple(c.tile_order[i] for i in range(c.n_tiles)), tuple(c.token_order[i] for i in range(18))
+
+
+# ------------------------------------------------------------------------------------------- the bots
+
+def _value_feature_names():
+    names = []
+    for kind in ("road", "house", "pigsty"):
+        for reach in ("dead", "one", "two", "more"):
+            names += [f"{kind}_{reach}", f"{kind}_{reach}_early"]
+    names += [f"held_{reach}" for reach in ("dead", "one", "two", "more")]
+    names += ["blocked", "meadow", "meadow_early", "meadow_monks", "meadow_blocked"]
+    names += ["supply", "supply_early", "supply_empty", "supply_empty_early"]
+    names += [f"token_{kind}" for kind in range(1, 10)] + ["token_1_early"]
+    names += ["family_lead", "family_lead_area", "family_size", "tower_near", "nest_lead", "to_move"]
+    return tuple(names)
+
+
+VALUE_FEATURES = _value_feature_names()
+"""The learned value's features in the order the C code computes them (``zamek.bots.value.FEATURES``)."""
+if len(VALUE_FEATURES) != ZB_NF:
+    raise ImportError("zamek_bots.h and _core.pyx disagree on the learned value's features")
+
+
+def _compensated_sum():
+    """Whether this Python's sum() adds floats with compensation (3.12 and later), which the C estimates copy."""
+    return sum([1e16, 1.0, -1e16]) != 0.0
+
+
+_COMPENSATED = _compensated_sum()
+
+
+cdef class CoreEval:
+    """A position estimate in C: the hand-set weights (``zamek.bots.evaluate.Weights``) or the learned value
+    (``zamek.bots.value.ValueModel``). Made by ``weights_eval`` or ``value_eval``."""
+
+    cdef zb_eval E
+    cdef readonly str kind
+
+    def __cinit__(self):
+        memset(&self.E, 0, sizeof(zb_eval))
+        self.E.compensated = 1 if _COMPENSATED else 0
+
+
+def weights_eval(double free_follower, double follower_cap, double completion, double completion_decay,
+                 double horizon, int tower_reach, double tower_near, double family_race, double nest_race,
+                 token_values, double win_scale):
+    """The C form of ``Weights`` (every field; ``token_values`` has 10 entries)."""
+    if len(token_values) != 10:
+        raise CoreLimitError("token_values must have 10 entries")
+    cdef CoreEval ev = CoreEval.__new__(CoreEval)
+    ev.kind = "weights"
+    ev.E.kind = ZB_WEIGHTS
+    ev.E.free_follower = free_follower
+    ev.E.follower_cap = follower_cap
+    ev.E.completion = completion
+    ev.E.completion_decay = completion_decay
+    ev.E.horizon = horizon
+    ev.E.tower_reach = tower_reach
+    ev.E.tower_near = tower_near
+    ev.E.family_race = family_race
+    ev.E.nest_race = nest_race
+    for k in range(10):
+        ev.E.token_values[k] = token_values[k]
+    ev.E.win_scale = win_scale
+    return ev
+
+
+def value_eval(coefficients, double win_scale):
+    """The C form of ``ValueModel`` (its coefficients in the order of ``VALUE_FEATURES``)."""
+    if len(coefficients) != ZB_NF:
+        raise CoreLimitError(f"the learned value needs {ZB_NF} coefficients")
+    cdef CoreEval ev = CoreEval.__new__(CoreEval)
+    ev.kind = "value"
+    ev.E.kind = ZB_VALUE
+    for k in range(ZB_NF):
+        ev.E.coef[k] = coefficients[k]
+    ev.E.win_scale = win_scale
+    return ev
+
+
+cdef zc_bits _space_bits(const zc_rules *R, object mask) except *:
+    """The C space set of a Python engine cell mask."""
+    cdef zc_bits bits
+    bits.lo = 0
+    bits.hi = 0
+    cdef int cell, i, b, space
+    cdef bytes raw
+    cdef const unsigned char *p
+    if not mask:
+        return bits
+    if not (mask & (mask - 1)):
+        cell = mask.bit_length() - 1
+        space = R.space_of[cell] if 0 <= cell < ZC_MAX_CELLS else -1
+        if space < 0:
+            raise CoreLimitError(f"cell {cell} is not a space")
+        zc_bits_set(&bits, space)
+        return bits
+    raw = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
+    p = raw
+    for i in range(len(raw)):
+        if p[i]:
+            for b in range(8):
+                if p[i] >> b & 1:
+                    cell = 8 * i + b
+                    space = R.space_of[cell] if cell < ZC_MAX_CELLS else -1
+                    if space < 0:
+                        raise CoreLimitError(f"cell {cell} is not a space")
+                    zc_bits_set(&bits, space)
+    return bits
+
+
+cdef inline void _limit(Py_ssize_t n, int most, str what) except *:
+    if n > most:
+        raise CoreLimitError(f"{n} {what}: more than the compiled core holds ({most})")
+
+
+def mirror(CoreRules rules, state):
+    """The compiled twin of a Python engine position (``zamek.core.state.GameState``) over ``rules`` (made from
+    that position's own setup and rules), field by field: the bots think in C about the very position they
+    are given, however it came about. Regions agree at their roots (what the engine reads); a node that was
+    merged into another keeps only its parent and kind. Raises CoreLimitError where the position does not fit."""
+    cdef CoreState core = CoreState.__new__(CoreState)
+    core.rules = rules
+    cdef zc_state *S = core.S
+    cdef const zc_rules *R = rules.R
+    cdef int p, i, c, n, t
+    cdef list lst, parent, kind, open_, cells, fol0, fol1, prince, falconer, stocks, shrines, nests
+    memset(S, 0, sizeof(zc_state))
+    S.phase = <int>state.phase
+    S.current = state.current
+    S.head_chosen = 1 if state.head_chosen else 0
+    S.turn = state.turn
+    for p in range(2):
+        S.scores[p] = state.scores[p]
+        S.supply[p] = state.supply[p]
+        S.princes[p] = state.princes[p]
+        S.falconers[p] = state.falconers[p]
+        S.on_gate[p] = 1 if state.on_gate[p] else 0
+        S.family_size[p] = state.family_size[p]
+        S.nests[p] = state.nests[p]
+        S.family_cells[p] = _space_bits(R, state.family_cells[p])
+        lst = state.tokens[p]
+        _limit(len(lst), ZC_MAX_HELD, "tokens held")
+        S.n_held[p] = len(lst)
+        for i, token in enumerate(lst):
+            S.held_kind[p][i] = token.kind
+            S.held_turn[p][i] = token.turn_taken
+    lst = state.tower_token
+    _limit(len(lst), R.n_towers, "towers")
+    for i in range(len(lst)):
+        S.tower_token[i] = 1 if lst[i] else 0
+    lst = state.token_pool
+    for i in range(10):
+        S.token_pool[i] = lst[i]
+    lst = state.pending_reveals
+    _limit(len(lst), ZC_MAX_TOWERS, "pending reveals")
+    S.n_pending = len(lst)
+    for i in range(len(lst)):
+        S.pending[i] = lst[i]
+    for t in range(ZC_MAX_TILES):
+        S.pile_pos[t] = -1
+    lst = state.remaining
+    _limit(len(lst), R.n_tiles, "tiles left")
+    S.n_remaining = len(lst)
+    for i, t in enumerate(sorted(lst)):
+        S.pile[i] = t
+        S.pile_pos[t] = i
+    S.draw_position = state.draw_position
+    S.drawn = state.drawn
+    lst = state.discarded
+    S.n_discarded = len(lst)
+    for i in range(len(lst)):
+        S.discarded[i] = lst[i]
+    for c in range(R.cell_count):
+        S.cell_tab[c] = -1
+    lst = state.placements
+    _limit(len(lst), R.n_tiles, "placements")
+    S.n_placed = len(lst)
+    for i, (c, t, p) in enumerate(lst):
+        S.placed_cell[i] = c
+        S.placed_tile[i] = t
+        S.placed_rot[i] = p
+        S.cell_tab[c] = t * 4 + p
+    for i in range(R.n_starts):
+        S.cell_tab[R.starts[i].cell] = R.n_tiles * 4 + i
+    cdef list status = state.status, cell_node = state.cell_node, need_mask = state.need_mask
+    cdef list need_road = state.need_road
+    if len(status) != R.cell_count:
+        raise CoreLimitError("the position's castle is not the rules' castle")
+    for c in range(R.cell_count):
+        S.status[c] = status[c]
+        S.cell_node[c] = cell_node[c]
+        S.need_mask[c] = need_mask[c]
+        S.need_road[c] = need_road[c]
+    for i in range(R.n_interior):
+        c = R.interior[i]
+        if S.status[c] == 1 and S.need_mask[c]:
+            zc_bits_set(&S.frontier, i)
+    lst = state.followers
+    _limit(len(lst), ZC_MAX_FOLLOWERS, "figures")
+    S.n_followers = len(lst)
+    for i, f in enumerate(lst):
+        S.followers[i].player = f.player
+        S.followers[i].piece = <int>f.piece
+        S.followers[i].feature = f.feature
+        S.followers[i].node = f.node
+        S.followers[i].cell = f.cell
+    lst = state.completed
+    _limit(len(lst), ZC_MAX_QUEUE, "completed features")
+    S.n_completed = len(lst)
+    for i in range(len(lst)):
+        S.completed[i] = lst[i]
+    lst = state.queue
+    _limit(len(lst), ZC_MAX_QUEUE, "features to score")
+    S.n_queue = len(lst)
+    for i in range(len(lst)):
+        S.queue[i] = lst[i]
+    parent, kind, open_, cells = state.parent, state.kind, state.open, state.cells
+    fol0, fol1, prince, falconer = state.fol0, state.fol1, state.prince, state.falconer
+    stocks, shrines, nests = state.stocks, state.shrines, state.region_nests
+    n = len(parent)
+    _limit(n, ZC_MAX_NODES, "feature nodes")
+    S.n_nodes = n
+    cdef zc_node *node
+    for i in range(n):
+        node = &S.nodes[i]
+        node.parent = parent[i]
+        node.kind = kind[i]
+        if node.parent != i:
+            continue
+        node.open = open_[i]
+        node.cells = _space_bits(R, cells[i])
+        node.fol0 = fol0[i]
+        node.fol1 = fol1[i]
+        node.prince = prince[i]
+        node.falconer = falconer[i]
+        node.stocks = stocks[i]
+        node.shrines = shrines[i]
+        node.nests = nests[i]
+    return core
+
+
+cdef tuple _rng_load(object rng, zc_mt *m):
+    """Load a random.Random's Mersenne Twister into ``m``; return what setstate needs besides it."""
+    version, internal, gauss = rng.getstate()
+    if version != 3 or len(internal) != 625:
+        raise CoreLimitError("a generator of another kind than random.Random")
+    cdef int i
+    for i in range(624):
+        m.mt[i] = internal[i]
+    m.mti = internal[624]
+    return (version, gauss)
+
+
+cdef void _rng_store(object rng, zc_mt *m, tuple head) except *:
+    """Leave the random.Random where the C code left ``m``: it goes on as if Python had drawn the numbers."""
+    cdef int i
+    rng.setstate((head[0], tuple([m.mt[i] for i in range(624)]) + (m.mti,), head[1]))
+
+
+cdef class _Ctx:
+    """Scratch space for one decision."""
+
+    cdef zb_ctx c
+
+    def __cinit__(self, CoreRules rules):
+        zb_ctx_init(&self.c, rules.R, rules.B)
+
+    def __dealloc__(self):
+        zb_ctx_free(&self.c)
+
+
+def _failed(str what):
+    return RuntimeError(f"the compiled {what} broke on a position (it never should)")
+
+
+def lead(CoreState state, CoreEval ev, int player):
+    """``Evaluator.lead``: ``player``'s estimated final lead in points."""
+    return zb_lead(state.rules.R, state.rules.B, state.S, &ev.E, player)
+
+
+def win_chance(CoreState state, CoreEval ev, int player):
+    """``Evaluator.win_chance``: exact at the end, estimated before."""
+    return zb_win_chance(state.rules.R, state.rules.B, state.S, &ev.E, player)
+
+
+def leads(list states, CoreEval ev, int player):
+    """``lead`` of many positions in one call."""
+    cdef CoreState state
+    return [zb_lead(state.rules.R, state.rules.B, state.S, &ev.E, player) for state in states]
+
+
+def value_features(CoreState state):
+    """``zamek.bots.value.position_features``: each player's feature vector."""
+    cdef double x0[64]
+    cdef double x1[64]
+    zb_position_features(state.rules.R, state.rules.B, state.S, x0, x1)
+    return [x0[i] for i in range(ZB_NF)], [x1[i] for i in range(ZB_NF)]
+
+
+def sample_chance(CoreState state, rng):
+    """``zamek.runner.sample_chance`` with a random.Random, as an action integer (advances ``rng``)."""
+    cdef zc_mt m
+    head = _rng_load(rng, &m)
+    outcome = zb_sample_chance(state.rules.R, state.S, &m)
+    if outcome < 0:
+        raise ValueError("no chance event is due")
+    _rng_store(rng, &m, head)
+    return outcome
+
+
+def greedy_choice(CoreState state, CoreEval ev, rng, int limit=0):
+    """``GreedyBot.choose`` (``limit`` > 0: look at that many placements): the action's integer. ``rng`` (a
+    random.Random) goes on as it would in Python."""
+    cdef zc_mt m
+    head = _rng_load(rng, &m)
+    cdef _Ctx ctx = _Ctx(state.rules)
+    cdef int action
+    cdef zb_eval *E = &ev.E
+    with nogil:
+        action = zb_greedy(&ctx.c, state.S, &m, E, limit)
+    if action < 0 or ctx.c.failed:
+        raise _failed("greedy bot")
+    _rng_store(rng, &m, head)
+    return action
+
+
+def ranked_moves(CoreState state, CoreEval ev, rng, int width):
+    """``mcts.ranked_moves``: the best ``width`` moves as (value, first action, second action or -1), best
+    first; and how many positions were judged."""
+    cdef zc_mt m
+    head = _rng_load(rng, &m)
+    cdef _Ctx ctx = _Ctx(state.rules)
+    if width < 1:
+        raise ValueError("width must be at least 1")
+    cdef zb_move *out = <zb_move *>malloc(width * sizeof(zb_move))
+    cdef double *values = <double *>malloc(width * sizeof(double))
+    cdef int n
+    cdef zb_eval *E = &ev.E
+    try:
+        if out == NULL or values == NULL:
+            raise MemoryError()
+        with nogil:
+            n = zb_ranked_moves(&ctx.c, state.S, &m, width, E, out, values)
+        if ctx.c.failed:
+            raise _failed("one-turn look")
+        _rng_store(rng, &m, head)
+        return [(values[i], out[i].a, out[i].b) for i in range(n)], ctx.c.children
+    finally:
+        free(out)
+        free(values)
+
+
+def search(CoreState state, rng, int iterations, int width, int playout_turns, int expand_after,
+           double exploration, double seconds, CoreEval mine, CoreEval theirs=None):
+    """``MCTSBot.choose`` after its shortcuts: (first action, second action or -1, iterations, searched,
+    positions judged). ``seconds`` > 0 caps the thinking time."""
+    cdef zc_mt m
+    head = _rng_load(rng, &m)
+    cdef _Ctx ctx = _Ctx(state.rules)
+    cdef zb_search P
+    cdef zb_result out
+    cdef int rc
+    P.iterations = iterations
+    P.width = width
+    P.playout_turns = playout_turns
+    P.expand_after = expand_after
+    P.exploration = exploration
+    P.seconds = seconds
+    P.mine = &mine.E
+    P.theirs = NULL if theirs is None else &theirs.E
+    if not 1 <= width <= 1024 or iterations < 1:
+        raise ValueError("width must be 1 to 1024 and iterations at least 1")
+    with nogil:
+        rc = zb_mcts(&ctx.c, state.S, &m, &P, &out)
+    if rc < 0 or ctx.c.failed:
+        raise _failed("search")
+    _rng_store(rng, &m, head)
+    return out.move.a, out.move.b, out.iterations, bool(out.searched), out.children
+
+
+# -------------------------------------------------------------------------------------- many games at once
+
+ACTIONS = ZC_MAX_LEGAL
+"""The size of the player action space: an action's index is below it (``zamek.core.actions.ACTION_COUNT``)."""
+
+
+cdef class BatchCore:
+    """Many games of one rule set side by side in C, stepped together (``zamek.fast.Batch`` wraps it).
+
+    Slot ``i`` plays a game of seed ``seeds[i]`` under the seeding convention (its first player, its tile
+    and token orders); chance events are played inside, so a slot always waits for a player's decision or
+    is over."""
+
+    cdef CoreRules rules
+    cdef zc_state *states
+    cdef zc_seeded *chance
+    cdef long long *seeds
+    cdef int n
+    cdef int fixed_first
+    cdef readonly long long next_seed
+
+    def __cinit__(self):
+        self.states = NULL
+        self.chance = NULL
+        self.seeds = NULL
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.chance)
+        free(self.seeds)
+
+    def __init__(self, CoreRules rules, int n, long long seed, int first_player=-1):
+        if n < 1:
+            raise ValueError("a batch holds at least one game")
+        self.rules = rules
+        self.n = n
+        self.fixed_first = first_player
+        self.states = <zc_state *>malloc(<size_t>n * sizeof(zc_state))
+        self.chance = <zc_seeded *>malloc(<size_t>n * sizeof(zc_seeded))
+        self.seeds = <long long *>malloc(<size_t>n * sizeof(long long))
+        if self.states == NULL or self.chance == NULL or self.seeds == NULL:
+            raise MemoryError()
+        cdef int i
+        cdef int failed = -1
+        with nogil:
+            for i in range(n):
+                if self._start(i, seed + i) < 0:
+                    failed = i
+                    break
+        if failed >= 0:
+            raise RuntimeError(f"game {failed} of the batch broke at its start")
+        self.next_seed = seed + n
+
+    @property
+    def size(self):
+        return self.n
+
+    cdef int _advance(self, int i) noexcept nogil:
+        """Play chance events (by the slot's seed) until a decision or the end."""
+        cdef zc_state *S = &self.states[i]
+        cdef int outcome
+        while zc_is_chance(S):
+            outcome = zc_seeded_outcome(self.rules.R, S, &self.chance[i])
+            if outcome < 0 or zc_apply(self.rules.R, S, NULL, outcome) < 0:
+                return -1
+        return 0
+
+    cdef int _start(self, int i, long long seed) noexcept nogil:
+        cdef char text[64]
+        cdef zc_mt m
+        zc_new(self.rules.R, &self.states[i])
+        if self.fixed_first >= 0:
+            self.states[i].current = self.fixed_first
+        else:  # zamek.seeding.first_player
+            snprintf(text, 64, "zamek-first:%lld", seed)
+            zc_mt_seed_text(&m, text)
+            self.states[i].current = zc_mt_below(&m, 2)
+        zc_seeded_init(&self.chance[i], self.rules.R.n_tiles, seed)
+        self.seeds[i] = seed
+        return self._advance(i)
+
+    def reset(self, int i):
+        """Start a new game in slot ``i``, on the next seed; return that seed."""
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        seed = self.next_seed
+        self.next_seed += 1
+        if self._start(i, seed) < 0:
+            raise RuntimeError(f"the game of seed {seed} broke at its start")
+        return seed
+
+    def legal_masks(self, unsigned char[::1] out):
+        """Write each slot's legal actions as a row of ACTIONS bytes (1: legal); a finished game's row is 0."""
+        if out.shape[0] != self.n * ZC_MAX_LEGAL:
+            raise ValueError("the mask buffer must hold size * ACTIONS bytes")
+        cdef int i, k, count
+        cdef int legal[ZC_MAX_LEGAL]
+        with nogil:
+            memset(&out[0], 0, <size_t>self.n * ZC_MAX_LEGAL)
+            for i in range(self.n):
+                count = zc_legal(self.rules.R, &self.states[i], legal)
+                for k in range(count):
+                    out[<Py_ssize_t>i * ZC_MAX_LEGAL + legal[k]] = 1
+
+    def step(self, const int[::1] actions):
+        """Play ``actions[i]`` in every slot still playing (finished slots ignore theirs), then the chance
+        events that follow. Every action is checked first: an illegal one raises ValueError and changes
+        nothing."""
+        if actions.shape[0] != self.n:
+            raise ValueError(f"step takes one action per game ({self.n}), not {actions.shape[0]}")
+        cdef int i, k, count, bad = -1, broke = -1
+        cdef int legal[ZC_MAX_LEGAL]
+        with nogil:
+            for i in range(self.n):
+                if self.states[i].phase == ZC_OVER:
+                    continue
+                count = zc_legal(self.rules.R, &self.states[i], legal)
+                for k in range(count):
+                    if legal[k] == actions[i]:
+                        break
+                else:
+                    bad = i
+                    break
+            if bad < 0:
+                for i in range(self.n):
+                    if self.states[i].phase == ZC_OVER:
+                        continue
+                    if zc_apply(self.rules.R, &self.states[i], NULL, actions[i]) < 0 or self._advance(i) < 0:
+                        broke = i
+                        break
+        if bad >= 0:
+            raise ValueError(f"game {bad}: action {actions[bad]} is not legal (the legal ones: "
+                             f"{self.state(bad).legal_actions()})")
+        if broke >= 0:
+            raise RuntimeError(f"game {broke} of the batch broke (it never should)")
+
+    def fill(self, int[::1] scores, signed char[::1] current, signed char[::1] phase, long long[::1] seeds):
+        """Write each slot's scores (2 a slot), player to move (-1 at the end), phase and seed."""
+        cdef int i
+        for i in range(self.n):
+            scores[2 * i] = self.states[i].scores[0]
+            scores[2 * i + 1] = self.states[i].scores[1]
+            current[i] = -1 if self.states[i].phase == ZC_OVER else self.states[i].current
+            phase[i] = self.states[i].phase
+            seeds[i] = self.seeds[i]
+
+    def state(self, int i):
+        """A copy of slot ``i``'s position."""
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        cdef CoreState other = CoreState.__new__(CoreState)
+        other.rules = self.rules
+        zc_copy(other.S, &self.states[i])
+        return other
