@@ -11,13 +11,21 @@ Same browser, flags and skip/CI rules as tests/test_web_browser.py (whose fixtur
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.live_server import Server
-from tests.test_web_browser import CHROMIUM, browser, click_and_wait, play_step, server, start_game  # noqa: F401
+
+# The page of someone who has never played here (the guide is on), in English: test_web_browser's own.
+from tests.test_web_browser import (  # noqa: F401
+    CHROMIUM,
+    browser,
+    click_and_wait,
+    page,
+    play_step,
+    server,
+    start_game,
+)
 from zamek.core.tokens import TokenKind, printed_number
 from zamek.knights.terms import TERMS as KNIGHTS_TERMS
 from zamek.terms import term
@@ -27,21 +35,7 @@ EDITION_KEYS = ["road", "house", "pigsty", "meadow", "shrine", "shrines", "stock
 COMMON_KEYS = ["chapel", "preacher", "prince", "falconer", "nest", "nests", "gate", "follower"]
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:  # noqa: F811
-    """A fresh browser of someone who has never played here (the guide is on), in English."""
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB", bypass_csp=True)
-    context.add_init_script("localStorage.getItem('zamek-auto-pass') || localStorage.setItem('zamek-auto-pass', 'off');"
-                            "localStorage.getItem('zamek-auto-draw') || localStorage.setItem('zamek-auto-draw', 'off')")
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pg
-    context.close()
-    assert not errors, errors
-
-
-def open_help(page: Page) -> None:
+def open_help(page: Page) -> None:  # noqa: F811
     page.click("#help-link")
     page.wait_for_selector("#help")
     assert page.url.endswith("#/help")
@@ -167,7 +161,7 @@ def test_the_rules_terms_are_the_servers_own(page: Page, server: Server) -> None
 # ------------------------------------------------------------------------------------------ the guide
 
 
-def guide_steps(page: Page) -> list[str]:
+def guide_steps(page: Page) -> list[str]:  # noqa: F811
     steps: list[str] = page.locator(".guide-callout").evaluate_all("nodes => nodes.map(n => n.dataset.step)")
     return steps
 
