@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -48,6 +47,7 @@ from zamek.knights.engine import (
     TileRevealed,
 )
 from zamek.knights.terms import card_name, event_lines, term, tile_name
+from zamek.web.cache import RecentGames
 from zamek.web.db import Extras, Repository, StoredKnights, new_id, now
 from zamek.web.events import GameEvents, stream
 from zamek.web.knights_schemas import (
@@ -135,8 +135,7 @@ class KnightsService:
         self.repo = repo
         self.events = events
         self._error = error
-        self._games: OrderedDict[str, LiveKnights] = OrderedDict()
-        self._lock = threading.Lock()
+        self._games: RecentGames[LiveKnights] = RecentGames(CACHED_GAMES)
 
     def fail(self, status: int, code: str, message: str) -> Exception:
         return self._error(status, code, message)
@@ -161,8 +160,7 @@ class KnightsService:
             live.id, stamp, stamp, live.seats, seed, records.setup_to_json(setup), [str(a) for a in live.actions],
             _status(live.state), list(live.state.points), live.state.round, live.revision,
         ), seat_info, Extras(to_move=live.to_move()))
-        with self._lock:
-            self._games[live.id] = live
+        self._games.keep(live.id, live)
         return live, tokens, invite
 
     def join(self, game_id: str, invite: str, name: str | None) -> tuple[LiveKnights, int, str]:
@@ -209,8 +207,7 @@ class KnightsService:
             seat_info, tokens, _ = seats_for(players, stored.created_at)
             if not self.repo.add_seats(stored.id, seat_info):
                 continue
-            with self._lock:
-                live = self._games.get(stored.id)
+            live = self._games.peek(stored.id)
             if live is not None:
                 with live.lock:
                     live.seat_info = seat_info
@@ -220,10 +217,7 @@ class KnightsService:
     def get(self, game_id: str) -> LiveKnights:
         """A game as stored now: its copy in memory when that is current, else read again from the database (which
         another process may have changed)."""
-        with self._lock:
-            live = self._games.get(game_id)
-            if live is not None:
-                self._games.move_to_end(game_id)
+        live = self._games.get(game_id)
         if live is not None:
             with live.lock:
                 if self.repo.knights_revision(game_id) != live.revision:
@@ -233,18 +227,12 @@ class KnightsService:
         if stored is None:
             raise self.fail(404, "not-found", f"there is no game {game_id!r}")
         loaded = self._load(stored)
-        with self._lock:
-            live = self._games.setdefault(game_id, loaded)
-            self._games.move_to_end(game_id)
-            while len(self._games) > CACHED_GAMES:
-                self._games.popitem(last=False)
-        return live
+        return self._games.keep(game_id, loaded)
 
     def _reload(self, live: LiveKnights) -> None:
         stored = self.repo.get_knights(live.id)
         if stored is None:
-            with self._lock:
-                self._games.pop(live.id, None)
+            self._games.forget(live.id)
             raise self.fail(404, "not-found", f"there is no game {live.id!r}")
         fresh = self._load(stored)
         live.actions, live.state, live.seat_info = fresh.actions, fresh.state, fresh.seat_info
@@ -265,8 +253,7 @@ class KnightsService:
             if any(s.player == "person" and live.seats[s.index] == FRIEND for s in live.seat_info):
                 raise self.fail(409, "shared-game", "friends have joined this game: it stays on the server "
                                                     "(remove it from your list instead)")
-            with self._lock:
-                self._games.pop(game_id, None)
+            self._games.forget(game_id)
             if not self.repo.delete_knights(game_id):
                 raise self.fail(404, "not-found", f"there is no game {game_id!r}")
         self.events.gone(game_id)
@@ -314,8 +301,7 @@ class KnightsService:
                                          _status(state), list(state.points), state.round,
                                          Extras(to_move=new.to_move()))
         if written == "gone":
-            with self._lock:
-                self._games.pop(live.id, None)
+            self._games.forget(live.id)
             raise self.fail(404, "not-found", f"there is no game {live.id!r}")
         if written == "stale":
             self._reload(live)

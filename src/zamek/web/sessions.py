@@ -22,7 +22,6 @@ import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -47,6 +46,7 @@ from zamek.games.records import parse_moves
 from zamek.report import describe_move
 from zamek.seeding import SeededChance
 from zamek.terms import LANGUAGES
+from zamek.web.cache import RecentGames
 from zamek.web.clock import Clock, ClockSettings
 from zamek.web.db import Extras, Repository, StoredGame, new_id, now
 from zamek.web.errors import ServiceError
@@ -241,9 +241,7 @@ class Sessions:
         self.repo = repo
         self.now = clock
         self.bot_delay = bot_delay
-        self.cached = cached
-        self._games: OrderedDict[str, LiveGame] = OrderedDict()
-        self._lock = threading.Lock()
+        self._games: RecentGames[LiveGame] = RecentGames(cached)
         self.changed: Callable[[LiveGame], None] = lambda live: None
         """Called (holding the game's lock) after every stored change: the live events."""
         self.computer_due: Callable[[], None] = lambda: None
@@ -254,10 +252,7 @@ class Sessions:
     def get(self, game_id: str) -> LiveGame:
         """Return a game as stored now: from memory when its copy there is current, else replayed (or brought up to
         date) from the database."""
-        with self._lock:
-            live = self._games.get(game_id)
-            if live is not None:
-                self._games.move_to_end(game_id)
+        live = self._games.get(game_id)
         if live is not None:
             with live.lock:
                 self._refresh(live)
@@ -270,12 +265,7 @@ class Sessions:
     def _keep(self, live: LiveGame) -> LiveGame:
         """Hold a game in memory (the latest used; the oldest is forgotten); another thread's copy, if it was
         quicker, wins."""
-        with self._lock:
-            live = self._games.setdefault(live.id, live)
-            self._games.move_to_end(live.id)
-            while len(self._games) > self.cached:
-                self._games.popitem(last=False)
-        return live
+        return self._games.keep(live.id, live)
 
     def _refresh(self, live: LiveGame) -> None:
         """Bring a game in memory up to date with the database (the caller holds its lock)."""
@@ -315,8 +305,7 @@ class Sessions:
 
     def _forget(self, live: LiveGame) -> None:
         live.deleted = True
-        with self._lock:
-            self._games.pop(live.id, None)
+        self._games.forget(live.id)
 
     def _load(self, stored: StoredGame) -> LiveGame:
         try:
@@ -337,12 +326,10 @@ class Sessions:
 
     def peek(self, game_id: str) -> LiveGame | None:
         """The game if it is in memory (never loads it)."""
-        with self._lock:
-            return self._games.get(game_id)
+        return self._games.peek(game_id)
 
     def in_memory(self) -> int:
-        with self._lock:
-            return len(self._games)
+        return len(self._games)
 
     # -------------------------------------------------------------- creation
 
