@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from zamek import datafiles
+from zamek import datafiles, fast
 from zamek.core.actions import Action
 from zamek.core.editions import Edition
 from zamek.core.setup import Phase, Setup
@@ -261,7 +261,10 @@ def test_a_whole_game_against_the_beginner(client: WebClient) -> None:
     assert listed[0]["id"] == view["id"] and listed[0]["status"] == "over" and not listed[0]["your_move"]
 
 
-def test_the_server_answers_while_the_computer_thinks(tmp_path: Path) -> None:
+def test_the_server_answers_while_the_computer_thinks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hard level thinks in the Python engine (as where the compiled core is not built): long enough to ask
+    # the server meanwhile (in the compiled core it replies within milliseconds).
+    monkeypatch.setattr(fast, "AVAILABLE", False)
     with client_for(tmp_path / "g.sqlite3", bot_delay=0) as client:
         view = new_game(client, seat="second", level="hard", seed=3)
         assert view["thinking"]
