@@ -375,7 +375,8 @@ def test_kill_9_of_workers_in_mid_game_loses_no_acknowledged_move(pg_url: str, t
 def test_a_game_against_the_computer_finishes_while_workers_are_killed_and_restarted(
         pg_url: str, tmp_path: Path) -> None:  # noqa: F811
     rng = random.Random(4)
-    with serving(pg_url, tmp_path / "serve.log", "--computer-delay", "0", "--computer-lease", "2") as server:
+    # A pause before each reply: the compiled computer plays so fast that the game would end before a dozen deaths.
+    with serving(pg_url, tmp_path / "serve.log", "--computer-delay", "0.4", "--computer-lease", "2") as server:
         wait_for_workers(server, 2)
         created = httpx.post(f"{server.url}/api/games",
                              json={"mode": "computer", "level": "easy", "seat": "first"}).json()
