@@ -24,22 +24,25 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".installed"
 
 
-def ensure_env() -> None:
-    """Create .venv and install the project with its development tools, once per pyproject.toml."""
+def ensure_env(extras: tuple[str, ...]) -> None:
+    """Create .venv and install the project with ``extras`` (dev: the development tools; env and examples: the
+    research environments and their example), again only when the sources changed or an extra is missing."""
     # The compiled core is built by the install: its sources count as much as the dependencies do.
     sources = [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted((ROOT / "src" / "zamek" / "fast").glob("*.pyx")),
                *sorted((ROOT / "src" / "zamek" / "fast").glob("*.h"))]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources if p.exists())).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == digest:
+    stamp = STAMP.read_text().split() if STAMP.exists() else []  # the digest, then the extras installed
+    if stamp[:1] == [digest] and set(extras) <= set(stamp[1:]):
         return
+    extras = tuple(sorted(set(extras) | (set(stamp[1:]) if stamp[:1] == [digest] else set())))
     if not (BIN / "python").exists():
         print("Creating .venv ...", flush=True)
         venv.create(VENV, with_pip=True)
     print("Installing zamek and its dependencies into .venv ...", flush=True)
     pip = [str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True)
-    STAMP.write_text(digest)
+    subprocess.run([*pip, "-e", f"{ROOT}[{','.join(extras)}]"], check=True)
+    STAMP.write_text(" ".join((digest, *extras)))
 
 
 def ensure_system_packages() -> None:
@@ -67,7 +70,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("start", "test"):
         print(__doc__)
         return 2
-    ensure_env()
+    ensure_env(("dev",) if argv[0] == "start" else ("dev", "env", "examples"))
     python = str(BIN / "python")
     if argv[0] == "start":
         return run(str(BIN / "zamek"), "play", *argv[1:])

@@ -33,7 +33,7 @@ def source_digest() -> str:
     return digest.hexdigest()
 
 
-SOURCES = ("_core.pyx", "zamek_core.h", "zamek_bots.h")
+SOURCES = ("_core.pyx", "zamek_core.h", "zamek_bots.h", "zamek_obs.h")
 """The compiled core's sources (zamek.fast.SOURCES names the same)."""
 
 

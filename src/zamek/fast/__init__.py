@@ -70,7 +70,7 @@ def required() -> bool:
     return flag not in ("", "0") or bool(os.environ.get("CI"))
 
 
-SOURCES: Final = ("_core.pyx", "zamek_core.h", "zamek_bots.h")
+SOURCES: Final = ("_core.pyx", "zamek_core.h", "zamek_bots.h", "zamek_obs.h")
 """The compiled core's sources (setup.py builds their digest into the module)."""
 
 

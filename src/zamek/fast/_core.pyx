@@ -222,6 +222,14 @@ cdef extern from "zamek_bots.h" nogil:
     int zb_mcts(zb_ctx *c, const zc_state *start, zc_mt *m, const zb_search *P, zb_result *out)
     int zb_sample_chance(const zc_rules *R, const zc_state *S, zc_mt *m)
 
+cdef extern from "zamek_obs.h" nogil:
+    enum:
+        ZO_SIDE
+        ZO_PLANES
+        ZO_VECTOR
+        ZO_SIZE
+    void zo_observe(const zc_rules *R, const zc_state *S, int me, int16_t *out)
+
 from zamek.core.actions import Decline, Draw, Follower, Order, Pass, Piece, Place, Reveal, UseToken
 from zamek.core.breakdown import ScoreItem
 from zamek.core.setup import Phase
@@ -236,6 +244,12 @@ DRAW = ZC_DRAW
 """A tile drawn: DRAW + the tile's index in the rule set's tiles."""
 REVEAL = ZC_REVEAL
 """A token revealed: REVEAL + its kind (Zamek numbering)."""
+
+OBSERVATION_SIZE = ZO_SIZE
+"""Length of a castle observation (``zamek_obs.h``; ``zamek.env.spec`` names its parts)."""
+OBSERVATION_SIDE = ZO_SIDE
+OBSERVATION_PLANES = ZO_PLANES
+OBSERVATION_VECTOR = ZO_VECTOR
 
 _REASONS = ("road", "house", "pigsty", "meadow", "chapel", "family-house", "token", "nests")
 
@@ -506,6 +520,14 @@ cdef class CoreState:
         cdef zc_seeded c
         zc_seeded_init(&c, self.rules.R.n_tiles, seed)
         return zc_seeded_outcome(self.rules.R, self.S, &c)
+
+    def observe(self, int player, short[::1] out):
+        """Write what ``player`` sees of this position (``zamek_obs.h``) into ``out`` (OBSERVATION_SIZE int16)."""
+        if out.shape[0] != ZO_SIZE:
+            raise ValueError(f"an observation takes {ZO_SIZE} numbers, not {out.shape[0]}")
+        if player not in (0, 1):
+            raise ValueError(f"no player {player}")
+        zo_observe(self.rules.R, self.S, player, <int16_t *>&out[0])
 
     def largest_empty_area(self):
         return zc_largest_empty_area(self.rules.R, self.S)
@@ -1027,16 +1049,20 @@ ACTIONS = ZC_MAX_LEGAL
 
 
 cdef class BatchCore:
-    """Many games of one rule set side by side in C, stepped together (``zamek.fast.Batch`` wraps it).
+    """Many games of one rule set side by side in C, stepped together (``zamek.fast.Batch`` and
+    ``zamek.env``'s vector environment wrap it).
 
     Slot ``i`` plays a game of seed ``seeds[i]`` under the seeding convention (its first player, its tile
     and token orders); chance events are played inside, so a slot always waits for a player's decision or
-    is over."""
+    is over. Each slot's legal actions are kept as a row of bytes, brought up to date by every change: the
+    masks are copied out from there and actions are checked against them."""
 
     cdef CoreRules rules
     cdef zc_state *states
     cdef zc_seeded *chance
     cdef long long *seeds
+    cdef unsigned char *masks
+    cdef uint64_t rng
     cdef int n
     cdef int fixed_first
     cdef readonly long long next_seed
@@ -1045,11 +1071,13 @@ cdef class BatchCore:
         self.states = NULL
         self.chance = NULL
         self.seeds = NULL
+        self.masks = NULL
 
     def __dealloc__(self):
         free(self.states)
         free(self.chance)
         free(self.seeds)
+        free(self.masks)
 
     def __init__(self, CoreRules rules, int n, long long seed, int first_player=-1):
         if n < 1:
@@ -1057,10 +1085,16 @@ cdef class BatchCore:
         self.rules = rules
         self.n = n
         self.fixed_first = first_player
+        # The sampler's generator: splitmix64 of the seed, never 0 (xorshift's one bad state).
+        cdef uint64_t z = <uint64_t>seed + 0x9E3779B97F4A7C15ULL
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+        self.rng = (z ^ (z >> 31)) | 1
         self.states = <zc_state *>malloc(<size_t>n * sizeof(zc_state))
         self.chance = <zc_seeded *>malloc(<size_t>n * sizeof(zc_seeded))
         self.seeds = <long long *>malloc(<size_t>n * sizeof(long long))
-        if self.states == NULL or self.chance == NULL or self.seeds == NULL:
+        self.masks = <unsigned char *>malloc(<size_t>n * ZC_MAX_LEGAL)
+        if self.states == NULL or self.chance == NULL or self.seeds == NULL or self.masks == NULL:
             raise MemoryError()
         cdef int i
         cdef int failed = -1
@@ -1087,6 +1121,15 @@ cdef class BatchCore:
                 return -1
         return 0
 
+    cdef void _refresh(self, int i) noexcept nogil:
+        """Bring slot ``i``'s row of legal actions up to date."""
+        cdef int legal[ZC_MAX_LEGAL]
+        cdef unsigned char *row = self.masks + <size_t>i * ZC_MAX_LEGAL
+        cdef int k, count = zc_legal(self.rules.R, &self.states[i], legal)
+        memset(row, 0, ZC_MAX_LEGAL)
+        for k in range(count):
+            row[legal[k]] = 1
+
     cdef int _start(self, int i, long long seed) noexcept nogil:
         cdef char text[64]
         cdef zc_mt m
@@ -1099,7 +1142,10 @@ cdef class BatchCore:
             self.states[i].current = zc_mt_below(&m, 2)
         zc_seeded_init(&self.chance[i], self.rules.R.n_tiles, seed)
         self.seeds[i] = seed
-        return self._advance(i)
+        if self._advance(i) < 0:
+            return -1
+        self._refresh(i)
+        return 0
 
     def reset(self, int i):
         """Start a new game in slot ``i``, on the next seed; return that seed."""
@@ -1115,14 +1161,22 @@ cdef class BatchCore:
         """Write each slot's legal actions as a row of ACTIONS bytes (1: legal); a finished game's row is 0."""
         if out.shape[0] != self.n * ZC_MAX_LEGAL:
             raise ValueError("the mask buffer must hold size * ACTIONS bytes")
-        cdef int i, k, count
-        cdef int legal[ZC_MAX_LEGAL]
-        with nogil:
-            memset(&out[0], 0, <size_t>self.n * ZC_MAX_LEGAL)
-            for i in range(self.n):
-                count = zc_legal(self.rules.R, &self.states[i], legal)
-                for k in range(count):
-                    out[<Py_ssize_t>i * ZC_MAX_LEGAL + legal[k]] = 1
+        memcpy(&out[0], self.masks, <size_t>self.n * ZC_MAX_LEGAL)
+
+    cdef int _check(self, const int[::1] actions) noexcept nogil:
+        """The first slot whose action is not legal (finished slots excepted), or -1."""
+        cdef int i, a
+        for i in range(self.n):
+            if self.states[i].phase == ZC_OVER:
+                continue
+            a = actions[i]
+            if a < 0 or a >= ZC_MAX_LEGAL or not self.masks[<size_t>i * ZC_MAX_LEGAL + a]:
+                return i
+        return -1
+
+    def _refuse(self, int bad, const int[::1] actions):
+        legal = [k for k in range(ZC_MAX_LEGAL) if self.masks[<size_t>bad * ZC_MAX_LEGAL + k]]
+        raise ValueError(f"game {bad}: action {actions[bad]} is not legal (the legal ones: {legal})")
 
     def step(self, const int[::1] actions):
         """Play ``actions[i]`` in every slot still playing (finished slots ignore theirs), then the chance
@@ -1130,19 +1184,9 @@ cdef class BatchCore:
         nothing."""
         if actions.shape[0] != self.n:
             raise ValueError(f"step takes one action per game ({self.n}), not {actions.shape[0]}")
-        cdef int i, k, count, bad = -1, broke = -1
-        cdef int legal[ZC_MAX_LEGAL]
+        cdef int i, bad, broke = -1
         with nogil:
-            for i in range(self.n):
-                if self.states[i].phase == ZC_OVER:
-                    continue
-                count = zc_legal(self.rules.R, &self.states[i], legal)
-                for k in range(count):
-                    if legal[k] == actions[i]:
-                        break
-                else:
-                    bad = i
-                    break
+            bad = self._check(actions)
             if bad < 0:
                 for i in range(self.n):
                     if self.states[i].phase == ZC_OVER:
@@ -1150,11 +1194,109 @@ cdef class BatchCore:
                     if zc_apply(self.rules.R, &self.states[i], NULL, actions[i]) < 0 or self._advance(i) < 0:
                         broke = i
                         break
+                    self._refresh(i)
         if bad >= 0:
-            raise ValueError(f"game {bad}: action {actions[bad]} is not legal (the legal ones: "
-                             f"{self.state(bad).legal_actions()})")
+            self._refuse(bad, actions)
         if broke >= 0:
             raise RuntimeError(f"game {broke} of the batch broke (it never should)")
+
+    def play(self, const int[::1] actions, bint score_rewards, bint autoreset, float[::1] rewards,
+             unsigned char[::1] done, int[::1] final_scores, signed char[::1] players):
+        """The vector environment's step: play one action in every slot (checked first, as ``step``), then
+        write each slot's rewards (2 a slot, by seat: +1/-1/0 at the end, or with ``score_rewards`` the
+        change in each seat's lead), whether its game ended (``final_scores``: that game's scores) and the
+        player to move next (-1: over). With ``autoreset`` a finished game is replaced at once by a new one
+        on the next seed, and ``players`` speaks of the new game."""
+        cdef int n = self.n
+        if actions.shape[0] != n or rewards.shape[0] != 2 * n or done.shape[0] != n \
+                or final_scores.shape[0] != 2 * n or players.shape[0] != n:
+            raise ValueError(f"play takes one action per game ({n}) and buffers of n or 2n entries")
+        cdef int i, bad, broke = -1, lead0
+        cdef zc_state *S
+        with nogil:
+            bad = self._check(actions)
+            if bad < 0:
+                for i in range(n):
+                    S = &self.states[i]
+                    rewards[2 * i] = 0
+                    rewards[2 * i + 1] = 0
+                    done[i] = 0
+                    if S.phase == ZC_OVER:
+                        players[i] = -1
+                        continue
+                    lead0 = S.scores[0] - S.scores[1]
+                    if zc_apply(self.rules.R, S, NULL, actions[i]) < 0 or self._advance(i) < 0:
+                        broke = i
+                        break
+                    if score_rewards:
+                        rewards[2 * i] = <float>(S.scores[0] - S.scores[1] - lead0)
+                        rewards[2 * i + 1] = -rewards[2 * i]
+                    if S.phase == ZC_OVER:
+                        done[i] = 1
+                        final_scores[2 * i] = S.scores[0]
+                        final_scores[2 * i + 1] = S.scores[1]
+                        if not score_rewards:
+                            rewards[2 * i] = 1 if S.scores[0] > S.scores[1] else -1 if S.scores[0] < S.scores[1] else 0
+                            rewards[2 * i + 1] = -rewards[2 * i]
+                        if autoreset:
+                            if self._start(i, self.next_seed) < 0:
+                                broke = i
+                                break
+                            self.next_seed += 1
+                            S = &self.states[i]
+                        else:
+                            memset(self.masks + <size_t>i * ZC_MAX_LEGAL, 0, ZC_MAX_LEGAL)
+                            players[i] = -1
+                            continue
+                    else:
+                        self._refresh(i)
+                    players[i] = S.current
+        if bad >= 0:
+            self._refuse(bad, actions)
+        if broke >= 0:
+            raise RuntimeError(f"game {broke} of the batch broke (it never should)")
+
+    def observe(self, short[::1] out, const signed char[::1] seats):
+        """Write each slot's observation (OBSERVATION_SIZE numbers a slot) as seat ``seats[i]`` sees it (-1:
+        the player to move, or seat 0 once the game is over)."""
+        cdef int n = self.n, i, seat
+        if out.shape[0] != <Py_ssize_t>n * ZO_SIZE or seats.shape[0] != n:
+            raise ValueError(f"observe takes a buffer of size * {ZO_SIZE} numbers and one seat per game")
+        with nogil:
+            for i in range(n):
+                seat = seats[i]
+                if seat < 0:
+                    seat = self.states[i].current if self.states[i].phase != ZC_OVER else 0
+                zo_observe(self.rules.R, &self.states[i], seat, <int16_t *>&out[<Py_ssize_t>i * ZO_SIZE])
+
+    def sample(self, int[::1] out):
+        """Write a legal action chosen uniformly at random for every slot (-1 where a game is over), by the
+        batch's own generator (seeded from the batch's seed)."""
+        if out.shape[0] != self.n:
+            raise ValueError(f"sample takes one entry per game ({self.n})")
+        cdef int i, k, count, pick
+        cdef unsigned char *row
+        cdef uint64_t x = self.rng
+        with nogil:
+            for i in range(self.n):
+                row = self.masks + <size_t>i * ZC_MAX_LEGAL
+                count = 0
+                for k in range(ZC_MAX_LEGAL):
+                    count += row[k]
+                if count == 0:
+                    out[i] = -1
+                    continue
+                x ^= x >> 12
+                x ^= x << 25
+                x ^= x >> 27
+                pick = <int>(((x * 0x2545F4914F6CDD1DULL) >> 32) % <uint64_t>count)
+                for k in range(ZC_MAX_LEGAL):
+                    if row[k]:
+                        if pick == 0:
+                            out[i] = k
+                            break
+                        pick -= 1
+        self.rng = x
 
     def fill(self, int[::1] scores, signed char[::1] current, signed char[::1] phase, long long[::1] seeds):
         """Write each slot's scores (2 a slot), player to move (-1 at the end), phase and seed."""
