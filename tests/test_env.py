@@ -407,3 +407,20 @@ def test_the_documented_example_of_a_random_agent_runs() -> None:
     masks = step.action_mask
     assert masks.dtype == np.int8 and masks.shape == (2, 1100)
     assert all(action_from_index(int(a)) is not None for a in venv.sample_actions())
+
+
+def test_env_bench_prints_every_figure_as_json() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from zamek.cli import main
+
+    cores = os.sched_getaffinity(0)
+    result = CliRunner().invoke(main, ["env-bench", "--games", "8", "--seconds", "0.1", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)["figures"]
+    assert [f["name"].split(" ")[0] for f in figures] == [
+        "castle_v0.vector_env(8),", "castle_v0.vector_env(8),", "castle_v0.env()", "knights_v0.env(players=3)"]
+    assert all(f["steps"] > 0 and f["steps_per_second"] > 0 for f in figures)
+    assert os.sched_getaffinity(0) == cores  # the bench gave back the cores it did not use

@@ -222,6 +222,9 @@ cdef extern from "zamek_bots.h" nogil:
     int zb_mcts(zb_ctx *c, const zc_state *start, zc_mt *m, const zb_search *P, zb_result *out)
     int zb_sample_chance(const zc_rules *R, const zc_state *S, zc_mt *m)
 
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long x) nogil
+
 cdef extern from "zamek_obs.h" nogil:
     enum:
         ZO_SIDE
@@ -1062,6 +1065,7 @@ cdef class BatchCore:
     cdef zc_seeded *chance
     cdef long long *seeds
     cdef unsigned char *masks
+    cdef int *counts
     cdef uint64_t rng
     cdef int n
     cdef int fixed_first
@@ -1072,12 +1076,14 @@ cdef class BatchCore:
         self.chance = NULL
         self.seeds = NULL
         self.masks = NULL
+        self.counts = NULL
 
     def __dealloc__(self):
         free(self.states)
         free(self.chance)
         free(self.seeds)
         free(self.masks)
+        free(self.counts)
 
     def __init__(self, CoreRules rules, int n, long long seed, int first_player=-1):
         if n < 1:
@@ -1094,7 +1100,9 @@ cdef class BatchCore:
         self.chance = <zc_seeded *>malloc(<size_t>n * sizeof(zc_seeded))
         self.seeds = <long long *>malloc(<size_t>n * sizeof(long long))
         self.masks = <unsigned char *>malloc(<size_t>n * ZC_MAX_LEGAL)
-        if self.states == NULL or self.chance == NULL or self.seeds == NULL or self.masks == NULL:
+        self.counts = <int *>malloc(<size_t>n * sizeof(int))
+        if self.states == NULL or self.chance == NULL or self.seeds == NULL or self.masks == NULL \
+                or self.counts == NULL:
             raise MemoryError()
         cdef int i
         cdef int failed = -1
@@ -1129,6 +1137,7 @@ cdef class BatchCore:
         memset(row, 0, ZC_MAX_LEGAL)
         for k in range(count):
             row[legal[k]] = 1
+        self.counts[i] = count
 
     cdef int _start(self, int i, long long seed) noexcept nogil:
         cdef char text[64]
@@ -1246,6 +1255,7 @@ cdef class BatchCore:
                             S = &self.states[i]
                         else:
                             memset(self.masks + <size_t>i * ZC_MAX_LEGAL, 0, ZC_MAX_LEGAL)
+                            self.counts[i] = 0
                             players[i] = -1
                             continue
                     else:
@@ -1274,15 +1284,14 @@ cdef class BatchCore:
         batch's own generator (seeded from the batch's seed)."""
         if out.shape[0] != self.n:
             raise ValueError(f"sample takes one entry per game ({self.n})")
-        cdef int i, k, count, pick
+        cdef int i, k, count, pick, ones
         cdef unsigned char *row
+        cdef uint64_t word
         cdef uint64_t x = self.rng
         with nogil:
             for i in range(self.n):
                 row = self.masks + <size_t>i * ZC_MAX_LEGAL
-                count = 0
-                for k in range(ZC_MAX_LEGAL):
-                    count += row[k]
+                count = self.counts[i]
                 if count == 0:
                     out[i] = -1
                     continue
@@ -1290,12 +1299,22 @@ cdef class BatchCore:
                 x ^= x << 25
                 x ^= x >> 27
                 pick = <int>(((x * 0x2545F4914F6CDD1DULL) >> 32) % <uint64_t>count)
-                for k in range(ZC_MAX_LEGAL):
+                # Skip eight bytes at a time: a word of 0/1 bytes holds as many legal actions as set bits.
+                k = 0
+                while k + 8 <= ZC_MAX_LEGAL:
+                    memcpy(&word, row + k, 8)
+                    ones = __builtin_popcountll(word)
+                    if pick < ones:
+                        break
+                    pick -= ones
+                    k += 8
+                while k < ZC_MAX_LEGAL:
                     if row[k]:
                         if pick == 0:
                             out[i] = k
                             break
                         pick -= 1
+                    k += 1
         self.rng = x
 
     def fill(self, int[::1] scores, signed char[::1] current, signed char[::1] phase, long long[::1] seeds):
