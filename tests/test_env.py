@@ -30,12 +30,12 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import zamek.fast._core as core  # noqa: E402
-from zamek.core.actions import ACTION_COUNT, Draw, Reveal, action_from_index  # noqa: E402
+from zamek.core.actions import ACTION_COUNT, Draw, Follower, Reveal, action_from_index  # noqa: E402
 from zamek.core.setup import Phase  # noqa: E402
 from zamek.env import castle_v0  # noqa: E402
 from zamek.env.castle_gym import CastleGymEnv  # noqa: E402
 from zamek.env.castle_v0 import RULE_SETS, CastleEnv  # noqa: E402
-from zamek.env.spec import CASTLE, CASTLE_SIDE, castle_square, markdown  # noqa: E402
+from zamek.env.spec import CASTLE, CASTLE_SIDE, FEATURE_SIZE, castle_square, markdown  # noqa: E402
 from zamek.runner import play_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,6 +158,21 @@ def check_observation(env: CastleEnv, seat: int) -> None:
             if feature.occupied:
                 which = 0 if feature.controller == seat else 1 if feature.controller == them else 2
                 assert held[which, row, column] == 1
+    # The tile placed last, and what each of its features is part of (Follower actions name them).
+    if state.placements:
+        cell, tile, rotation = state.placements[-1]
+        assert np.flatnonzero(vector(observation, "last_tile")).tolist() == [tile]
+        assert np.flatnonzero(vector(observation, "last_rotation")).tolist() == [rotation]
+        described = vector(observation, "last_features").reshape(12, FEATURE_SIZE)
+        for f, feature in enumerate(state.tiles.tiles[tile].features):
+            assert np.flatnonzero(described[f, :5]).tolist() == [int(feature.kind)]
+            whole = next(v for v in state.features() if v.id == state.find(state.cell_node[cell] + f))
+            mine_, theirs_ = whole.followers[seat], whole.followers[them]
+            expected = [whole.tiles, whole.open_edges, mine_, theirs_, int(whole.complete and whole.kind != 3)]
+            assert described[f, 5:].tolist() == expected
+        for action in state.legal_actions():
+            if isinstance(action, Follower):  # a free feature: nobody's figures on the whole of it (Z10)
+                assert described[action.feature, 7] == described[action.feature, 8] == 0
     # Every legal placement goes on a frontier space.
     if state.phase is Phase.PLACE:
         frontier = planes(observation, "frontier")[0]

@@ -15,6 +15,8 @@ CASTLE_SIDE: Final = 13
 CASTLE_AREA: Final = CASTLE_SIDE * CASTLE_SIDE
 MAX_TILES: Final = 128
 """Room for every tile index of a rule set (Zamek has 60 tiles, Sokół adds 18)."""
+FEATURE_SIZE: Final = 10
+"""Numbers that describe one feature of the tile placed last (``last_features``)."""
 CASTLE_ACTIONS: Final = 1100
 """Player actions: the engine's stable indices (``zamek.core.actions``)."""
 CASTLE_CHANCE_ACTIONS: Final = MAX_TILES + 10
@@ -115,6 +117,12 @@ CASTLE: Final = Layout(
         Part("drawn", MAX_TILES, "the tile to place, one-hot by tile index"),
         Part("pile", MAX_TILES, "1 for each tile still in the pile, by tile index (which, not their order)"),
         Part("last_rotation", 4, "the rotation of the tile placed last, one-hot"),
+        Part("last_tile", MAX_TILES, "the tile placed last, one-hot by tile index"),
+        Part("last_features", 12 * FEATURE_SIZE,
+             f"for each feature f (0..11) of the tile placed last (the feature a Follower action names), "
+             f"{FEATURE_SIZE} numbers from this part's start + {FEATURE_SIZE} f: its kind one-hot (road, house, "
+             "pigsty, meadow, chapel), then the whole feature it is part of: tiles, open edges, my figures, their "
+             "figures, complete (1/0); 0 past the tile's features"),
     ),
     area=CASTLE_AREA,
     dtype="int16",

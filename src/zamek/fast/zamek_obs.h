@@ -39,10 +39,15 @@ enum {
     ZO_V_DRAWN = 79, /* ZC_MAX_TILES: the tile to place, one-hot by tile index */
     ZO_V_PILE = ZO_V_DRAWN + ZC_MAX_TILES, /* ZC_MAX_TILES: 1 for each tile still in the pile */
     ZO_V_LAST_ROTATION = ZO_V_PILE + ZC_MAX_TILES, /* 4: one-hot */
-    ZO_VECTOR = ZO_V_LAST_ROTATION + 4
+    ZO_V_LAST_TILE = ZO_V_LAST_ROTATION + 4, /* ZC_MAX_TILES: the tile placed last, one-hot */
+    ZO_V_LAST_FEATURES = ZO_V_LAST_TILE + ZC_MAX_TILES, /* ZO_FEATURE_SIZE for each feature of that tile */
+    ZO_VECTOR = ZO_V_LAST_FEATURES + ZC_MAX_FEATURES * 10
 };
 
 #define ZO_SIZE (ZO_PLANES * ZO_AREA + ZO_VECTOR)
+/* Each feature of the tile placed last (Follower actions name them by index): kind one-hot (5), then the whole
+   feature it belongs to: tiles, open edges, my figures, their figures, complete. */
+#define ZO_FEATURE_SIZE 10
 
 /* regions.find without path compression: an observation leaves the position untouched */
 static inline int zo_root(const zc_state *S, int node) {
@@ -155,7 +160,22 @@ static void zo_observe(const zc_rules *R, const zc_state *S, int me, int16_t *ou
     v[ZO_V_TILES_LEFT] = S->n_remaining;
     if (S->drawn >= 0) v[ZO_V_DRAWN + S->drawn] = 1;
     for (int i = 0; i < S->n_remaining; i++) v[ZO_V_PILE + S->pile[i]] = 1;
-    if (S->n_placed) v[ZO_V_LAST_ROTATION + S->placed_rot[S->n_placed - 1]] = 1;
+    if (S->n_placed) {
+        int last = S->n_placed - 1, cell = S->placed_cell[last], tile = S->placed_tile[last];
+        v[ZO_V_LAST_ROTATION + S->placed_rot[last]] = 1;
+        v[ZO_V_LAST_TILE + tile] = 1;
+        for (int f = 0; f < R->tiles[tile].n_features && f < ZC_MAX_FEATURES; f++) {
+            int16_t *d = v + ZO_V_LAST_FEATURES + f * ZO_FEATURE_SIZE;
+            const zc_node *node = &S->nodes[S->cell_node[cell] + f];
+            const zc_node *root = &S->nodes[zo_root(S, S->cell_node[cell] + f)];
+            d[node->kind] = 1;
+            d[5] = (int16_t)zc_bits_count(root->cells);
+            d[6] = root->open;
+            d[7] = me == 0 ? root->fol0 : root->fol1;
+            d[8] = me == 0 ? root->fol1 : root->fol0;
+            d[9] = root->open == 0 && root->kind != ZC_MEADOW;
+        }
+    }
 }
 
 #endif
