@@ -439,3 +439,33 @@ def test_env_bench_prints_every_figure_as_json() -> None:
         "castle_v0.vector_env(8),", "castle_v0.vector_env(8),", "castle_v0.env()", "knights_v0.env(players=3)"]
     assert all(f["steps"] > 0 and f["steps_per_second"] > 0 for f in figures)
     assert os.sched_getaffinity(0) == cores  # the bench gave back the cores it did not use
+
+
+def test_the_vector_environment_s_bots_choose_as_make_bot_does() -> None:
+    """A greedy level's choice in slot i is make_bot(level)'s in the same position with the same stream."""
+    from zamek.bots.levels import make_bot
+
+    venv = castle_v0.vector_env(2, seed=9)
+    venv.reset()
+    env = CastleEnv()
+    env.reset(seed=9)
+    for _ in range(30):
+        for level in ("medium", "beginner", "random"):
+            mine = venv.bot_action(0, level, random.Random(1))
+            theirs = make_bot(level).choose(env.python_state(), random.Random(1)).index
+            assert mine == theirs, level
+        action = venv.bot_action(0, "medium", random.Random(2))
+        env.step(action)
+        venv.step([action, venv.sample_actions()[1]])
+    with pytest.raises(ValueError, match="greedy levels"):
+        venv.bot_action(0, "hard", random.Random(1))
+
+
+def test_without_the_extra_the_import_says_what_to_install() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys; sys.modules['pettingzoo'] = None\nimport zamek.env"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 1
+    assert "zamek.env needs the env extra: pip install 'zamek[env]' (pettingzoo is missing)" in done.stderr

@@ -15,6 +15,7 @@ indices (``zamek.core.actions``). Chance (tile draws, token reveals) is played i
 
 from __future__ import annotations
 
+import random
 import secrets
 from dataclasses import replace
 from typing import Any, Final
@@ -390,6 +391,25 @@ class CastleVectorEnv:
     def state(self, i: int) -> Any:
         """A copy of game ``i``'s position (``zamek.fast.CoreState``), e.g. for a bot to think on."""
         return self._core.state(i)
+
+    def bot_action(self, i: int, level: str, rng: random.Random) -> int:
+        """The action a computer level chooses in game ``i``, thinking in C on a copy of it: ``random``, or a
+        greedy level (``greedy``, ``greedy:N``, ``beginner``, ``easy``, ``medium``), as ``zamek.make_bot(level)``
+        would choose with ``rng`` (an opponent for training and for measuring an agent)."""
+        import zamek.fast._core as _core
+        from zamek.bots.evaluate import DEFAULT
+        from zamek.bots.levels import LEVELS
+        from zamek.fast.players import compiled_estimate
+
+        state = self.state(i)
+        spec = LEVELS.get(level, level)
+        name, _, budget = spec.partition(":")
+        if name == "random" and not budget:
+            return int(rng.choice(state.legal_actions()))
+        if name != "greedy" or (budget and not budget.isdigit()):
+            raise ValueError(f"the vector environment plays random and the greedy levels (greedy, greedy:N, "
+                             f"beginner, easy, medium), not {level!r}")
+        return int(_core.greedy_choice(state, compiled_estimate(DEFAULT), rng, int(budget or 0)))
 
     def seeds(self) -> np.ndarray:
         """The seed of the game in each slot."""
