@@ -409,7 +409,10 @@ class CastleVectorEnv:
         if name != "greedy" or (budget and not budget.isdigit()):
             raise ValueError(f"the vector environment plays random and the greedy levels (greedy, greedy:N, "
                              f"beginner, easy, medium), not {level!r}")
-        return int(_core.greedy_choice(state, compiled_estimate(DEFAULT), rng, int(budget or 0)))
+        estimate = compiled_estimate(DEFAULT)
+        if estimate is None:  # never: the hand-set estimate always has its C form
+            raise RuntimeError("the greedy estimate has no compiled form")
+        return int(_core.greedy_choice(state, estimate, rng, int(budget or 0)))
 
     def seeds(self) -> np.ndarray:
         """The seed of the game in each slot."""
