@@ -2,14 +2,16 @@
 
     .venv/bin/python examples/ppo_castle.py --updates 60 --out docs/env_learning_curve
 
-plays ``--slots`` games at once in ``zamek.env.castle_v0.vector_env`` (the compiled core), both seats driven by
-one policy, and after every ``--eval-every`` updates measures the greedy (arg-max) policy against ``random`` and
-``greedy`` over ``--eval-games`` games, half in each seat. It writes the curve as JSON and, where matplotlib is
-installed (``pip install zamek[examples]``), as a picture (``OUT.json``, ``OUT.png``).
+plays ``--slots`` games at once in ``zamek.env.castle_v0.vector_env`` (the compiled core): in most of them one
+policy drives both seats (self-play); in a share of them (``--greedy-share``) it meets the ``greedy`` level, whose
+moves are not learned from. After every ``--eval-every`` updates it measures the arg-max policy against
+``random``, ``beginner`` and ``greedy`` over ``--eval-games`` games each, half in each seat. It writes the
+curve as JSON and, where matplotlib is installed (``pip install zamek[examples]``), as a picture (``OUT.json``,
+``OUT.png``).
 
 The network reads the observation as the environment gives it (``zamek.env.spec.CASTLE``):
 
-- a 3x3 convolution over the 33 castle planes, one hidden vector per space (``CHANNELS``);
+- a 3x3 convolution over the castle planes, one hidden vector per space (``CHANNELS``);
 - a global layer over the mean of those vectors and the scaled vector part;
 - a placement's logit is its space's hidden vector times a weight per rotation, plus a weight per *drawn tile*
   and rotation (the tile's shape is only known through its index), plus a global term per rotation;
@@ -256,10 +258,26 @@ class Pending:
     gained: list[float] = field(default_factory=list)  # the seat's reward so far, when it decided
 
 
+@dataclass
+class Opponents:
+    """Which slots meet a computer level rather than the policy itself, and the level's random streams."""
+
+    level: str
+    seat: np.ndarray  # (slots,) the level's seat in each slot, -1 in self-play slots
+    rngs: list[random.Random]
+
+    @classmethod
+    def share(cls, slots: int, share: float, level: str, seed: int) -> Opponents:
+        count = round(slots * share)
+        seat = np.full(slots, -1)
+        seat[slots - count:] = np.arange(count) % 2
+        return cls(level, seat, [random.Random(f"train:{level}:{seed}:{i}") for i in range(slots)])
+
+
 def collect(venv: castle_v0.CastleVectorEnv, step: castle_v0.VectorStep, net: Network, games: list[Pending],
-            totals: np.ndarray, samples: int, rng: np.random.Generator
+            totals: np.ndarray, samples: int, rng: np.random.Generator, opponents: Opponents
             ) -> tuple[castle_v0.VectorStep, dict[str, np.ndarray], int]:
-    """Play on in self-play until finished games hold at least ``samples`` decisions; return them as arrays."""
+    """Play on until finished games hold at least ``samples`` of the policy's decisions; return them as arrays."""
     done: dict[str, list[Any]] = {k: [] for k in ("observations", "masks", "actions", "logp", "returns", "values")}
     finished = 0
     while len(done["actions"]) < samples:
@@ -267,6 +285,9 @@ def collect(venv: castle_v0.CastleVectorEnv, step: castle_v0.VectorStep, net: Ne
         actions, logp, values = choose(net, step.observation, step.action_mask, rng, greedy=False)
         for i, game in enumerate(games):
             seat = int(step.player[i])
+            if seat == opponents.seat[i]:
+                actions[i] = venv.bot_action(i, opponents.level, opponents.rngs[i])
+                continue
             game.observations.append(step.observation[i].copy())
             game.masks.append(np.packbits(step.action_mask[i]))
             game.actions.append(int(actions[i]))
@@ -336,9 +357,14 @@ def evaluate(net: Network, opponent: str, games: int, seed: int) -> float:
     return float(results.mean())
 
 
+EVALUATED = ("random", "beginner", "greedy")
+
+
 def train(updates: int, slots: int, samples: int, eval_every: int, eval_games: int, seed: int,
-          rate: float = 3e-4, epochs: int = 3, minibatch: int = 256, log: Any = print) -> dict[str, Any]:
+          greedy_share: float = 0.25, rate: float = 3e-4, epochs: int = 3, minibatch: int = 256,
+          log: Any = print) -> dict[str, Any]:
     net = Network.new(seed)
+    opponents = Opponents.share(slots, greedy_share, "greedy", seed)
     rng = np.random.default_rng(seed)
     venv = castle_v0.vector_env(slots, seed=seed * 1_000_003, reward="score", copy=False)
     step = venv.reset()
@@ -351,14 +377,14 @@ def train(updates: int, slots: int, samples: int, eval_every: int, eval_games: i
     def measure(at: int) -> None:
         point = {"update": at, "games": played, "decisions": decisions,
                  "seconds": round(time.perf_counter() - start, 1)}
-        for opponent in ("random", "greedy"):
+        for opponent in EVALUATED:
             point[opponent] = evaluate(net, opponent, eval_games, seed=10_000 + at)
         curve.append(point)
         log(json.dumps(point))
 
     measure(0)
     for k in range(1, updates + 1):
-        step, data, finished = collect(venv, step, net, games, totals, samples, rng)
+        step, data, finished = collect(venv, step, net, games, totals, samples, rng, opponents)
         played += finished
         decisions += len(data["actions"])
         stats = update(net, data, rng, epochs, minibatch, rate)
@@ -366,7 +392,7 @@ def train(updates: int, slots: int, samples: int, eval_every: int, eval_games: i
             log(f"update {k}: {stats}")
             measure(k)
     return {"seed": seed, "updates": updates, "slots": slots, "samples": samples, "eval_games": eval_games,
-            "curve": curve}
+            "greedy_share": greedy_share, "curve": curve}
 
 
 def plot(result: dict[str, Any], path: Path) -> bool:
@@ -381,10 +407,10 @@ def plot(result: dict[str, Any], path: Path) -> bool:
     curve = result["curve"]
     games = [p["games"] for p in curve]
     fig, ax = plt.subplots(figsize=(7, 4))
-    for opponent, colour in (("random", "tab:blue"), ("greedy", "tab:red")):
+    for opponent, colour in zip(EVALUATED, ("tab:blue", "tab:orange", "tab:red"), strict=True):
         ax.plot(games, [100 * p[opponent] for p in curve], marker="o", color=colour, label=f"against {opponent}")
     ax.axhline(50, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_xlabel("self-play games played")
+    ax.set_xlabel("training games played")
     ax.set_ylabel(f"points won, % of {result['eval_games']} games")
     ax.set_ylim(0, 100)
     ax.set_title("PPO with action masking on castle_v0.vector_env (examples/ppo_castle.py)")
@@ -401,12 +427,14 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=60)
     parser.add_argument("--slots", type=int, default=128, help="games played at once")
     parser.add_argument("--samples", type=int, default=4096, help="decisions per update")
+    parser.add_argument("--greedy-share", type=float, default=0.25, help="share of games against greedy")
     parser.add_argument("--eval-every", type=int, default=5)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("docs/env_learning_curve"))
     args = parser.parse_args()
-    result = train(args.updates, args.slots, args.samples, args.eval_every, args.eval_games, args.seed)
+    result = train(args.updates, args.slots, args.samples, args.eval_every, args.eval_games, args.seed,
+                   args.greedy_share)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     drawn = plot(result, args.out.with_suffix(".png"))

@@ -150,6 +150,18 @@ def check_observation(env: CastleEnv, seat: int) -> None:
         assert figures[(0 if f.player == seat else 3) + int(f.piece), row, column] >= 1
     kinds = planes(observation, "kind")
     held = planes(observation, "held")
+    open_edges = np.zeros((3, CASTLE_SIDE, CASTLE_SIDE), np.int64)
+    tiles = np.zeros((3, CASTLE_SIDE, CASTLE_SIDE), np.int64)
+    for feature in state.features():
+        if int(feature.kind) < 3 and feature.open_edges > 0:  # an unfinished road, house or pigsty
+            for cell in range(castle.cell_count):
+                if feature.cells >> cell & 1:
+                    row, column = square(castle, cell)
+                    k = int(feature.kind)
+                    open_edges[k, row, column] = max(open_edges[k, row, column], feature.open_edges)
+                    tiles[k, row, column] = max(tiles[k, row, column], feature.tiles)
+    assert np.array_equal(planes(observation, "open_edges"), open_edges)
+    assert np.array_equal(planes(observation, "feature_tiles"), tiles)
     for feature in state.features():
         cells = [c for c in range(castle.cell_count) if feature.cells >> c & 1]
         for cell in cells:

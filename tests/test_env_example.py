@@ -74,10 +74,11 @@ def test_the_gradients_are_the_loss_s_derivatives() -> None:
 def test_a_tiny_run_measures_and_draws_its_curve(tmp_path: Path) -> None:
     ppo = example()
     lines: list[str] = []
-    result = ppo.train(updates=1, slots=8, samples=64, eval_every=1, eval_games=4, seed=2, log=lines.append)
+    result = ppo.train(updates=1, slots=8, samples=64, eval_every=1, eval_games=4, seed=2, greedy_share=0.5,
+                       log=lines.append)
     curve = result["curve"]
     assert [point["update"] for point in curve] == [0, 1]
     assert curve[1]["games"] >= 1 and curve[1]["decisions"] >= 64
-    assert all(0 <= point[o] <= 1 for point in curve for o in ("random", "greedy"))
+    assert all(0 <= point[o] <= 1 for point in curve for o in ("random", "beginner", "greedy"))
     assert ppo.plot(result, tmp_path / "curve.png")
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

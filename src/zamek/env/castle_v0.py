@@ -1,7 +1,7 @@
 """The castle game as a PettingZoo AEC environment, and many games at once on the compiled core.
 
 ``env(rules="zamek", render_mode=None, chance="sampled", reward="win")`` is the AEC environment: agents
-``player_0`` and ``player_1`` (seats 0 and 1), observations ``{"observation": int16[6164], "action_mask":
+``player_0`` and ``player_1`` (seats 0 and 1), observations ``{"observation": int16[7178], "action_mask":
 int8[1100]}`` (the layout: ``zamek.env.spec.CASTLE`` and docs/environment.md), actions the engine's stable
 indices (``zamek.core.actions``). Chance (tile draws, token reveals) is played inside from the seed given to
 ``reset(seed=...)`` under the project's seeding convention, so seat choices never move the tiles and a game is
@@ -291,7 +291,7 @@ class VectorStep:
     def __init__(self, observation: np.ndarray | None, action_mask: np.ndarray, player: np.ndarray,
                  rewards: np.ndarray, terminated: np.ndarray, final_scores: np.ndarray) -> None:
         self.observation = observation
-        """(n, 6164) int16: each game's position as the player to move now sees it (None if not asked for)."""
+        """(n, 7178) int16: each game's position as the player to move now sees it (None if not asked for)."""
         self.action_mask = action_mask
         """(n, 1100) int8: the legal actions of the player to move."""
         self.player = player

@@ -95,6 +95,9 @@ CASTLE: Final = Layout(
         Part("family", 2, "a space of a family house", ("mine", "theirs")),
         Part("last", 1, "the tile placed last"),
         Part("queue", 1, "1 + the place in the scoring queue of a complete feature here still to score"),
+        Part("open_edges", 3, "open edges of the unfinished feature of this kind here (the larger of two)",
+             ("road", "house", "pigsty")),
+        Part("feature_tiles", 3, "tiles of that unfinished feature", ("road", "house", "pigsty")),
     ),
     vector=(
         Part("score", 2, "points (the true total, past 99)", ("mine", "theirs")),

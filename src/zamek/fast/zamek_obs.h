@@ -25,7 +25,9 @@ enum {
     ZO_FAMILY, /* 2 planes: my family house, theirs */
     ZO_LAST = ZO_FAMILY + 2,
     ZO_QUEUE, /* 1 + the place in the scoring queue of a complete feature here waiting to be scored */
-    ZO_PLANES
+    ZO_OPEN, /* 3 planes, road, house, pigsty: open edges of the unfinished feature of that kind here */
+    ZO_SIZE_PLANES = ZO_OPEN + 3, /* 3 planes: the tiles of that feature */
+    ZO_PLANES = ZO_SIZE_PLANES + 3
 };
 
 enum {
@@ -100,6 +102,12 @@ static void zo_observe(const zc_rules *R, const zc_state *S, int me, int16_t *ou
             ZO_AT(ZO_SHRINES, sq) += shrines[f];
             ZO_AT(ZO_NESTS, sq) += nests[f];
             const zc_node *root = &S->nodes[zo_root(S, base + f)];
+            if (root->kind <= ZC_PIGSTY && root->open > 0) {  /* the larger where two such features meet here */
+                int16_t *open = &ZO_AT(ZO_OPEN + root->kind, sq), *size = &ZO_AT(ZO_SIZE_PLANES + root->kind, sq);
+                int tiles = zc_bits_count(root->cells);
+                if (root->open > *open) *open = root->open;
+                if (tiles > *size) *size = (int16_t)tiles;
+            }
             int mine = me == 0 ? root->fol0 : root->fol1, theirs = me == 0 ? root->fol1 : root->fol0;
             if (mine + theirs == 0) continue;
             ZO_AT(ZO_HELD + (mine > theirs ? 0 : theirs > mine ? 1 : 2), sq) = 1;
