@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, FilePayload, Locator, Page, expect
+from playwright.sync_api import APIResponse, Browser, BrowserContext, FilePayload, Locator, Page, Route, expect
 
 from tests.live_server import Server
 from tests.test_web_browser import (  # noqa: F401
@@ -272,6 +272,93 @@ def test_on_a_phone_the_figure_menu_names_each_feature_in_large_buttons(phone: P
         moves = json.load(answer)["replay"]["moves"]
     assert action == f"follower:{part}"
     assert [m["text"] for m in moves if m["player"] == view["human"] and m["kind"] == "figure"] == [action]
+
+
+def test_on_a_phone_the_figure_menu_opens_when_the_live_event_beats_the_moves_answer(
+        phone: Page, server: Server) -> None:  # noqa: F811
+    """The game's live event may bring the position after a placement before the placement's own answer comes back
+    (a loaded machine, a slow network): the figure menu opens all the same, once that answer is in."""
+    start_game(phone, server.url)
+    held: list[tuple[Route, APIResponse]] = []
+    phone.route("**/actions*", lambda route: held.append((route, route.fetch())))  # the move is made, its answer held
+    before = revision(phone)
+    shown_space(phone).tap()
+    phone.wait_for_function(f"document.body.dataset.revision !== '{before}'")  # brought by the live event
+    assert phone.evaluate("document.body.dataset.phase") == "follower"
+    assert len(held) == 1, "the placement's answer is still held"
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    phone.unroute("**/actions*")
+    menu = phone.locator("#figure-menu")
+    expect(menu).to_be_visible()
+    expect(phone.locator("#figure-menu .menu-entry:not(.pass)").first).to_be_focused()
+    # And it takes the answer.
+    after = revision(phone)
+    menu.locator(".menu-entry.pass").tap()
+    phone.wait_for_function(f"document.body.dataset.revision !== '{after}'")
+    expect(menu).to_have_count(0)
+
+
+def test_at_one_screen_the_next_tile_is_drawn_when_the_live_event_beats_the_moves_answer(
+        phone: Page, server: Server) -> None:  # noqa: F811
+    """Two people at one touch screen: the next player's tile is drawn by itself, also when the live event brought the
+    position before the answer to the move that led to it (the page then holds that move's answer for a while)."""
+    start_game(phone, server.url, hotseat=True)
+    shown_space(phone).tap()
+    menu = phone.locator("#figure-menu")
+    expect(menu).to_be_visible()
+    held: list[tuple[Route, APIResponse]] = []
+    phone.route("**/actions*", lambda route: held.append((route, route.fetch())))
+    before = revision(phone)
+    menu.locator(".menu-entry.pass").tap()
+    phone.wait_for_function(f"document.body.dataset.revision !== '{before}'")  # brought by the live event
+    assert phone.evaluate("document.body.dataset.phase") == "draw"
+    phone.wait_for_timeout(1000)  # longer than the page waits before it draws
+    assert len(held) == 1, "the answer to 'No figure' is still held"
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    phone.unroute("**/actions*")
+    phone.wait_for_function("document.body.dataset.phase === 'place'", timeout=10_000)
+    expect(phone.locator(".legal.now").first).to_be_attached()
+
+
+def test_at_one_screen_the_spaces_to_place_on_come_when_the_live_event_beats_the_draws_answer(
+        page: Page, server: Server) -> None:  # noqa: F811
+    """The live event may bring the drawn tile before the draw's own answer: the page offers no place for it while
+    that answer is on its way, and the spaces where it fits once the answer is in (the same position)."""
+    start_game(page, server.url, hotseat=True)
+    click_and_wait(page, ".legal.now")
+    click_and_wait(page, ".choice-button.pass")
+    held: list[tuple[Route, APIResponse]] = []
+    page.route("**/draw*", lambda route: held.append((route, route.fetch())))
+    page.click("#draw")
+    page.wait_for_function("document.body.dataset.phase === 'place'")  # brought by the live event
+    assert len(held) == 1, "the draw's answer is still held"
+    expect(page.locator(".legal.now")).to_have_count(0)
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    page.unroute("**/draw*")
+    expect(page.locator(".legal.now").first).to_be_visible()
+    click_and_wait(page, ".legal.now")  # and they take the tile
+
+
+def test_the_spaces_to_place_on_come_when_the_computers_reply_beats_the_answer_to_ones_move(
+        page: Page, server: Server) -> None:  # noqa: F811
+    """The computer's reply may come (by the live event) before the answer to the person's own move: the page shows
+    the spaces where the next tile fits once that answer is in, overtaken as it is."""
+    start_game(page, server.url)
+    click_and_wait(page, ".legal.now")
+    held: list[tuple[Route, APIResponse]] = []
+    page.route("**/actions*", lambda route: held.append((route, route.fetch())))
+    page.click(".choice-button.pass")
+    page.wait_for_function("document.body.dataset.phase === 'place' && !document.querySelector('#thinking')",
+                           timeout=30_000)  # the computer's reply, brought by the live event
+    assert len(held) == 1, "the answer to 'No figure' is still held"
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    page.unroute("**/actions*")
+    expect(page.locator(".legal.now").first).to_be_visible()
+    click_and_wait(page, ".legal.now")  # and they take the tile
 
 
 def test_a_click_on_the_tile_just_placed_opens_the_menu_in_polish(page: Page, server: Server) -> None:  # noqa: F811

@@ -74,14 +74,19 @@ export async function refreshGame() {
 async function showGame(view) {
   if (state.screen !== "game" || view.id !== state.gameId) return;
   const shown = state.view;
-  if (shown && shown.id === view.id && shown.lang === view.lang && view.revision < shown.revision) return; // an answer overtaken by a newer one
-  // The same position again (a live event that the move's own answer already brought): keep the page as it is,
-  // focus included.
+  if (shown && shown.id === view.id && shown.lang === view.lang && view.revision < shown.revision) { // an answer overtaken by a newer one
+    offerHeldBackPlaces();
+    return;
+  }
+  // The same position again (a live event that the move's own answer already brought, or the answer to a move whose
+  // position a live event brought first): keep the page as it is, focus included, but for what waited for the answer.
   const same = shown && shown.id === view.id && shown.lang === view.lang && view.revision === shown.revision
       && view.thinking === shown.thinking && view.bot_error === shown.bot_error && !state.error && document.getElementById("board");
   if (same) {
     state.view = view;
     schedulePoll(view);
+    offerHeldBackPlaces();
+    offerFigure(view);
     return;
   }
   const geo = await geometryFor(view);
@@ -117,15 +122,25 @@ async function showGame(view) {
       if (item.spaces.length && item.points > 0) state.board.flashScored(item.spaces, item.points, item.player ?? 0);
     }
   }
-  // After a placement the figure question has the focus: the keyboard goes on from there. On a touch screen the
-  // tile's features are offered beside it, in large buttons.
-  if (before && before.phase === "place" && view.phase === "follower" && myTurn(view)) {
-    const coarse = window.matchMedia("(pointer: coarse)").matches;
-    if (coarse && view.choices.some((c) => c.type === "figure")) openFigureMenu({ focus: true });
-    else {
-      const first = document.querySelector(".choice-button");
-      if (first) first.focus();
-    }
+  if (before && before.phase === "place" && view.phase === "follower" && myTurn(view)) state.figureOffer = `${view.id}:${view.revision}`;
+  offerFigure(view);
+}
+
+// After a placement the figure question has the focus: the keyboard goes on from there. On a touch screen the
+// tile's features are offered beside it, in large buttons, once for the position: while the placement's own answer
+// is still on its way (a live event brought the position first), the menu waits for that answer, which shows the
+// same position again (until then the page takes no answer).
+function offerFigure(view) {
+  if (state.figureOffer !== `${view.id}:${view.revision}`) return;
+  const coarse = window.matchMedia("(pointer: coarse)").matches;
+  if (coarse && view.choices.some((c) => c.type === "figure")) {
+    if (state.busy) return;
+    state.figureOffer = null;
+    openFigureMenu({ focus: true });
+  } else {
+    state.figureOffer = null;
+    const first = document.querySelector(".choice-button");
+    if (first) first.focus();
   }
 }
 
@@ -161,6 +176,7 @@ function renderGame() {
   const waiting = view.seats.some((s) => s.player === "open");
   const mine = myTurn(view) && !waiting;
   const placing = mine && view.phase === "place" && !state.busy;
+  state.placesHeldBack = mine && view.phase === "place" && state.busy;
   const figureChoices = mine && view.phase === "follower" ? view.choices.filter((c) => c.type === "figure" && c.piece === "follower") : [];
   state.board.render(view, { placing, rotation: state.rotation, figureChoices });
   if (state.menuFor !== `${view.id}:${view.revision}` || !figureChoices.length) closeFigureMenu();
@@ -168,6 +184,12 @@ function renderGame() {
   renderSidePanels(view);
   passWhenNothingElse(view, mine);
   drawWhenDue(view);
+}
+
+// While the page's own move is on its way it offers no place for a tile; a live event may show the next position to
+// place on before that move's answer, which is then the same position or an older one: once it is in, the spaces come.
+function offerHeldBackPlaces() {
+  if (state.placesHeldBack && !state.busy) renderGame();
 }
 
 // Options that save clicks, each on unless the player turned it off (kept in this browser):
@@ -232,14 +254,19 @@ function playSounds(moved) {
   }
 }
 
-// Act for the player a moment after `view` is drawn, once, and only if it is still the position shown.
+// Act for the player a moment after `view` is drawn, once, and only if it is still the position shown. A live event
+// may show the position while the page's own move that led to it is still on its way (the page takes no move then):
+// it acts once that move's answer is in.
 function actSoon(view, mark, delay, act) {
   const key = `${view.id}:${view.revision}`;
   if (state[mark] === key) return;
   state[mark] = key;
-  setTimeout(() => {
-    if (state.view && `${state.view.id}:${state.view.revision}` === key) act();
-  }, delay);
+  const attempt = () => {
+    if (!state.view || `${state.view.id}:${state.view.revision}` !== key) return;
+    if (state.busy) setTimeout(attempt, 100);
+    else act();
+  };
+  setTimeout(attempt, delay);
 }
 
 function drawWhenDue(view) {
@@ -677,6 +704,7 @@ async function drawTileAction() {
   } catch (err) {
     state.busy = false;
     showError(err.message);
+    offerHeldBackPlaces();
   }
 }
 
