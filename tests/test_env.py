@@ -211,24 +211,31 @@ def test_the_observation_describes_the_position_in_every_rule_set(rules: str) ->
 
 
 def test_observations_hold_no_hidden_information() -> None:
-    """Z22: the draw order and the face-down tokens are hidden. Two games on different seeds, given the same
-    tiles and tokens by an explicit chance player, look the same to both seats at every step."""
-    a, b = CastleEnv(chance="explicit", first_player=0), CastleEnv(chance="explicit", first_player=0)
-    a.reset(seed=1)
-    b.reset(seed=999)
+    """Z22: the draw order and the face-down tokens are hidden. A game played with chance sampled from its seed
+    (a shuffled pile inside) and the same game replayed on another seed by an explicit chance player (no pile
+    order at all) look the same to both seats at every decision."""
+    sampled = CastleEnv(rules="castle2003-sokol", first_player=0)
+    sampled.reset(seed=5)
     rng = random.Random(3)
-    while not a.state_core.is_over():
-        assert a.agent_selection == b.agent_selection
-        for agent in a.possible_agents:
-            seen_a, seen_b = a.observe(agent), b.observe(agent)
-            assert np.array_equal(seen_a["observation"], seen_b["observation"])
-            assert np.array_equal(seen_a["action_mask"], seen_b["action_mask"])
-        mask = a.observe(a.agent_selection)["action_mask"]
-        action = rng.choice(np.flatnonzero(mask).tolist())
-        a.step(action)
-        b.step(action)
-    # ...and what the seats see is all they could know: the observation is the same whichever tile comes next.
-    assert a.state_core.scores == b.state_core.scores
+    seen: list[tuple[str, list[np.ndarray]]] = []
+    while not sampled.state_core.is_over():
+        agent = sampled.agent_selection
+        seen.append((agent, [sampled.observe(a)["observation"].copy() for a in sampled.possible_agents]))
+        sampled.step(rng.choice(np.flatnonzero(sampled.observe(agent)["action_mask"]).tolist()))
+    explicit = CastleEnv(rules="castle2003-sokol", chance="explicit", first_player=0)
+    explicit.reset(seed=999)
+    decisions = iter(seen)
+    for code in sampled.moves:
+        if explicit.agent_selection == "chance":
+            explicit.step(castle_v0._chance_action(code))
+            continue
+        agent, observations = next(decisions)
+        assert explicit.agent_selection == agent
+        for seat, observation in zip(explicit.possible_agents, observations, strict=False):
+            assert np.array_equal(explicit.observe(seat)["observation"], observation), (seat, len(explicit.moves))
+        explicit.step(code)
+    assert next(decisions, None) is None and explicit.state_core.is_over()
+    assert explicit.state_core.scores == sampled.state_core.scores
 
 
 def test_the_other_seat_sees_no_legal_actions_and_the_chance_player_its_probabilities() -> None:
@@ -328,6 +335,21 @@ def test_the_gymnasium_environment_plays_play_game_s_game_against_its_level() ->
     assert total == (a > b) - (a < b)
 
 
+def test_the_gymnasium_score_rewards_add_up_to_the_final_lead() -> None:
+    """Also in the second seat, where the opponent may score before the agent's first move (carried into it)."""
+    game = CastleGymEnv(opponent="random", seat=1, reward="score")
+    rng = random.Random(2)
+    for seed in (1, 19, 24):
+        observation, info = game.reset(seed=seed)
+        total, terminated = 0.0, False
+        while not terminated:
+            observation, reward, terminated, _, info = game.step(
+                rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            total += float(reward)
+        mine, theirs = info["scores"][1], info["scores"][0]
+        assert total == mine - theirs, seed
+
+
 def test_an_illegal_action_loses_the_game_or_raises() -> None:
     import zamek.env  # noqa: F401
 
@@ -404,15 +426,40 @@ def test_the_vector_environment_plays_the_same_games_as_the_aec_environment() ->
 def test_the_vector_environment_refuses_an_illegal_action_and_changes_nothing() -> None:
     venv = castle_v0.vector_env(4, seed=1)
     first = venv.reset()
+    venv.step(venv.sample_actions())
+    before = [venv.state(i).snapshot() for i in range(4)]
     actions = venv.sample_actions()
-    actions[2] = int(np.flatnonzero(first.action_mask[2] == 0)[0])
-    with pytest.raises(ValueError, match="game 2: action"):
-        venv.step(actions)
-    after = venv.step(venv.sample_actions())  # the same games go on from where they were
-    assert after.observation is not None and first.observation is not None
-    for i in range(4):
-        assert venv.state(i).turn >= 1
-    assert not np.array_equal(after.observation, first.observation)
+    shown = venv._result()  # what the environment shows now, made again from the games in the core
+    wrong = actions.copy()
+    wrong[2] = int(np.flatnonzero(shown.action_mask[2] == 0)[0])
+    for bad in (wrong, actions[:3], actions.astype(np.float64), np.full(4, 2**40), np.full(4, -1)):
+        with pytest.raises(ValueError):
+            venv.step(bad)
+    assert [venv.state(i).snapshot() for i in range(4)] == before
+    again = venv._result()
+    assert np.array_equal(again.action_mask, shown.action_mask) and np.array_equal(again.player, shown.player)
+    assert again.observation is not None and shown.observation is not None
+    assert np.array_equal(again.observation, shown.observation)
+    moved = venv.step(actions).observation  # and the games go on
+    assert moved is not None and first.observation is not None and not np.array_equal(moved, first.observation)
+
+
+def test_the_vector_environment_refuses_bad_options_and_use_before_reset() -> None:
+    with pytest.raises(ValueError, match="first_player"):
+        castle_v0.vector_env(2, first_player=7)
+    with pytest.raises(ValueError, match="first_player"):
+        core.BatchCore(fast.core_rules(castle_v0.RULE_SETS["zamek"]), 2, 0, 7)
+    venv = castle_v0.vector_env(2)
+    for early in (lambda: venv.step([0, 0]), venv.sample_actions, venv.seeds, lambda: venv.state(0),
+                  lambda: venv.bot_action(0, "greedy", random.Random(1))):
+        with pytest.raises(RuntimeError, match="reset"):
+            early()
+    venv.reset()
+    with pytest.raises(ValueError, match="no game 2"):
+        venv.state(2)
+    batch = venv._core
+    with pytest.raises(ValueError, match="a seat is"):
+        batch.observe(np.zeros(2 * CASTLE.size, np.int16), np.array([0, 2], np.int8))
 
 
 def test_sampled_actions_are_legal_and_a_masks_only_environment_makes_no_observations() -> None:

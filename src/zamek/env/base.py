@@ -55,6 +55,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's base class is untyp
             more = "…" if len(legal) > 20 else ""
             raise ValueError(f"action {index} is not legal for {agent} now (legal: {legal[:20]}{more})")
         self._cumulative_rewards[agent] = 0.0
+        if agent == CHANCE_AGENT:
+            self.infos[agent] = {}  # the probabilities were this event's; the next event brings its own
         return index
 
     def _settle(self, gains: dict[str, float], over: bool, info: dict[str, Any]) -> None:

@@ -50,6 +50,7 @@ class CastleGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = self.game.action_space("player_0")
         self._rng: random.Random | None = None
         self._python: Any = None
+        self._carried = 0.0
 
     @property
     def agent(self) -> str:
@@ -69,9 +70,11 @@ class CastleGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._rng = player_rng(self.game.seed_used, 1 - self.seat)
         self._python = None
         self._lost = False
-        reward = self._opponent_moves()
+        # With the score reward, what the opponent's opening moves changed counts in the agent's first step: a
+        # game's rewards add up to its final lead.
+        self._carried = self._opponent_moves()
         observation = self.game.observe(self.agent)
-        return observation, self._info(observation, reward)
+        return observation, self._info(observation)
 
     def _opponent_moves(self) -> float:
         """Let the opponent move until the agent is to move or the game is over; the agent's reward meanwhile."""
@@ -98,7 +101,7 @@ class CastleGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._synced = len(self.game.moves)
         return self._python
 
-    def _info(self, observation: dict[str, np.ndarray], reward: float) -> dict[str, Any]:
+    def _info(self, observation: dict[str, np.ndarray]) -> dict[str, Any]:
         return {"action_mask": observation["action_mask"], "seat": self.seat,
                 "scores": self.game.state_core.scores}
 
@@ -108,15 +111,16 @@ class CastleGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if self.illegal == "lose" and int(action) not in self.game.state_core.legal_actions():
             self._lost = True
             observation = self.game.observe(self.agent)
-            info = self._info(observation, -1.0)
+            info = self._info(observation)
             info["illegal_action"] = True
             return observation, -1.0, True, False, info
         self.game.step(int(action))
-        reward = self.game.rewards[self.agent]
+        reward = self._carried + self.game.rewards[self.agent]
+        self._carried = 0.0
         reward += self._opponent_moves()
         observation = self.game.observe(self.agent)
         terminated = bool(self.game.state_core.is_over())
-        return observation, float(reward), terminated, False, self._info(observation, reward)
+        return observation, float(reward), terminated, False, self._info(observation)
 
     def render(self) -> Any:
         return self.game.render()

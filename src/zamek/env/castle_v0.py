@@ -76,7 +76,8 @@ class CastleEnv(TurnEnv):
 
     def __init__(self, rules: str | Setup = "zamek", render_mode: str | None = None, chance: Chance = "sampled",
                  reward: Reward = "win", first_player: int | None = None) -> None:
-        """``first_player``: who starts every game (None: the seed chooses, Z5)."""
+        """``rules``: a name of ``RULE_SETS`` or a ``Setup``, whose own ``first_player`` gives way to this one's;
+        ``first_player``: who starts every game (None: the seed chooses, Z5)."""
         super().__init__()
         check_options(chance, reward)
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -320,6 +321,8 @@ class CastleVectorEnv:
         check_options("sampled", reward)
         if n < 1:
             raise ValueError(f"a vector environment holds at least one game, not {n}")
+        if first_player not in (None, 0, 1):
+            raise ValueError(f"first_player must be 0, 1 or None, not {first_player!r}")
         fast._need()
         self.setup = setup_of(rules)
         self.n = n
@@ -348,6 +351,7 @@ class CastleVectorEnv:
         self._core = _core.BatchCore(fast.core_rules(self.setup), self.n, self.seed, first)
         self._rewards[:] = 0
         self._done[:] = 0
+        self._final[:] = 0
         self._fill_player()
         return self._result()
 
@@ -373,24 +377,34 @@ class CastleVectorEnv:
 
     def step(self, actions: np.ndarray | list[int]) -> VectorStep:
         """Play one action in every game; see the class docstring."""
-        if self._core is None:
-            raise RuntimeError("reset the vector environment before stepping it")
-        self._actions[:] = actions
-        self._core.play(self._actions, self.reward_mode == "score", True, self._rewards.reshape(-1), self._done,
+        core = self._started()
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.n,) or chosen.dtype.kind not in "iu":
+            raise ValueError(f"step takes one integer action per game: shape ({self.n},), not {chosen.shape} "
+                             f"of {chosen.dtype}")
+        if chosen.min() < 0 or chosen.max() >= CASTLE_ACTIONS:  # before the cast to C ints can wrap them
+            raise ValueError(f"an action is an index from 0 to {CASTLE_ACTIONS - 1}")
+        self._actions[:] = chosen
+        core.play(self._actions, self.reward_mode == "score", True, self._rewards.reshape(-1), self._done,
                         self._final.reshape(-1), self._player)
         return self._result()
 
     def sample_actions(self) -> np.ndarray:
         """A legal action chosen uniformly at random in each game (the environment's own seeded generator)."""
+        out = np.zeros(self.n, np.intc)
+        self._started().sample(out)
+        return out
+
+    def _started(self) -> Any:
         if self._core is None:
             raise RuntimeError("reset the vector environment first")
-        out = np.zeros(self.n, np.intc)
-        self._core.sample(out)
-        return out
+        return self._core
 
     def state(self, i: int) -> Any:
         """A copy of game ``i``'s position (``zamek.fast.CoreState``), e.g. for a bot to think on."""
-        return self._core.state(i)
+        if not 0 <= i < self.n:
+            raise ValueError(f"there is no game {i} in a vector environment of {self.n}")
+        return self._started().state(i)
 
     def bot_action(self, i: int, level: str, rng: random.Random) -> int:
         """The action a computer level chooses in game ``i``, thinking in C on a copy of it: ``random``, or a
@@ -420,7 +434,7 @@ class CastleVectorEnv:
         player = np.zeros(self.n, np.int8)
         phase = np.zeros(self.n, np.int8)
         seeds = np.zeros(self.n, np.int64)
-        self._core.fill(scores, player, phase, seeds)
+        self._started().fill(scores, player, phase, seeds)
         return seeds
 
 

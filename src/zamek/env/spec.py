@@ -87,7 +87,8 @@ CASTLE: Final = Layout(
         Part("needs_road", 4, "...and that neighbour brings a road to this side", _SIDES),
         Part("figures", 6, "figures standing on this tile (counts)",
              ("my follower", "my prince", "my falconer", "their follower", "their prince", "their falconer")),
-        Part("held", 3, "an unfinished feature here has more of my figures, more of theirs, or as many",
+        Part("held", 3, "an occupied feature here (a meadow or one still to score too) has more of my figures, "
+                        "more of theirs, or as many",
              ("mine", "theirs", "tied")),
         Part("stocks", 1, "stocks on this tile's features (count)"),
         Part("shrines", 1, "shrines on this tile's features (count)"),

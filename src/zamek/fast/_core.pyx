@@ -1088,6 +1088,8 @@ cdef class BatchCore:
     def __init__(self, CoreRules rules, int n, long long seed, int first_player=-1):
         if n < 1:
             raise ValueError("a batch holds at least one game")
+        if not -1 <= first_player <= 1:  # a seat beyond the two would index past the state's arrays
+            raise ValueError(f"first_player must be -1 (each game's seed chooses), 0 or 1, not {first_player}")
         self.rules = rules
         self.n = n
         self.fixed_first = first_player
@@ -1272,6 +1274,9 @@ cdef class BatchCore:
         cdef int n = self.n, i, seat
         if out.shape[0] != <Py_ssize_t>n * ZO_SIZE or seats.shape[0] != n:
             raise ValueError(f"observe takes a buffer of size * {ZO_SIZE} numbers and one seat per game")
+        for i in range(n):
+            if not -1 <= seats[i] <= 1:
+                raise ValueError(f"a seat is -1 (the player to move), 0 or 1, not {seats[i]} (game {i})")
         with nogil:
             for i in range(n):
                 seat = seats[i]
