@@ -33,3 +33,11 @@ def test_the_readme_example_runs() -> None:
     exec(compile(code, "README.md", "exec"), namespace)  # the assert at its end checks the replay
     game = namespace["game"]
     assert isinstance(game, zamek.GameState) and game.is_over()
+
+
+def test_every_file_the_readme_links_to_is_in_the_repository() -> None:
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(((?!https?:|#)[^)#\s]+)", text)
+    assert "docs/environment.md" in targets
+    missing = [t for t in targets if not (README.parent / t).exists()]
+    assert not missing, missing
