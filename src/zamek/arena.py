@@ -11,6 +11,7 @@ from zamek.datafiles import new_game
 from zamek.games.arena import play_all, schedule, seating
 from zamek.games.intervals import wilson_interval as wilson_interval  # also the arena's, as before
 from zamek.games.play import run
+from zamek.games.ratings import bradley_terry
 from zamek.seeding import SeededChance, player_rng
 
 
@@ -170,10 +171,26 @@ def ladder(players: list[str], games: int, seed: int, setup: Setup, workers: int
     return reports
 
 
+def ladder_ratings(players: list[str], reports: list[ArenaReport]) -> dict[str, float] | None:
+    """Each player's Bradley–Terry rating on the Elo scale (the first player at 0), from every game of the
+    ladder; None when the games played do not link every player to the others."""
+    results = {}
+    for report in reports:
+        a, _, draws = report.summaries()
+        if report.games:
+            results[report.players] = (a.wins + draws / 2, len(report.games))
+    try:
+        return bradley_terry(players, results)
+    except ValueError:
+        return None
+
+
 def ladder_table(players: list[str], reports: list[ArenaReport]) -> str:
-    """Return a Markdown table: the row player's win rate (draws half) against each column player."""
+    """Return a Markdown table: the row player's win rate (draws half) against each column player, and each
+    player's rating (``ladder_ratings``)."""
     rate: dict[tuple[str, str], str] = {}
     seconds: dict[str, list[float]] = {p: [] for p in players}
+    ratings = ladder_ratings(players, reports)
     for report in reports:
         a, b, draws = report.summaries()
         n = len(report.games)
@@ -184,10 +201,11 @@ def ladder_table(players: list[str], reports: list[ArenaReport]) -> str:
         rate[(b.name, a.name)] = f"{100 * (1 - share):.0f}% ({100 * low_b:.0f}–{100 * high_b:.0f})"
         seconds[a.name].append(a.mean_seconds)
         seconds[b.name].append(b.mean_seconds)
-    lines = ["| row beats column | " + " | ".join(players) + " | mean s/decision |",
-             "|---" * (len(players) + 2) + "|"]
+    lines = ["| row beats column | " + " | ".join(players) + " | rating | mean s/decision |",
+             "|---" * (len(players) + 3) + "|"]
     for row in players:
         cells = [rate.get((row, col), "—") for col in players]
         mean = sum(seconds[row]) / len(seconds[row]) if seconds[row] else 0.0
-        lines.append(f"| {row} | " + " | ".join(cells) + f" | {mean:.3f} |")
+        rating = "—" if ratings is None else f"{ratings[row]:.0f}"
+        lines.append(f"| {row} | " + " | ".join(cells) + f" | {rating} | {mean:.3f} |")
     return "\n".join(lines)
