@@ -6,7 +6,11 @@
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
 
 let ctx = null; // { h, api, seats, watch, t, main, lang: () => string }
-const game = { id: null, view: null, shown: 0, seat: null, selected: [], busy: false, spectator: false, stop: null, connected: [] };
+const game = { id: null, view: null, shown: 0, seat: null, selected: [], busy: false, spectator: false, stop: null, connected: [], visit: 0 };
+
+// Each opening of the game screen is a visit, ended by leaving it (the rules page, the lobby) or opening another.
+// An answer that comes back after its visit ended draws nothing: it would put the game over the page now shown.
+const stillOn = (visit) => visit === game.visit && game.id !== null;
 
 export function initKnights(context) {
   ctx = context;
@@ -78,23 +82,28 @@ export function knightsLobby() {
 // ---------------------------------------------------------------------- game
 
 export async function openKnights(id, { spectator = false } = {}) {
+  if (game.stop) game.stop(); // another game's live events, opened from this screen
+  game.stop = null;
+  game.visit += 1;
+  const visit = game.visit;
   game.id = id;
+  game.view = null;
   game.seat = null;
   game.selected = [];
   game.spectator = spectator;
   game.connected = [];
   game.shown = Number(localStorage.getItem(seenKey(id)) || 0);
   await refresh();
-  if (game.id !== id || !game.view) return;
+  if (!stillOn(visit) || !game.view) return;
   const token = spectator ? null : ctx.seats.any(id);
   game.stop = ctx.watch(`/api/knights/${id}/events`, token, game.view.revision, (type, data) => {
-    if (game.id !== id) return;
+    if (!stillOn(visit)) return;
     if (type === "change" && game.view && data.revision > game.view.revision && !game.busy) refresh();
     else if (type === "presence") {
       game.connected = data.connected;
       if (game.view && game.seat === null) render();
     }
-  }, (online) => online && game.view && !game.busy && refresh());
+  }, (online) => online && stillOn(visit) && game.view && !game.busy && refresh());
 }
 
 // A friend's invitation to a Rycerze i zamki game: take the first free seat.
@@ -131,6 +140,7 @@ export function knightsLanguageChanged() {
 }
 
 export function leaveKnights() {
+  game.visit += 1;
   game.id = null;
   if (game.stop) game.stop();
   game.stop = null;
@@ -138,13 +148,19 @@ export function leaveKnights() {
 
 async function refresh() {
   const { api } = ctx;
+  const visit = game.visit;
+  if (!stillOn(visit)) return;
+  let view;
   try {
-    game.view = await api("GET", withLang(`/api/knights/${game.id}`));
+    view = await api("GET", withLang(`/api/knights/${game.id}`));
   } catch (err) {
+    if (!stillOn(visit)) return;
     ctx.main.innerHTML = "";
     ctx.main.append(ctx.h("p", { class: "error" }, err.message));
     return;
   }
+  if (!stillOn(visit)) return;
+  game.view = view;
   if (game.shown > game.view.events.length) game.shown = 0;
   render();
 }
@@ -209,13 +225,15 @@ function render() {
 }
 
 async function showHand(seat) {
+  const visit = game.visit;
   try {
     const mine = await ctx.api("GET", withLang(`/api/knights/${game.id}`), undefined, tokenOf(seat));
+    if (!stillOn(visit)) return;
     game.seat = seat;
     game.selected = [];
     renderHand(mine);
   } catch (err) {
-    alert(err.message);
+    if (stillOn(visit)) alert(err.message);
   }
 }
 
@@ -365,8 +383,10 @@ function renderHand(mine) {
 async function send(seat, action) {
   if (game.busy) return;
   game.busy = true;
+  const visit = game.visit;
   try {
     await ctx.api("POST", withLang(`/api/knights/${game.id}/actions`), { seat, action, revision: game.view.revision }, tokenOf(seat));
+    if (!stillOn(visit)) return;
     game.seat = null;
     game.selected = [];
     await refresh();
