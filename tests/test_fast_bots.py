@@ -313,3 +313,26 @@ def test_the_deep_level_is_a_named_player_beyond_the_web_apps_levels() -> None:
     assert deep.evaluator is hard.evaluator and deep.opponent is hard.opponent
     listed = CliRunner().invoke(main, ["bots"])
     assert "deep" in listed.output
+
+
+def test_the_expert_searches_wider_and_longer_than_hard_within_its_cap() -> None:
+    expert, hard = make_bot("expert"), make_bot("hard")
+    assert isinstance(expert, MCTSBot) and isinstance(hard, MCTSBot)
+    assert expert.name == "expert" and "expert" in BOT_NAMES and "expert" not in LEVELS
+    assert expert.iterations == 64 * hard.iterations and expert.width == 2 * hard.width
+    assert expert.max_seconds is not None and expert.max_seconds < 3  # the promise: 3 s a decision at most
+    assert "expert" in CliRunner().invoke(main, ["bots"]).output
+
+
+@pytest.mark.parametrize("setup", RULE_SETS, ids=RULE_IDS)
+def test_the_expert_chooses_a_legal_action_the_same_for_a_seed(setup: Setup) -> None:
+    """In positions of random games of every rule set (placements, figures, tokens, questions), the expert's
+    answer is legal, and a generator in the same state gives the same answer."""
+    first, again = make_bot("expert"), make_bot("expert")
+    for bot in (first, again):
+        assert isinstance(bot, MCTSBot)
+        bot.max_seconds = None  # the cap is a safety net for a busy machine; here the budget alone must decide
+    for state in list(sampled_decisions(setup, range(2), every=9))[:3]:
+        action = first.choose(state.copy(), random.Random(5))
+        assert action in state.legal_actions()
+        assert again.choose(state.copy(), random.Random(5)) == action

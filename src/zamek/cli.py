@@ -13,7 +13,7 @@ from zamek import fast
 from zamek import record as records
 from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, run_arena
 from zamek.bench import RULE_SETS, core_description, playout_figures, playout_lines, search_side_by_side, side_by_side
-from zamek.bots.levels import DEEP_WIDTH, LEVELS, STRONGER_LEVELS, make_bot
+from zamek.bots.levels import DEEP_WIDTH, LEVELS, STRONGER_CAPS, STRONGER_LEVELS, make_bot
 from zamek.core.actions import Action, Draw
 from zamek.core.editions import EDITIONS, edition_of
 from zamek.core.errors import DataError, RecordError
@@ -414,7 +414,8 @@ def bots() -> None:
         click.echo(f"  {level:<9} = {spec}")
     click.echo("stronger (not offered in the web app):")
     for level, spec in STRONGER_LEVELS.items():
-        click.echo(f"  {level:<9} = {spec}, {DEEP_WIDTH} candidate moves a node (hard: 8)")
+        click.echo(f"  {level:<9} = {spec}, {DEEP_WIDTH} candidate moves a node (hard: 8), "
+                   f"at most {STRONGER_CAPS[level]:g} s a decision")
     click.echo(f"core: {core_description()}")
 
 

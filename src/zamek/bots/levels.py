@@ -19,24 +19,30 @@ LEVELS: Final = {
 """Each level is a bot and its budget: greedy:N looks at N placements, mcts:N runs N iterations."""
 STRONGER_LEVELS: Final = {
     "deep": "mcts:4096",
+    "expert": "mcts:8192",
 }
 """Named players beyond the levels the web app offers: ``deep`` is the hard level's search run 32 times
-longer and twice as wide (``DEEP_WIDTH``): about a quarter of a second a placement on one core in the
-compiled core, far too slow without it."""
+longer and twice as wide (``DEEP_WIDTH``), ``expert`` 64 times longer and as wide, with a tighter cap
+(``EXPERT_CAP_SECONDS``): a few tenths of a second a decision on one core in the compiled core, far too slow
+without it."""
 DEEP_WIDTH: Final = 16
-"""Candidate moves the deep level searches at each decision node (hard: 8)."""
+"""Candidate moves the deep and expert levels search at each decision node (hard: 8)."""
 HARD_CAP_SECONDS: Final = 4.0
 """The hard level stops searching after this long (its budget normally ends far sooner); the second
 below the promised 5 s leaves room for the iteration in progress and a busy machine."""
 DEEP_CAP_SECONDS: Final = 5.0
 """The deep level's cap on one decision (it ends by its budget well before, in the compiled core)."""
+EXPERT_CAP_SECONDS: Final = 2.5
+"""The expert's cap on one decision: its longest positions reach it, and half a second below the promised
+3 s leaves room for the iteration in progress and a busy machine."""
+STRONGER_CAPS: Final = {"deep": DEEP_CAP_SECONDS, "expert": EXPERT_CAP_SECONDS}
 
 BOT_NAMES: Final = ("random", "greedy", "learned", "mcts", *LEVELS, *STRONGER_LEVELS)
 
 
 def make_bot(spec: str) -> Bot:
     """Return a bot from a name: random, greedy[:N], learned[:N], mcts[:N], a level (beginner, easy,
-    medium, hard) or a stronger level (deep)."""
+    medium, hard) or a stronger level (deep, expert)."""
     name, _, budget = spec.strip().lower().partition(":")
     if name in LEVELS and not budget:
         bot = make_bot(LEVELS[name])
@@ -48,7 +54,7 @@ def make_bot(spec: str) -> Bot:
         bot = make_bot(STRONGER_LEVELS[name])
         bot.name = name
         if isinstance(bot, MCTSBot):
-            bot.max_seconds = DEEP_CAP_SECONDS
+            bot.max_seconds = STRONGER_CAPS[name]
             bot.width = DEEP_WIDTH
         return bot
     number: int | None = None
