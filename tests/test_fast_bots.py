@@ -7,7 +7,7 @@ tokens, and the arranged Z15 order question), for the estimates (both the hand-s
 value, to the last bit), the one-turn look, greedy with and without a budget, and MCTS; whole games between
 compiled bots are the games the Python bots play. The mirror of a Python position in C is checked field by
 field. Where the compiled core is missing, or an estimate or generator is of another kind, the bots think in
-Python. The hard level answers quickly; the deep level is a named player the web app does not offer.
+Python. The hard level answers quickly; the deep and expert levels are named players the web app does not offer.
 """
 
 from __future__ import annotations
