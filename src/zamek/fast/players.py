@@ -109,30 +109,33 @@ def _move(a: int, b: int) -> Move:
     return (action_from_index(a),) if b < 0 else (action_from_index(a), action_from_index(b))
 
 
-def greedy_choice(state: GameState, rng: random.Random, evaluator: Evaluator, placements: int | None = None
-                  ) -> PlayerAction | None:
-    """``GreedyBot(placements, evaluator).choose(state, rng)`` in C; None where it cannot run here."""
+def _prepared(state: GameState, rng: random.Random, evaluator: Evaluator) -> tuple[CoreState, CoreEval] | None:
+    """The position and the estimate in C, for a one-turn look drawing from ``rng``; None where it cannot run."""
     estimate = compiled_estimate(evaluator)
     if estimate is None or not _generator(rng):
         return None
     position = compiled_position(state)
-    if position is None:
+    return None if position is None else (position, estimate)
+
+
+def greedy_choice(state: GameState, rng: random.Random, evaluator: Evaluator, placements: int | None = None
+                  ) -> PlayerAction | None:
+    """``GreedyBot(placements, evaluator).choose(state, rng)`` in C; None where it cannot run here."""
+    prepared = _prepared(state, rng, evaluator)
+    if prepared is None:
         return None
     import zamek.fast._core as _core
-    return action_from_index(_core.greedy_choice(position, estimate, rng, placements or 0))
+    return action_from_index(_core.greedy_choice(*prepared, rng, placements or 0))
 
 
 def ranked_moves(state: GameState, rng: random.Random, width: int, evaluator: Evaluator
                  ) -> list[tuple[float, Move]] | None:
     """``zamek.bots.mcts.ranked_moves`` (the one-turn look) in C; None where it cannot run here."""
-    estimate = compiled_estimate(evaluator)
-    if estimate is None or not _generator(rng):
-        return None
-    position = compiled_position(state)
-    if position is None:
+    prepared = _prepared(state, rng, evaluator)
+    if prepared is None:
         return None
     import zamek.fast._core as _core
-    moves, _ = _core.ranked_moves(position, estimate, rng, width)
+    moves, _ = _core.ranked_moves(*prepared, rng, width)
     return [(value, _move(a, b)) for value, a, b in moves]
 
 
