@@ -352,14 +352,16 @@ class CastleVectorEnv:
         self._rewards[:] = 0
         self._done[:] = 0
         self._final[:] = 0
-        self._fill_player()
+        self._fill()
         return self._result()
 
-    def _fill_player(self) -> None:
+    def _fill(self) -> np.ndarray:
+        """Read the player to move of every game into ``_player``; return each game's seed."""
         scores = np.zeros(2 * self.n, np.intc)
         phase = np.zeros(self.n, np.int8)
         seeds = np.zeros(self.n, np.int64)
-        self._core.fill(scores, self._player, phase, seeds)
+        self._started().fill(scores, self._player, phase, seeds)
+        return seeds
 
     def _result(self) -> VectorStep:
         self._core.legal_masks(self._masks.reshape(-1).view(np.uint8))
@@ -430,12 +432,7 @@ class CastleVectorEnv:
 
     def seeds(self) -> np.ndarray:
         """The seed of the game in each slot."""
-        scores = np.zeros(2 * self.n, np.intc)
-        player = np.zeros(self.n, np.int8)
-        phase = np.zeros(self.n, np.int8)
-        seeds = np.zeros(self.n, np.int64)
-        self._started().fill(scores, player, phase, seeds)
-        return seeds
+        return self._fill()
 
 
 def vector_env(n: int, rules: str | Setup = "zamek", seed: int = 0, **kwargs: Any) -> CastleVectorEnv:
