@@ -28,7 +28,8 @@ from zamek.core.errors import ZamekError
 from zamek.core.setup import Phase
 from zamek.core.state import GameState
 
-__all__ = ["FLAGS", "FORMAT", "VERSION", "Analysis", "Decision", "Hint", "analyse", "flag_for", "hints"]
+__all__ = ["FLAGS", "FORMAT", "VERSION", "Analysis", "Decision", "Hint", "analyse", "flag_for", "hints", "judge",
+           "timeline"]
 
 FORMAT: Final = "zamek-analysis"
 VERSION: Final = 1
@@ -140,24 +141,34 @@ def analyse(raw: Any, model: ValueModel | None = None) -> Analysis:
             state.apply(actions[i])
             i += 1
             continue
-        player = state.current
-        judged = _judged(state, i, model)
-        length = len(judged[0][1])
-        played = tuple(actions[i:i + length])
-        lead_played = next((lead for lead, move in judged if move == played), None)
-        if lead_played is None:  # a move the ranking did not list (never expected): judge it by itself
-            length, played, lead_played = 1, (actions[i],), _single(state, actions[i], i, model)
-        best_lead, best = judged[0]
-        sign = 1.0 if player == 0 else -1.0
-        loss = max(0.0, best_lead - lead_played)
-        decisions.append(Decision(
-            index=i, player=player, played=tuple(str(a) for a in played), best=tuple(str(a) for a in best),
-            lead_before=round(sign * best_lead, 2), lead_after=round(sign * lead_played, 2), loss=round(loss, 2),
-            flag=flag_for(loss), choices=len(judged)))
-        for action in played:
+        decision = judge(state, actions[i:], i, model)
+        decisions.append(decision)
+        for action in actions[i:i + len(decision.played)]:
             state.apply(action)
-        i += length
+        i += len(decision.played)
     return Analysis(estimator_name(model), tuple(decisions), state.scores[0] - state.scores[1])
+
+
+def judge(state: GameState, actions: Sequence[Action], index: int = 0, model: ValueModel | None = None
+          ) -> Decision:
+    """Judge the decision the player to move faces in ``state``, played as the start of ``actions`` (a
+    placement and its figure choice, or one action). ``index`` is the decision's place in its game's moves:
+    it seeds the greedy settling of the turn, so a game's analysis is the same every time."""
+    model = model or default_model()
+    player = state.current
+    judged = _judged(state, index, model)
+    length = len(judged[0][1])
+    played = tuple(actions[:length])
+    lead_played = next((lead for lead, move in judged if move == played), None)
+    if lead_played is None:  # a move the ranking did not list (never expected): judge it by itself
+        length, played, lead_played = 1, (actions[0],), _single(state, actions[0], index, model)
+    best_lead, best = judged[0]
+    sign = 1.0 if player == 0 else -1.0
+    loss = round(max(0.0, best_lead - lead_played), 2)  # flagged as shown: 5.996 is shown and flagged as 6.0
+    return Decision(
+        index=index, player=player, played=tuple(str(a) for a in played), best=tuple(str(a) for a in best),
+        lead_before=round(sign * best_lead, 2), lead_after=round(sign * lead_played, 2), loss=loss,
+        flag=flag_for(loss), choices=len(judged))
 
 
 def _single(state: GameState, action: Action, seed: int, model: ValueModel) -> float:

@@ -14,7 +14,7 @@ from zamek import record as records
 from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, run_arena
 from zamek.bench import RULE_SETS, core_description, playout_figures, playout_lines, search_side_by_side, side_by_side
 from zamek.bots.levels import DEEP_WIDTH, LEVELS, STRONGER_CAPS, STRONGER_LEVELS, make_bot
-from zamek.core.actions import Action, Draw
+from zamek.core.actions import Action, Draw, parse_action
 from zamek.core.editions import EDITIONS, edition_of
 from zamek.core.errors import DataError, RecordError
 from zamek.core.setup import Setup
@@ -25,7 +25,7 @@ from zamek.render import render_castle, render_tile
 from zamek.report import breakdown, describe_move, item_line, player_name
 from zamek.runner import play_game
 from zamek.stats import format_table, random_play_table, structure_table, unplaceable_in_empty_castle
-from zamek.terms import LANGUAGES
+from zamek.terms import LANGUAGES, term
 
 LANG = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Language.")
 
@@ -126,6 +126,59 @@ def replay(file: Path, lang: str) -> None:
     status = "finished" if state.is_over() else f"in progress (turn {state.turn})"
     click.echo(f"{file}: replays exactly, {status}")
     click.echo(breakdown(state, lang))
+
+
+@main.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON.")
+@click.option("--all", "every", is_flag=True, help="List every decision, not only the flagged ones.")
+@LANG
+def analyse(file: Path, as_json: bool, every: bool, lang: str) -> None:
+    """Judge every decision of a saved game by the expert's estimate: the expected final lead before and
+    after, the loss against the best move, and flags for inaccuracies, mistakes and blunders."""
+    from zamek.analysis import analyse as analyse_record
+    try:
+        raw = _load_record(file)
+        result = analyse_record(raw)
+        state = records.replay(raw, 0)
+    except RecordError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
+        return
+    edition = state.setup.edition
+    first = player_name(0, lang)
+    click.echo(term("analysis-title", lang, edition, first=first))
+    for player in (0, 1):
+        summary = result.summary(player)
+        click.echo("  " + term("analysis-summary", lang, edition, player=player_name(player, lang),
+                               **{key: value for key, value in summary.items() if key != "player"}))
+    thresholds = result.to_json()["thresholds"]
+    click.echo("  " + term("analysis-thresholds", lang, edition, **thresholds))
+    _, actions = records.read_record(raw)
+    decisions = {d.index: d for d in result.decisions}
+    for index, action in enumerate(actions):
+        decision = decisions.get(index)
+        if decision is not None and (every or decision.flag is not None):
+            flag = term(f"flag:{decision.flag}", lang, edition) if decision.flag else "ok"
+            click.echo(term("analysis-line", lang, edition, number=index + 1, flag=flag, loss=decision.loss,
+                            before=f"{decision.lead_before:+.1f}", after=f"{decision.lead_after:+.1f}"))
+            click.echo("    " + term("analysis-played", lang, edition, move=_described(state, decision.played, lang)))
+            if decision.played != decision.best:
+                click.echo("    " + term("analysis-best", lang, edition, move=_described(state, decision.best, lang)))
+        state.apply(action)
+
+
+def _described(state: GameState, move: tuple[str, ...], lang: str) -> str:
+    """A move (actions in notation) in words, for the position it is played in."""
+    position = state.copy()
+    words = []
+    for text in move:
+        action = parse_action(text)
+        words.append(describe_move(position, action, lang))
+        position.apply(action)
+    return "; ".join(words)
 
 
 @main.command()

@@ -48,6 +48,17 @@ _COMMON: Final[dict[str, dict[str, str]]] = {
         "gate-lost": "{lost} lost at a gate",
         "nests-taken": "+{n} falcon nests",
         "most-nests": "most falcon nests",
+        "analysis-title": "Analysis by the expert's estimate (a lead is {first}'s expected final lead in points)",
+        "analysis-summary": "{player}: {decisions} decisions, mean loss {mean_loss} points; "
+                            "{inaccuracies} inaccuracies, {mistakes} mistakes, {blunders} blunders",
+        "analysis-line": "move {number}, {flag} (loses {loss} points; lead {before} -> {after})",
+        "analysis-played": "played: {move}",
+        "analysis-best": "best: {move}",
+        "analysis-thresholds": "Flags: inaccuracy from {inaccuracy}, mistake from {mistake}, blunder from {blunder} "
+                               "points lost",
+        "flag:inaccuracy": "inaccuracy",
+        "flag:mistake": "mistake",
+        "flag:blunder": "blunder",
     },
     "pl": {
         "chapel": "kaplica",
@@ -83,6 +94,18 @@ _COMMON: Final[dict[str, dict[str, str]]] = {
         "gate-lost": "{lost} pkt przepadło przy bramie",
         "nests-taken": "+{n} sokolich gniazd",
         "most-nests": "najwięcej sokolich gniazd",
+        "analysis-title": "Analiza według oceny eksperta (przewaga: oczekiwana różnica punktów na koniec gry, "
+                          "dodatnia na korzyść: {first})",
+        "analysis-summary": "{player}: {decisions} decyzji, średnia strata {mean_loss} pkt; niedokładności: "
+                            "{inaccuracies}, błędy: {mistakes}, poważne błędy: {blunders}",
+        "analysis-line": "ruch {number}, {flag} (strata {loss} pkt; przewaga {before} -> {after})",
+        "analysis-played": "zagrano: {move}",
+        "analysis-best": "najlepszy: {move}",
+        "analysis-thresholds": "Oznaczenia: niedokładność od {inaccuracy}, błąd od {mistake}, poważny błąd od "
+                               "{blunder} pkt straty",
+        "flag:inaccuracy": "niedokładność",
+        "flag:mistake": "błąd",
+        "flag:blunder": "poważny błąd",
     },
 }
 
