@@ -39,9 +39,11 @@ from zamek.web.schemas import (
     API_HEADER,
     API_VERSION,
     Adopted,
+    AnalysisView,
     ErrorAnswer,
     GameStatus,
     GameView,
+    Hints,
     Join,
     Lobby,
     Meta,
@@ -109,6 +111,18 @@ def json_depth(text: bytes) -> int:
         elif byte in (0x5D, 0x7D):  # ] }
             depth -= 1
     return deepest
+
+
+def parse_record(body: bytes) -> Any:
+    """A saved game sent as a request's body, parsed; refused when too large, too deep or not JSON."""
+    if len(body) > MAX_IMPORT_BYTES:
+        raise ServiceError(413, "too-large", f"a saved game is at most {MAX_IMPORT_BYTES // 1000} kB")
+    if json_depth(body) > MAX_JSON_DEPTH:
+        raise ServiceError(400, "invalid-record", f"the file nests deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, a too long integer
+        raise ServiceError(400, "invalid-record", f"the file is not valid JSON: {exc}") from None
 
 
 def docs_page(spec: dict[str, Any]) -> str:
@@ -270,7 +284,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         """Start a game; the answer is its first position with the tokens of the creator's seats (both at one
         screen) and, against a friend, the invitation code of the link to send."""
         setup = Setup(edition=body.edition, sokol=body.sokol, gate_guard=body.gate_guard)
-        created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name)
+        created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name, body.hints)
         return service.seated_view(created, _lang(lang))
 
     @app.get("/api/games/{game_id}", responses=errors(404, 422))
@@ -344,6 +358,28 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         """The position after ``move`` moves (default: all), with every move of the game in words."""
         return service.replay_view(game_id, move, _lang(lang))
 
+    @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422))
+    def game_hints(game_id: str, token: Token, lang: str = "en") -> Hints:
+        """The three best moves for the seat to move (its token), each with the mover's expected final lead: in
+        games against the computer, at one screen, and against a friend when both agreed to hints."""
+        return service.hints(game_id, token, _lang(lang))
+
+    @app.get("/api/games/{game_id}/analysis", responses=errors(404, 409, 422))
+    def game_analysis(game_id: str, lang: str = "en") -> AnalysisView:
+        """A finished game's analysis: every decision judged against the best move by the expected final lead,
+        flagged (inaccuracy, mistake, blunder), with each player's summary. Computed once and stored."""
+        return service.analysis(game_id, _lang(lang))
+
+    @app.post(
+        "/api/analysis", responses=errors(400, 413, 422),
+        openapi_extra={"requestBody": {"required": True, "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}},
+    )
+    async def analyse_record(request: Request, lang: str = "en") -> AnalysisView:
+        """The analysis of a finished saved game sent as the request's JSON body (nothing is stored)."""
+        raw = parse_record(await request.body())
+        return await run_in_threadpool(service.analyse_record, raw, _lang(lang))
+
     add_routes(app, knights, _lang)
 
     @app.post(
@@ -353,15 +389,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     )
     async def import_game(request: Request, lang: str = "en") -> SeatedView:
         """Store a saved game sent as the request's JSON body; a corrupt one is refused with the reason."""
-        body = await request.body()
-        if len(body) > MAX_IMPORT_BYTES:
-            raise ServiceError(413, "too-large", f"a saved game is at most {MAX_IMPORT_BYTES // 1000} kB")
-        if json_depth(body) > MAX_JSON_DEPTH:
-            raise ServiceError(400, "invalid-record", f"the file nests deeper than {MAX_JSON_DEPTH} levels")
-        try:
-            raw = json.loads(body)
-        except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, a too long integer
-            raise ServiceError(400, "invalid-record", f"the file is not valid JSON: {exc}") from None
+        raw = parse_record(await request.body())
         created = await run_in_threadpool(service.import_record, raw)
         return await run_in_threadpool(service.seated_view, created, _lang(lang))
 

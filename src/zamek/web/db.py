@@ -29,12 +29,14 @@ from platformdirs import user_data_dir
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Integer,
     String,
     create_engine,
     delete,
     event,
+    false,
     func,
     or_,
     select,
@@ -42,6 +44,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 
@@ -81,6 +84,8 @@ class GameRow(Base):
     turn: Mapped[int] = mapped_column(Integer)
     revision: Mapped[int] = mapped_column(Integer)
     """Counts the changes, so that a stale request or a computer move computed on an old position is refused."""
+    hints: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    """A game against a friend whose players agreed to hints (the creator asked, the friend joined knowing it)."""
 
 
 class KnightsRow(Base):
@@ -147,12 +152,13 @@ class StoredGame:
     scores: list[int]
     turn: int
     revision: int
+    hints: bool = False
 
     @classmethod
     def of(cls, row: GameRow) -> StoredGame:
         return cls(
             row.id, row.created_at, row.updated_at, row.mode, row.level, row.human, row.seed, dict(row.setup),
-            list(row.moves), row.status, list(row.scores), row.turn, row.revision,
+            list(row.moves), row.status, list(row.scores), row.turn, row.revision, bool(row.hints),
         )
 
 
@@ -228,6 +234,30 @@ class ComputerJobRow(Base):
     attempts: Mapped[int] = mapped_column(Integer, server_default="0")
     error: Mapped[str | None] = mapped_column(String(500), nullable=True)
     """Why the computer cannot play this game (a bug): the job waits for no one until the game changes."""
+
+
+class AnalysisRow(Base):
+    """A finished castle game's analysis (``zamek.analysis``), computed once and kept: ``estimator`` names the
+    estimate it was made with (another one makes it stale), ``moves`` how many moves of the game it covers."""
+
+    __tablename__ = "game_analyses"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    estimator: Mapped[str] = mapped_column(String(64))
+    moves: Mapped[int] = mapped_column(Integer)
+    analysis: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class StoredAnalysis:
+    """A stored analysis as a plain value."""
+
+    game_id: str
+    estimator: str
+    moves: int
+    analysis: dict[str, Any]
+    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -352,6 +382,7 @@ class Repository:
         with self._writing() as session:
             result = session.execute(delete(GameRow).where(GameRow.id == game_id))
             self._delete_seats(session, game_id)
+            session.execute(delete(AnalysisRow).where(AnalysisRow.game_id == game_id))
             session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
             self._notify(session, f"g {game_id}")
             return bool(getattr(result, "rowcount", 0))
@@ -369,6 +400,26 @@ class Repository:
         else:
             row.clock, row.ended, row.rematch, row.to_move = extras.clock, extras.ended, extras.rematch, extras.to_move
             row.deadline_ms = extras.deadline_ms
+
+    # ------------------------------------------------------------- analyses
+
+    def analysis(self, game_id: str) -> StoredAnalysis | None:
+        """The analysis stored for a castle game, or None."""
+        with Session(self.engine) as session:
+            row = session.get(AnalysisRow, game_id)
+            if row is None:
+                return None
+            return StoredAnalysis(row.game_id, row.estimator, row.moves, dict(row.analysis), row.created_at)
+
+    def save_analysis(self, game_id: str, estimator: str, moves: int, analysis: dict[str, Any]) -> None:
+        """Store (or replace) a game's analysis. Two processes storing one at once: the later one's stays."""
+        try:
+            with self._writing() as session:
+                session.execute(delete(AnalysisRow).where(AnalysisRow.game_id == game_id))
+                session.add(AnalysisRow(game_id=game_id, estimator=estimator, moves=moves, analysis=analysis,
+                                        created_at=now()))
+        except IntegrityError:
+            pass  # another process stored the same game's analysis meanwhile (PostgreSQL): that one stays
 
     # ----------------------------------------------------- the computer's turns
 

@@ -15,15 +15,29 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from zamek import Setup
+from zamek import Setup, ZamekError
+from zamek import analysis as judging
+from zamek import record as records
+from zamek.web.advice import analysis_view, hint_move
 from zamek.web.clock import ClockSettings
 from zamek.web.computer import ComputerPlayer
 from zamek.web.db import Repository, default_db_url
 from zamek.web.errors import ServiceError
 from zamek.web.events import GameEvents, LocalEvents
-from zamek.web.schemas import Adopted, GameLine, GameStatus, GameView, ReplayView, SavedGame, SeatedView, SeatToken
-from zamek.web.seats import SeatPlayer, digest, seat_of, seats_for
-from zamek.web.sessions import COMPUTER, Created, LiveGame, Sessions, players_of, replay_moves
+from zamek.web.schemas import (
+    Adopted,
+    AnalysisView,
+    GameLine,
+    GameStatus,
+    GameView,
+    Hints,
+    ReplayView,
+    SavedGame,
+    SeatedView,
+    SeatToken,
+)
+from zamek.web.seats import SeatPlayer, digest, prove_seat, seat_of, seats_for
+from zamek.web.sessions import COMPUTER, MAX_IMPORT_MOVES, Created, LiveGame, Sessions, players_of, replay_moves
 from zamek.web.views import (
     clock_view,
     ended_view,
@@ -118,8 +132,8 @@ class GameService:
         return self.sessions.get(game_id)
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
-               clock: ClockSettings | None = None, name: str | None = None) -> Created:
-        return self.sessions.create(mode, level, seat, setup, seed, clock, name)
+               clock: ClockSettings | None = None, name: str | None = None, hints: bool = False) -> Created:
+        return self.sessions.create(mode, level, seat, setup, seed, clock, name, hints=hints)
 
     def import_record(self, raw: Any) -> Created:
         return self.sessions.import_record(raw)
@@ -224,6 +238,67 @@ class GameService:
                     live.seats = seats
             adopted += [Adopted(kind="castle", id=stored.id, seat=s, token=t) for s, t in tokens.items()]
         return adopted
+
+    # ---------------------------------------------------- hints and analysis
+
+    def hints(self, game_id: str, token: str | None, lang: str, count: int = 3) -> Hints:
+        """The best moves for the seat to move, asked with that seat's token, in a game that allows hints."""
+        live = self.get(game_id)
+        with live.lock:
+            seat = prove_seat(live.seats, token)
+            if not live.hints_allowed:
+                raise ServiceError(403, "hints-off", "hints are off in this game: its players did not agree to them "
+                                                     "when it was created")
+            if live.over:
+                raise ServiceError(409, "illegal", "the game is over")
+            if live.waiting_for_friend:
+                raise ServiceError(409, "waiting", "the game starts when your friend has opened the invitation")
+            to_act = live.state.current
+            if not live.human_to_act() or seat != to_act:
+                raise ServiceError(409, "not-your-turn", "hints are for the player to move, in their own decision")
+            state, revision = live.state.copy(), live.revision
+        # Judged outside the game's lock: its other requests need not wait for the judging.
+        found = judging.hints(state, count)
+        return Hints(revision=revision, player=to_act, hints=[hint_move(state, h, lang) for h in found])
+
+    def analysis(self, game_id: str, lang: str) -> AnalysisView:
+        """A finished game's analysis: computed once and stored with the game (again when the estimate changed)."""
+        live = self.get(game_id)
+        with live.lock:
+            if not live.over:
+                raise ServiceError(409, "in-progress", "a game is analysed once it is over: until then its analysis "
+                                                       "would tell the players what is hidden from them")
+            raw, setup, actions = live.record(), live.setup, list(live.actions)
+        estimator = judging.estimator_name()
+        stored = self.repo.analysis(game_id)
+        if stored is not None and stored.estimator == estimator and stored.moves == len(actions):
+            data = stored.analysis
+        else:
+            try:
+                data = judging.analyse(raw).to_json()
+            except ZamekError as exc:
+                raise ServiceError(500, "corrupt", f"game {game_id} cannot be replayed: {exc}") from None
+            self.repo.save_analysis(game_id, str(data["estimator"]), len(actions), data)
+        return analysis_view(data, setup, actions, lang, game_id)
+
+    def analyse_record(self, raw: Any, lang: str) -> AnalysisView:
+        """The analysis of a saved game sent by the caller (not stored): only of a finished game."""
+        if isinstance(raw, dict) and isinstance(raw.get("moves"), list) and len(raw["moves"]) > MAX_IMPORT_MOVES:
+            raise ServiceError(400, "invalid-record", f"moves: more than {MAX_IMPORT_MOVES} moves")
+        try:
+            setup, actions = records.read_record(raw)
+            if not records.replay(raw).is_over():
+                raise ServiceError(400, "invalid-record", "the saved game is not over: only a finished game is "
+                                                          "analysed")
+            data = judging.analyse(raw).to_json()
+            return analysis_view(data, setup, actions, lang)
+        except ZamekError as exc:
+            raise ServiceError(400, "invalid-record", str(exc)) from None
+        except (LookupError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            # A record the engine's checks let through but cannot replay: refused, never a server error.
+            log.warning("a record sent for analysis failed to replay", exc_info=exc)
+            raise ServiceError(400, "invalid-record", f"the saved game cannot be replayed ({type(exc).__name__})"
+                               ) from None
 
     def record(self, game_id: str) -> SavedGame:
         live = self.get(game_id)

@@ -103,6 +103,14 @@ class LiveGame:
     bot_error: str | None = None
     """Why the computer cannot play this game (read with the game's view)."""
     deleted: bool = False
+    agreed_hints: bool = False
+    """A game against a friend created with hints allowed (the friend joined knowing it)."""
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether a player may ask for hints: against the computer and at one screen always, against a friend
+        when both agreed."""
+        return self.mode != FRIEND or self.agreed_hints
 
     def record(self) -> dict[str, Any]:
         return records.make_record(self.setup, self.seed, self.actions, self.state)
@@ -322,6 +330,7 @@ class Sessions:
         return LiveGame(
             stored.id, stored.mode, stored.level, stored.human, stored.seed, setup, stored.created_at, actions,
             infos, state, stored.revision, self.repo.seats(stored.id), clock, extras.ended, extras.rematch,
+            agreed_hints=stored.hints,
         )
 
     def peek(self, game_id: str) -> LiveGame | None:
@@ -334,9 +343,10 @@ class Sessions:
     # -------------------------------------------------------------- creation
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
-               clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None) -> Created:
+               clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None,
+               hints: bool = False) -> Created:
         """Start a game: against the computer (``level``, the person's ``seat``), for two people at one screen, or
-        against a friend who opens the invitation (``seat`` is the creator's)."""
+        against a friend who opens the invitation (``seat`` is the creator's; ``hints``: both may ask for hints)."""
         # 62 random bits: the tiles drawn so far must not tell the seed (and with it every tile to come).
         seed = seed if seed is not None else secrets.randbits(SEED_BITS)
         human: int | None = None
@@ -360,7 +370,7 @@ class Sessions:
         seats, tokens, invite = seats_for(players, now(), names)
         state = new_game(setup)
         live = LiveGame(new_id(), mode, level, human, seed, setup, now(), [], [], state, 0, seats,
-                        Clock.new(clock) if clock is not None else None)
+                        Clock.new(clock) if clock is not None else None, agreed_hints=hints and mode == FRIEND)
         new_state, actions, infos = self._advance_chance(live, state.copy())
         live.state, live.actions, live.infos = new_state, actions, infos
         self._add(live)
@@ -407,7 +417,7 @@ class Sessions:
         self.repo.add(StoredGame(
             live.id, live.created_at, live.created_at, live.mode, live.level, live.human, live.seed,
             records.setup_to_json(live.setup), [str(a) for a in live.actions], status_of(state), list(state.scores),
-            state.turn, live.revision,
+            state.turn, live.revision, live.agreed_hints,
         ), live.seats, live.extras(), self._job_due(live, state))
         self._keep(live)
         if live.computer_to_move():
@@ -478,7 +488,7 @@ class Sessions:
             if live.rematch is None:
                 settings = live.clock.settings if live.clock is not None else None
                 created = self.create(FRIEND, None, "second" if seat == 0 else "first", live.setup, None, settings,
-                                      live.seats[seat].name, live.seats[1 - seat].name)
+                                      live.seats[seat].name, live.seats[1 - seat].name, live.agreed_hints)
                 # The other seat stays open (its invitation code is given to nobody) until this game's other
                 # player takes it with their own token: the game waits for them, clock included.
                 live.rematch = created.live.id

@@ -335,7 +335,7 @@ def game_view(
         remaining=sorted(tiles[t].id for t in state.remaining), discarded=[tiles[t].id for t in state.discarded],
         recent=[move_line(i, lang) for i in infos[-RECENT:]], human_to_act=live.human_to_act(state),
         terms=terms_for(lang, edition, setup.sokol), prompt_words=prompt, can_undo=can_undo, undo_refusal=undo_refusal,
-        seats=list(seats), clock=clock, ended=ended, rematch=live.rematch,
+        seats=list(seats), clock=clock, ended=ended, rematch=live.rematch, hints=live.hints_allowed,
     )
 
 

@@ -69,6 +69,15 @@ POLISH: Final[dict[str, str]] = {
     "a tile has been drawn since the last move; it cannot be taken back":
         "Od ostatniego ruchu dobrano kafelek; nie można go cofnąć.",
     "the computer has replied; its move cannot be taken back": "Komputer odpowiedział; jego ruchu nie można cofnąć.",
+    "hints are off in this game: its players did not agree to them when it was created":
+        "Podpowiedzi są w tej grze wyłączone: gracze nie zgodzili się na nie przy jej zakładaniu.",
+    "hints are for the player to move, in their own decision":
+        "Podpowiedzi są dla gracza, który ma ruch, przy jego własnej decyzji.",
+    "a game is analysed once it is over: until then its analysis would tell the players what is hidden from them":
+        "Grę można przeanalizować dopiero po jej końcu: wcześniej analiza zdradziłaby graczom to, co przed nimi "
+        "ukryte.",
+    "the saved game is not over: only a finished game is analysed":
+        "Zapisana gra się nie skończyła: analizuje się tylko skończone gry.",
 }
 """Every fixed message of the web layer, in Polish."""
 

@@ -1,0 +1,65 @@
+"""Hints and analyses for the web app: the answers built from :mod:`zamek.analysis`.
+
+A hint is one of the best moves for the player to move, with the expected final lead it leads to; the answer
+also names its placement (space, rotation) and its figure (the feature's index on the tile), so the page draws
+it on the board without parsing notation, and says each action in words. An analysis is stored as
+``zamek.analysis``'s JSON, language-free; the words of each decision's move played and best move are added to
+each answer from a replay of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from zamek import Action, GameState, Setup, ZamekError, new_game, parse_action
+from zamek.analysis import Hint
+from zamek.core.actions import Follower, Place
+from zamek.core.geometry import space_name
+from zamek.report import describe_move
+from zamek.web.schemas import AnalysedDecision, AnalysisView, HintMove
+
+
+def _words(state: GameState, texts: Sequence[str], lang: str) -> list[str]:
+    """The actions ``texts`` played one after another from ``state`` (left untouched), in words."""
+    state = state.copy()
+    words = []
+    for text in texts:
+        try:
+            action = parse_action(text)
+            words.append(describe_move(state, action, lang))
+            state.apply(action)
+        except ZamekError:
+            words.append(text)  # never expected (the moves are the engine's own): the notation says it
+            break
+    return words
+
+
+def hint_move(state: GameState, hint: Hint, lang: str) -> HintMove:
+    """A hint as the page draws it: the tile's space and rotation, the figure's feature, the words."""
+    answer = HintMove(move=list(hint.move), lead=hint.lead, words=_words(state, hint.move, lang))
+    for text in hint.move:
+        try:
+            action = parse_action(text)
+        except ZamekError:
+            continue
+        if isinstance(action, Place):
+            answer.space, answer.rotation = space_name(action.x, action.y), action.rotation
+        elif isinstance(action, Follower):
+            answer.part, answer.piece = action.feature, action.piece.key  # type: ignore[assignment]
+    return answer
+
+
+def analysis_view(data: dict[str, Any], setup: Setup, actions: Sequence[Action], lang: str,
+                  game: str | None = None) -> AnalysisView:
+    """A stored analysis with each decision's moves in words (replaying the game's ``actions`` once)."""
+    view = AnalysisView.model_validate(data | {"game": game})
+    by_index: dict[int, AnalysedDecision] = {d.index: d for d in view.decisions}
+    state = new_game(setup)
+    for index, action in enumerate(actions):
+        decision = by_index.get(index)
+        if decision is not None:
+            decision.played_words = _words(state, decision.played, lang)
+            decision.best_words = _words(state, decision.best, lang)
+        state.apply(action)
+    return view
