@@ -15,6 +15,7 @@ from zamek.analysis import FLAGS, analyse, flag_for, hints, judge, timeline
 from zamek.bots.levels import make_bot
 from zamek.cli import main
 from zamek.core.actions import parse_action
+from zamek.core.editions import Edition
 from zamek.core.errors import RecordError
 from zamek.core.position import Position
 from zamek.core.setup import Setup
@@ -94,11 +95,11 @@ def test_hints_are_the_three_best_legal_moves_best_first() -> None:
 
 def _record(spec: str, seed: int, setup: Setup | None = None) -> dict[str, object]:
     bots = [make_bot(spec), make_bot(spec)]
-    game = play_game(seed, [lambda s, r, b=b: b.choose(s, r) for b in bots], setup=setup)
+    game = play_game(seed, [bot.choose for bot in bots], setup=setup)
     return records.make_record(game.setup, game.seed, game.actions, game.state)
 
 
-RULE_SETS = (Setup(), Setup(edition="castle2003"), Setup(sokol=True), Setup(sokol=True, gate_guard=True))
+RULE_SETS = (Setup(), Setup(edition=Edition.CASTLE_2003), Setup(sokol=True), Setup(sokol=True, gate_guard=True))
 
 
 @settings(max_examples=8, deadline=None)
