@@ -146,6 +146,33 @@ def test_a_database_of_the_previous_schema_is_upgraded_and_its_games_go_on(any_u
         assert knights_view["revision"] == stored.revision
         lobby = web.lobby()
         assert {g["id"] for g in lobby["castle"]} >= {computer_game, friend["id"]}
+        assert web.get(f"/api/games/{friend['id']}").json()["hints"] is False  # nobody agreed to hints then
+
+
+def test_the_agreement_to_hints_and_a_stored_analysis_round_trip(any_url: str, monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    from tests.test_web_analysis import finished_record
+    from zamek import analysis as judging
+
+    with client(any_url) as web:
+        friend = web.post("/api/games", json={"mode": "friend", "seat": "first", "hints": True}).json()
+        web.post(f"/api/games/{friend['id']}/join", json={"invite": friend["invite"]}).raise_for_status()
+        record = finished_record(4)
+        game = web.post("/api/import", json=record).json()
+        first = web.get(f"/api/games/{game['id']}/analysis")
+        assert first.status_code == 200, first.text
+        tokens = web.tokens
+    monkeypatch.setattr(judging, "analyse", lambda *_args, **_kwargs: pytest.fail("analysed again"))
+    with client(any_url) as web:  # another app: everything read back from the database
+        web.tokens = tokens
+        assert web.get(f"/api/games/{friend['id']}").json()["hints"] is True
+        assert web.get(f"/api/games/{friend['id']}/hints", headers=web.seat(friend["id"], 0)).status_code == 200
+        stored = web.service.repo.analysis(game["id"])
+        assert stored is not None and stored.moves == len(record["moves"])
+        assert stored.analysis["decisions"] == [{k: v for k, v in d.items() if not k.endswith("_words")}
+                                                for d in first.json()["decisions"]]
+        again = web.get(f"/api/games/{game['id']}/analysis")
+        assert again.status_code == 200 and again.json() == first.json()
 
 
 # -------------------------------------------------------------- two workers
