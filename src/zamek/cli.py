@@ -426,6 +426,74 @@ def ladder_command(players: str, games: int, seed: int, workers: int, quiet: boo
     click.echo(ladder_table(names, reports))
 
 
+@main.command(name="train")
+@click.option("--bot", default="medium", show_default=True,
+              help="The bot whose self-play positions the value is fitted to.")
+@click.option("--games", type=click.IntRange(20), default=5000, show_default=True, help="Self-play games.")
+@click.option("--seed", type=int, default=600000, show_default=True)
+@click.option("--hidden", type=click.IntRange(1, 32), default=32, show_default=True, help="Hidden units.")
+@click.option("--epochs", type=click.IntRange(0), default=6, show_default=True, help="Passes over the positions.")
+@click.option("--eval-games", type=click.IntRange(0), default=200, show_default=True,
+              help="Games against hard after every pass (the learning curve); 0: none.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=Path("value_net.json"),
+              show_default=True, help="Where to write the weights (the expert uses src/zamek/data/value_net.json).")
+@click.option("--curve", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the learning curve to CURVE.json and, with matplotlib, CURVE.png.")
+@rule_options
+def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eval_games: int, workers: int,
+                  out: Path, curve: Path | None, edition: str, sokol: bool, gate_guard: bool) -> None:
+    """Train the expert's value network from scratch on self-play (numpy; the same seed makes the same file)."""
+    import time
+
+    from zamek.bots.net_training import EVAL_BUDGET, train
+    from zamek.bots.network import net_to_json
+
+    try:
+        make_bot(bot)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    setup = make_setup(edition, sokol, gate_guard)
+    started = time.perf_counter()
+    try:
+        training = train(bot, games, seed, hidden, epochs, eval_games, setup, workers, click.echo)
+    except (RuntimeError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    out.write_text(net_to_json(training.net), encoding="utf-8")
+    seconds = time.perf_counter() - started
+    click.echo(f"written to {out} ({out.stat().st_size} bytes) in {seconds:.0f} s")
+    if curve is not None:
+        points = [c.to_json() for c in training.curve]
+        write_json_replacing(curve.with_suffix(".json"), {"bot": bot, "games": games, "seed": seed, "hidden": hidden,
+                                                          "eval": f"{EVAL_BUDGET} with the value vs hard",
+                                                          "seconds": round(seconds), "curve": points})
+        _plot_curve(curve.with_suffix(".png"), points)
+
+
+def _plot_curve(path: Path, points: list[dict[str, Any]]) -> None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        click.echo("matplotlib is not installed: no picture drawn", err=True)
+        return
+    figure, left = plt.subplots(figsize=(6, 3.6))
+    epochs = [p["epoch"] for p in points]
+    rated = [p for p in points if p["win_rate"] is not None]
+    left.plot([p["epoch"] for p in rated], [100 * p["win_rate"] for p in rated], "o-", color="tab:blue")
+    left.axhline(50, color="grey", lw=0.8, ls=":")
+    left.set_xlabel("training pass (epoch)")
+    left.set_ylabel("points won vs hard (%)", color="tab:blue")
+    right = left.twinx()
+    right.plot(epochs, [p["held_out_rmse"] for p in points], "s--", color="tab:red")
+    right.set_ylabel("held-out error (points)", color="tab:red")
+    figure.suptitle("Value network: strength (mcts:128 with it vs hard) and error")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
 @main.command(name="train-value")
 @click.option("--bot", default="greedy", show_default=True, help="The bot whose self-play games the first round fits.")
 @click.option("--games", default="1000,500,600", show_default=True,

@@ -42,7 +42,11 @@ BOT_NAMES: Final = ("random", "greedy", "learned", "mcts", *LEVELS, *STRONGER_LE
 
 def make_bot(spec: str) -> Bot:
     """Return a bot from a name: random, greedy[:N], learned[:N], mcts[:N], a level (beginner, easy,
-    medium, hard) or a stronger level (deep, expert)."""
+    medium, hard) or a stronger level (deep, expert). ``learned[:N]@FILE`` and ``mcts[:N]@FILE`` judge
+    positions by the value network in FILE (``zamek train``) instead of the shipped value."""
+    spec, at, value_file = spec.partition("@")
+    if at:
+        return _with_value(spec, value_file)
     name, _, budget = spec.strip().lower().partition(":")
     if name in LEVELS and not budget:
         bot = make_bot(LEVELS[name])
@@ -79,3 +83,17 @@ def make_bot(spec: str) -> Bot:
                        opponent=DEFAULT)
     raise ValueError(f"unknown player {spec!r}; choose from {', '.join(BOT_NAMES)} "
                      "(greedy, learned and mcts take :N)")
+
+
+def _with_value(spec: str, value_file: str) -> Bot:
+    """``spec`` (learned or mcts, with its budget) judging by the value network in ``value_file``."""
+    from pathlib import Path
+
+    from zamek.bots.network import load_net
+    bot = make_bot(spec)
+    if not isinstance(bot, MCTSBot | GreedyBot) or spec.strip().lower().startswith("greedy"):
+        raise ValueError(f"{spec!r}: only learned[:N] and mcts[:N] can take a value network (@FILE)")
+    net = load_net(Path(value_file))
+    bot.evaluator = net
+    bot.name = f"{spec}@{value_file}"
+    return bot

@@ -1,6 +1,7 @@
 """Types of the compiled module ``zamek.fast._core`` (see ``_core.pyx``)."""
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from zamek.core.actions import Action
@@ -74,6 +75,11 @@ def weights_eval(free_follower: float, follower_cap: float, completion: float, c
                  horizon: float, tower_reach: int, tower_near: float, family_race: float, nest_race: float,
                  token_values: tuple[float, ...], win_scale: float) -> CoreEval: ...
 def value_eval(coefficients: tuple[float, ...], win_scale: float) -> CoreEval: ...
+
+NET_HIDDEN_MAX: int
+
+def net_eval(coefficients: Sequence[float], win_scale: float, scale: Sequence[float],
+             w1: Sequence[Sequence[float]], b1: Sequence[float], w2: Sequence[float]) -> CoreEval: ...
 def mirror(rules: CoreRules, state: GameState) -> CoreState: ...
 def lead(state: CoreState, ev: CoreEval, player: int) -> float: ...
 def win_chance(state: CoreState, ev: CoreEval, player: int) -> float: ...

@@ -180,6 +180,8 @@ cdef extern from "zamek_bots.h" nogil:
         ZB_NF
         ZB_WEIGHTS
         ZB_VALUE
+        ZB_NET
+        ZB_NH
 
     ctypedef struct zb_tables:
         pass
@@ -191,6 +193,11 @@ cdef extern from "zamek_bots.h" nogil:
         int tower_reach
         double token_values[10]
         double coef[53]
+        int hidden
+        double scale[53]
+        double w1[106][32]
+        double b1[32]
+        double w2[32]
 
     ctypedef struct zb_move:
         int16_t a, b
@@ -740,6 +747,40 @@ def value_eval(coefficients, double win_scale):
     ev.E.kind = ZB_VALUE
     for k in range(ZB_NF):
         ev.E.coef[k] = coefficients[k]
+    ev.E.win_scale = win_scale
+    return ev
+
+
+NET_HIDDEN_MAX = ZB_NH
+"""Hidden units the C form of the value network holds at most (``zamek.bots.network``)."""
+
+
+def net_eval(coefficients, double win_scale, scale, w1, b1, w2):
+    """The C form of ``NetValue``: the linear value's coefficients, then the network's feature scale
+    (``VALUE_FEATURES`` long), first layer (rows: the two players' scaled features; columns: hidden units),
+    hidden biases and output weights."""
+    cdef int hidden = len(b1)
+    if len(coefficients) != ZB_NF or len(scale) != ZB_NF or len(w1) != 2 * ZB_NF:
+        raise CoreLimitError(f"the value network needs {ZB_NF} features per player")
+    if not 0 < hidden <= ZB_NH or len(w2) != hidden or any(len(row) != hidden for row in w1):
+        raise CoreLimitError(f"the value network needs 1 to {ZB_NH} hidden units, the same in every layer")
+    cdef CoreEval ev = CoreEval.__new__(CoreEval)
+    ev.kind = "net"
+    ev.E.kind = ZB_NET
+    ev.E.hidden = hidden
+    cdef int i, j
+    for i in range(ZB_NF):
+        ev.E.coef[i] = coefficients[i]
+        ev.E.scale[i] = scale[i]
+        if not scale[i] > 0:
+            raise CoreLimitError("the value network's feature scales must be positive")
+    for i in range(2 * ZB_NF):
+        row = w1[i]
+        for j in range(hidden):
+            ev.E.w1[i][j] = row[j]
+    for j in range(hidden):
+        ev.E.b1[j] = b1[j]
+        ev.E.w2[j] = w2[j]
     ev.E.win_scale = win_scale
     return ev
 

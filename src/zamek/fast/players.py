@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 from zamek import fast
 from zamek.bots.evaluate import Evaluator, Weights
+from zamek.bots.network import NetValue
 from zamek.bots.value import FEATURES, ValueModel
 from zamek.core.actions import PlayerAction, action_from_index
 from zamek.core.setup import Rules, Setup
@@ -75,9 +76,9 @@ def compiled_position(state: GameState) -> CoreState | None:
 
 
 def compiled_estimate(evaluator: Evaluator) -> CoreEval | None:
-    """The C form of an estimate: the hand-set ``Weights`` or the learned ``ValueModel`` (exactly those
-    classes); None for any other (it is then asked in Python)."""
-    if not fast.AVAILABLE or type(evaluator) not in (Weights, ValueModel):
+    """The C form of an estimate: the hand-set ``Weights``, the learned ``ValueModel`` or the ``NetValue``
+    (exactly those classes); None for any other (it is then asked in Python)."""
+    if not fast.AVAILABLE or type(evaluator) not in (Weights, ValueModel, NetValue):
         return None
     if evaluator in _ESTIMATES:
         return _ESTIMATES[evaluator]
@@ -92,6 +93,9 @@ def compiled_estimate(evaluator: Evaluator) -> CoreEval | None:
                     w.tower_near, w.family_race, w.nest_race, w.token_values, w.win_scale)
         elif isinstance(evaluator, ValueModel) and FEATURES == _core.VALUE_FEATURES:
             estimate = _core.value_eval(evaluator.coefficients, evaluator.win_scale)
+        elif isinstance(evaluator, NetValue) and FEATURES == _core.VALUE_FEATURES:
+            estimate = _core.net_eval(evaluator.linear.coefficients, evaluator.win_scale, evaluator.scale,
+                                      evaluator.w1, evaluator.b1, evaluator.w2)
     except (TypeError, ValueError):
         estimate = None
     if len(_ESTIMATES) >= _RULES_KEPT:

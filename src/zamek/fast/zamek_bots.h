@@ -55,7 +55,8 @@ static void zb_tables_init(const zc_rules *R, zb_tables *B) {
 
 /* ---------------------------------------------------------------------------------- estimates */
 
-enum { ZB_WEIGHTS = 0, ZB_VALUE = 1 };
+enum { ZB_WEIGHTS = 0, ZB_VALUE = 1, ZB_NET = 2 };
+#define ZB_NH 32 /* network.MAX_HIDDEN: hidden units of the value network at most */
 
 /* value.FEATURES, in order (_core.pyx checks the names against the Python list) */
 enum {
@@ -75,8 +76,14 @@ typedef struct {
     double free_follower, follower_cap, completion, completion_decay, horizon, tower_near, family_race, nest_race;
     int tower_reach;
     double token_values[10];
-    /* value.ValueModel */
+    /* value.ValueModel (and the network's linear part) */
     double coef[ZB_NF];
+    /* network.NetValue: g(a, b) = w2 . relu(W1 [a / scale, b / scale] + b1), added as g(x0, x1) - g(x1, x0) */
+    int hidden;
+    double scale[ZB_NF];
+    double w1[2 * ZB_NF][ZB_NH];
+    double b1[ZB_NH];
+    double w2[ZB_NH];
 } zb_eval;
 
 /* sum() of floats from the int 0, as the running Python adds them */
@@ -268,6 +275,21 @@ static void zb_position_features(const zc_rules *R, const zb_tables *B, zc_state
     x[(int)S->current][ZB_TO_MOVE] = 1.0;
 }
 
+/* network.NetValue's correction g(a, b) to the linear value (numpy computes the same to rounding) */
+static double zb_net_part(const zb_eval *E, const double *a, const double *b) {
+    double u[2 * ZB_NF], h[ZB_NH];
+    for (int i = 0; i < ZB_NF; i++) { u[i] = a[i] / E->scale[i]; u[ZB_NF + i] = b[i] / E->scale[i]; }
+    for (int j = 0; j < E->hidden; j++) h[j] = E->b1[j];
+    for (int i = 0; i < 2 * ZB_NF; i++) {
+        if (u[i] == 0.0) continue;  /* most features are 0: skip their rows */
+        const double *row = E->w1[i];
+        for (int j = 0; j < E->hidden; j++) h[j] += u[i] * row[j];
+    }
+    double out = 0.0;
+    for (int j = 0; j < E->hidden; j++) if (h[j] > 0.0) out += E->w2[j] * h[j];
+    return out;
+}
+
 /* Evaluator.lead: ``player``'s estimated final lead in points */
 static double zb_lead(const zc_rules *R, const zb_tables *B, zc_state *S, const zb_eval *E, int player) {
     if (E->kind == ZB_WEIGHTS) {
@@ -281,6 +303,7 @@ static double zb_lead(const zc_rules *R, const zb_tables *B, zc_state *S, const 
     zb_sum sum = {0.0, 0.0, 0, E->compensated};
     for (int i = 0; i < ZB_NF; i++) zb_sum_add(&sum, E->coef[i] * (x0[i] - x1[i]));
     double value = (double)(S->scores[0] - S->scores[1]) + zb_sum_total(&sum);
+    if (E->kind == ZB_NET) value += zb_net_part(E, x0, x1) - zb_net_part(E, x1, x0);
     return player == 0 ? value : -value;
 }
 
