@@ -132,6 +132,9 @@ export const games = {
   resign: (id, revision, lang, token) => call("POST", `/api/games/${id}/resign${query({ lang })}`, { revision }, token),
   rematch: (id, lang, token) => call("POST", `/api/games/${id}/rematch${query({ lang })}`, undefined, token).then(seated("castle")),
   replay: (id, move, lang) => call("GET", `/api/games/${id}/replay${query({ move, lang })}`),
+  // The best moves for the seat to move (its token); a finished game's analysis (anyone may ask).
+  hints: (id, lang, token) => call("GET", `/api/games/${id}/hints${query({ lang })}`, undefined, token),
+  analysis: (id, lang) => call("GET", `/api/games/${id}/analysis${query({ lang })}`),
   remove: (id) => call("DELETE", `/api/games/${id}`, undefined, seats.any(id)).then(() => seats.forget(id)),
   importRecord: (text, lang) => call("POST", `/api/import${query({ lang })}`, text).then(seated("castle")),
   recordUrl: (id) => `/api/games/${id}/record`,

@@ -98,7 +98,7 @@ export class Board {
     el("feMergeNode", { in: "blur" }, merge);
     el("feMergeNode", { in: "SourceGraphic" }, merge);
     this.layers = {};
-    for (const name of ["wall", "spaces", "tiles", "marks", "legal", "preview", "figures", "markers", "highlight"]) {
+    for (const name of ["wall", "spaces", "tiles", "marks", "legal", "preview", "ghosts", "figures", "markers", "highlight"]) {
       this.layers[name] = el("g", { class: `layer-${name}` }, svg);
     }
     this.drawWall();
@@ -288,7 +288,7 @@ export class Board {
     this.view = view;
     this.ui = ui;
     this.hideTip();
-    for (const name of ["tiles", "marks", "legal", "preview", "figures", "markers", "highlight"]) this.layers[name].innerHTML = "";
+    for (const name of ["tiles", "marks", "legal", "preview", "ghosts", "figures", "markers", "highlight"]) this.layers[name].innerHTML = "";
     view.towers.forEach((holds, i) => {
       const node = this.towerNodes[i];
       node.classList.toggle("taken", !holds);
@@ -591,6 +591,41 @@ export class Board {
 
   clearPreview() {
     this.layers.preview.innerHTML = "";
+  }
+
+  // ------------------------------------------------------------------ moves shown, not played
+
+  // A move drawn over the board without being played (a hint, the best move of an analysis): the tile `tileId`
+  // on `move.space` turned `move.rotation`, faint, with the figure of `player` on part `move.part`, and a badge
+  // (`badge`: a number or a word) with `note` beside it (the expected lead). Clicks go through it to the board.
+  // Several moves on one space (the same tile turned another way): the later ones (`slot` 1, 2...) draw no tile,
+  // their badge in another corner and their note above the first's.
+  drawGhostMove(tileId, move, player, { badge = "", note = "", cls = "", slot = 0 } = {}) {
+    if (!move || !move.space || !this.spaceAt.has(move.space) || !this.tilesById.has(tileId)) return null;
+    const g = el("g", { class: `ghost-move ${cls}`.trim(), "data-space": move.space, "pointer-events": "none" }, this.layers.ghosts);
+    const [ox, oy] = this.spaceOrigin(move.space);
+    if (slot === 0) {
+      this.tileGroup(g, tileId, move.space, move.rotation || 0, "ghost-tile");
+      el("rect", { x: ox + 0.03, y: oy + 0.03, width: 0.94, height: 0.94, class: "ghost-frame" }, g);
+    }
+    if (move.part !== null && move.part !== undefined) {
+      const at = this.featurePoint(tileId, move.part, move.space, move.rotation || 0);
+      const lying = (this.tilesById.get(tileId).features[move.part] || {}).kind === "meadow" && (move.piece || "follower") === "follower";
+      drawFigure(g, at, player, { piece: move.piece || "follower", lying, size: 0.3 });
+    }
+    const [bx, by] = [[0.16, 0.16], [0.84, 0.16], [0.84, 0.5], [0.16, 0.5]][slot % 4];
+    if (badge !== "") {
+      el("circle", { cx: ox + bx, cy: oy + by, r: 0.14, class: "ghost-badge" }, g);
+      el("text", { x: ox + bx, y: oy + by + 0.05, class: "ghost-badge-text", "text-anchor": "middle" }, g).textContent = String(badge);
+    }
+    if (note) {
+      el("text", { x: ox + 0.5, y: oy + 0.92 - 0.2 * slot, class: "ghost-note", "text-anchor": "middle" }, g).textContent = note;
+    }
+    return g;
+  }
+
+  clearGhosts() {
+    this.layers.ghosts.innerHTML = "";
   }
 
   // ------------------------------------------------------------------ putting a figure

@@ -51,3 +51,48 @@ export function drawChart(container, log, lastTurn, names, finalLabel) {
   el("title", {}, svg).textContent = names.join(" / ");
   return svg;
 }
+
+// The advantage graph of a game's analysis: the first player's expected final lead before each decision, then the
+// final lead; above the middle line in the first player's colour, below it in the second's (as lichess draws
+// White and Black). A flagged decision has a marker of its flag's colour; a click on a decision's column calls
+// `onPick(decision)`; `current` (a decision's index in the moves) is marked by a line.
+export function drawAdvantage(container, decisions, finalLead, { current = null, onPick = () => {}, label = () => "", title = "" } = {}) {
+  container.innerHTML = "";
+  const values = [...decisions.map((d) => d.lead_before), finalLead];
+  const n = values.length;
+  const W = 320;
+  const H = 150;
+  const L = 30;
+  const R = 6;
+  const T = 8;
+  const B = 8;
+  const max = Math.max(10, ...values.map((v) => Math.ceil(Math.abs(v) / 10) * 10));
+  const x = (i) => L + ((W - L - R) * i) / Math.max(1, n - 1);
+  const y = (v) => T + ((H - T - B) * (max - Math.max(-max, Math.min(max, v)))) / (2 * max);
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart advantage", role: "img", id: "advantage" }, container);
+  el("title", {}, svg).textContent = title;
+  const defs = el("defs", {}, svg);
+  const above = el("clipPath", { id: "advantage-above" }, defs);
+  el("rect", { x: 0, y: 0, width: W, height: y(0) }, above);
+  const below = el("clipPath", { id: "advantage-below" }, defs);
+  el("rect", { x: 0, y: y(0), width: W, height: H - y(0) }, below);
+  for (const v of [max, max / 2, 0, -max / 2, -max]) {
+    el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? "grid zero" : "grid" }, svg);
+    el("text", { x: L - 4, y: y(v) + 3.5, class: "axis", "text-anchor": "end" }, svg).textContent = v > 0 ? `+${v}` : String(v);
+  }
+  const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const area = `${x(0).toFixed(1)},${y(0).toFixed(1)} ${line} ${x(n - 1).toFixed(1)},${y(0).toFixed(1)}`;
+  el("polygon", { points: area, fill: COLORS.players[0], "fill-opacity": 0.45, "clip-path": "url(#advantage-above)" }, svg);
+  el("polygon", { points: area, fill: COLORS.players[1], "fill-opacity": 0.45, "clip-path": "url(#advantage-below)" }, svg);
+  el("polyline", { points: line, fill: "none", stroke: "#4d463b", "stroke-width": 1.2, "stroke-linejoin": "round" }, svg);
+  const at = decisions.findIndex((d) => d.index === current);
+  if (at >= 0) el("line", { x1: x(at), x2: x(at), y1: T, y2: H - B, class: "advantage-now" }, svg);
+  const step = (W - L - R) / Math.max(1, n - 1);
+  decisions.forEach((d, i) => {
+    if (d.flag) el("circle", { cx: x(i), cy: y(d.lead_before), r: 3.2, class: `advantage-mark flag-${d.flag}`, "data-index": d.index }, svg);
+    const hit = el("rect", { x: x(i) - step / 2, y: 0, width: step, height: H, class: "advantage-hit", "data-index": d.index }, svg);
+    el("title", {}, hit).textContent = label(d);
+    hit.addEventListener("click", () => onPick(d));
+  });
+  return svg;
+}

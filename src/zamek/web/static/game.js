@@ -1,8 +1,9 @@
 // The game screen: the board, the prompts of a turn (place the tile, put a figure, answer a question about
 // scoring), undo, the seats (who plays, who is connected, the clocks), the invitation of a friend, resigning,
-// the end of the game and the rematch. The page follows the game's live events (moves of the computer, of the
+// the end of the game and the rematch, hints (the best moves, when the game allows them). The page follows the game's live events (moves of the computer, of the
 // friend elsewhere, of another tab) and acts only for the seats whose tokens this browser holds.
 
+import { leadText } from "./analysis.js";
 import { games, seats, watch } from "./api.js";
 import { Board } from "./board.js";
 import { drawChart } from "./chart.js";
@@ -179,6 +180,7 @@ function renderGame() {
   state.placesHeldBack = mine && view.phase === "place" && state.busy;
   const figureChoices = mine && view.phase === "follower" ? view.choices.filter((c) => c.type === "figure" && c.piece === "follower") : [];
   state.board.render(view, { placing, rotation: state.rotation, figureChoices });
+  if (placing) drawHints(view);
   if (state.menuFor !== `${view.id}:${view.revision}` || !figureChoices.length) closeFigureMenu();
   renderTurnPanel(view);
   renderSidePanels(view);
@@ -316,6 +318,7 @@ function renderTurnPanel(view) {
         rotated,
         h("button", { type: "button", class: "rotate", id: "rotate-right", "aria-label": t("rotateRight"), title: t("rotateRight"), onclick: () => rotate(1) }, "⟳")),
         h("p", { class: "muted small" }, `${90 * state.rotation}° · ${t("rotateHint")}`));
+      if (view.hints && !state.spectator) panel.append(hintPanel(view));
     } else if (view.phase === "follower") {
       panel.append(h("p", {}, t("figurePrompt")), figureChoiceRows(view));
     } else if (view.phase === "order") {
@@ -647,8 +650,68 @@ function renderGameOver(panel, view) {
       ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => rematch(held[0]) }, view.rematch ? t("rematchAccept") : t("rematch"))
       : null,
     h("a", { class: "button primary", href: `#/replay/${view.id}/` }, t("replay")),
+    h("a", { class: "button", id: "analyse", href: `#/replay/${view.id}/`, onclick: () => (state.openAnalysis = view.id) }, t("analyse")),
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")),
     h("a", { class: "button", href: "#/" }, t("toLobby"))));
+}
+
+// ------------------------------------------------------------------ hints
+
+// The three best moves for the player to move (the server judges them by the expert's estimate of the final lead,
+// and gives them only to the seat to move, in a game that allows hints): numbered on the board, faint, and listed
+// beside it; a click on one turns the tile as it says and shows it there (placing it is still the player's click).
+const hintsHere = (view) => (state.hints && state.hints.key === `${view.id}:${view.revision}` ? state.hints : null);
+
+async function askHints() {
+  const view = state.view;
+  if (!view || state.hintsBusy) return;
+  state.hintsBusy = true;
+  try {
+    const answer = await games.hints(view.id, state.lang, tokenFor(view.current));
+    state.hints = { key: `${view.id}:${answer.revision}`, list: answer.hints, player: answer.player };
+    state.error = null;
+  } catch (err) {
+    state.error = err.message;
+  } finally {
+    state.hintsBusy = false;
+  }
+  if (state.screen === "game" && state.view && state.view.id === view.id) renderGame();
+}
+
+function drawHints(view) {
+  const hints = hintsHere(view);
+  if (!hints || !view.drawn) return;
+  const before = new Map(); // hints drawn on each space so far: a later one on the same space gets the next slot
+  hints.list.forEach((hint, i) => {
+    const slot = before.get(hint.space) || 0;
+    before.set(hint.space, slot + 1);
+    const note = slot || hints.list.some((o, j) => j > i && o.space === hint.space) ? `${i + 1}: ${leadText(hint.lead)}` : leadText(hint.lead);
+    state.board.drawGhostMove(view.drawn.id, hint, hints.player, { badge: i + 1, note, cls: "hint", slot });
+  });
+}
+
+function hintPanel(view) {
+  const box = h("div", { class: "hints", id: "hints" },
+    h("button", { type: "button", id: "hint", title: t("hintTitle"), onclick: askHints, disabled: state.hintsBusy }, t("hint")));
+  const hints = hintsHere(view);
+  if (!hints) return box;
+  if (!hints.list.length) {
+    box.append(h("p", { class: "muted small" }, t("hintsNone")));
+    return box;
+  }
+  box.append(h("ol", { class: "hint-list", id: "hint-list" }, hints.list.map((hint, i) => h("li", { "data-n": i + 1, "data-action": hint.move[0] },
+    h("button", { type: "button", class: "hint-item", title: t("hintPick"), onclick: () => pickHint(hint) },
+      h("span", { class: "hint-n" }, String(i + 1)), h("strong", { class: "hint-lead" }, leadText(hint.lead)), " ",
+      named(view, hint.words.join("; ")))))),
+    h("p", { class: "muted small" }, t("hintLeadHint")));
+  return box;
+}
+
+function pickHint(hint) {
+  if (hint.space === null || hint.rotation === null) return;
+  state.rotation = hint.rotation;
+  renderGame();
+  state.board.preview(hint.space);
 }
 
 // ------------------------------------------------------------------ actions

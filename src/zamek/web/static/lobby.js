@@ -137,7 +137,8 @@ function newGameForm() {
       ["first", "second", "random"].map((s) => radio("seat", s, t("seat-" + s), opt("seat", "first") === s))),
     h("fieldset", { class: "friend-only" }, h("legend", {}, t("clock")),
       h("select", { name: "clock", id: "clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: opt("clock", "none") === k }, t("clock-" + k)))),
-      h("label", { class: "choice" }, `${t("yourName")}: `, h("input", { type: "text", name: "name", id: "your-name", maxlength: 24, value: opt("name", "") }))),
+      h("label", { class: "choice" }, `${t("yourName")}: `, h("input", { type: "text", name: "name", id: "your-name", maxlength: 24, value: opt("name", "") })),
+      h("label", { class: "choice", title: t("allowHintsHint") }, h("input", { type: "checkbox", name: "hints", id: "allow-hints", checked: opt("hints", false) }), " ", t("allowHints"))),
     h("fieldset", {}, h("legend", {}, t("edition")),
       ["zamek", "castle2003"].map((e) => radio("edition", e, t("edition-" + e), opt("edition", "zamek") === e)),
       h("label", { class: "choice" }, h("input", { type: "checkbox", name: "sokol", checked: opt("sokol", false) }), " ", t("sokol")),
@@ -169,10 +170,11 @@ function newGameForm() {
       sokol: data.get("sokol") === "on",
       gate_guard: data.get("gate_guard") === "on",
     };
-    localStorage.setItem("zamek-new-game", JSON.stringify({ ...options, clock: data.get("clock"), name: data.get("name") }));
+    localStorage.setItem("zamek-new-game", JSON.stringify({ ...options, clock: data.get("clock"), name: data.get("name"), hints: data.get("hints") === "on" }));
     if (options.mode === "friend") {
       options.clock = CLOCKS[data.get("clock")] || null;
       options.name = (data.get("name") || "").trim() || null;
+      options.hints = data.get("hints") === "on"; // the friend sees it before joining
     }
     try {
       const view = await games.create(options, state.lang);
@@ -324,6 +326,8 @@ export async function openJoin(id, invite) {
     h("h2", {}, t("joinTitle")),
     h("p", {}, t("joinText", { who: host && host.name ? host.name : t("aFriend") })),
     h("p", { class: "muted" }, describeGame(view).rules),
+    // Joining agrees to the game's rules, hints included: the friend reads it first.
+    h("p", { id: "join-hints", "data-hints": String(view.hints) }, t(view.hints ? "joinHints" : "joinNoHints")),
     h("label", { class: "choice" }, `${t("yourName")}: `, name),
     h("button", { type: "submit", class: "primary", id: "join-game" }, t("joinButton")), error,
     h("p", {}, h("a", { href: `#/watch/${id}` }, t("justWatch"))));

@@ -50,6 +50,8 @@ function renderTitle(view) {
     h("span", { class: "names" }, h("span", { class: "dot p0" }), playerName(view, 0), ` ${t("vs")} `, h("span", { class: "dot p1" }), playerName(view, 1)),
     h("span", { class: "muted" }, ` · ${rules} · ${t("turn", { n: view.turn })}`),
   );
+  // Against a friend: whether both agreed to hints when the game was made.
+  if (view.mode === "friend") title.append(h("span", { class: "muted", id: "hints-info", "data-hints": String(view.hints) }, ` · ${t(view.hints ? "hintsOn" : "hintsOff")}`));
   // On a touch screen: the whole castle, or a part of it large enough for a finger (moved with the finger).
   const board = state.board;
   if (board && board.canZoom()) {

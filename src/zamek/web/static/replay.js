@@ -1,6 +1,7 @@
 // The replay screen: any game, finished or not, move by move (first, previous, next, last, a slider, the list of
-// moves in words, and the keys ← → Home End).
+// moves in words, and the keys ← → Home End); a finished game's analysis beside it (analysis.js).
 
+import { analyse, analyseButton, drawDecisionMoves, renderAnalysis } from "./analysis.js";
 import { games } from "./api.js";
 import { Board } from "./board.js";
 import { gameLayout, renderSidePanels } from "./panels.js";
@@ -30,6 +31,12 @@ export async function openReplay(id, move) {
   state.board.render(view, {});
   renderReplayPanel(view);
   renderSidePanels(view);
+  const redraw = () => openReplay(id, state.replayMove);
+  if (state.openAnalysis === id) { // the Analyse button of the game's end brought us here
+    state.openAnalysis = null;
+    analyse(view, redraw);
+  } else renderAnalysis(view, redraw, (d) => gotoMove(d.index));
+  drawDecisionMoves(view);
 }
 
 // A turn begins with its tile drawn: the positions right after each draw.
@@ -117,6 +124,8 @@ function renderReplayPanel(view) {
   const tools = h("div", { class: "tools" });
   tools.append(h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
   tools.append(h("a", { class: "button", href: `#/game/${view.id}`, id: "back-to-game" }, t("backToGame")));
+  const analyseIt = analyseButton(view, () => openReplay(view.id, state.replayMove));
+  if (analyseIt) tools.append(analyseIt);
   panel.append(tools);
   const current = list.querySelector(".current");
   if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
