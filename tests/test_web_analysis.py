@@ -14,7 +14,7 @@ import pytest
 from zamek import analysis as judging
 from zamek import datafiles
 from zamek.core.actions import Action
-from zamek.core.setup import Setup
+from zamek.core.setup import Phase, Setup
 from zamek.record import make_record
 from zamek.runner import random_policy, sample_chance
 
@@ -248,3 +248,36 @@ def test_an_unfinished_or_doctored_saved_game_is_not_analysed(client: WebClient)
     assert client.post("/api/analysis", json=record | {"moves": ["pass"] * 6000}).status_code == 400
     big = client.post("/api/analysis", content=b" " * 2_100_000, headers={"Content-Type": "application/json"})
     assert big.status_code == 413
+
+
+def record_drawing(tile_ids: set[str]) -> Json:
+    """A saved game played at random until one of ``tile_ids`` is drawn for a placement (the record stops there)."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        setup = Setup()
+        state = datafiles.new_game(setup)
+        actions: list[Action] = []
+        while not state.is_over():
+            if not state.is_chance() and state.drawn >= 0 and state.phase is Phase.PLACE \
+                    and state.tiles.tiles[state.drawn].id in tile_ids and len(state.legal_actions()) >= 3:
+                return make_record(setup, seed, actions, state)
+            action: Action = sample_chance(state, rng) if state.is_chance() else random_policy(state, rng)
+            state.apply(action)
+            actions.append(action)
+    raise AssertionError(f"none of {tile_ids} drawn")
+
+
+def test_hints_are_different_moves_when_the_tile_is_the_same_every_way_round(client: WebClient) -> None:
+    # A tile of one feature (all houses, all meadow, all pigsty) is the same tile turned any way: the same space
+    # and figure turned another way is the same move, and one move three times is no choice of three.
+    record = record_drawing({"Z45", "Z46", "Z48"})
+    game = client.post("/api/import", json=record)
+    assert game.status_code == 201, game.text
+    view = game.json()
+    answer = hints(client, view["id"], client.mover(view))
+    assert answer.status_code == 200, answer.text
+    found = answer.json()["hints"]
+    assert len(found) == 3
+    moves = [(h["space"], h["move"][1]) for h in found]
+    assert len(set(moves)) == 3, found
+    assert [h["lead"] for h in found] == sorted((h["lead"] for h in found), reverse=True)

@@ -15,7 +15,8 @@ from typing import Any
 from zamek import Action, GameState, Setup, ZamekError, new_game, parse_action
 from zamek.analysis import Hint
 from zamek.core.actions import Follower, Place
-from zamek.core.geometry import space_name
+from zamek.core.geometry import SEGMENTS, rotate_segment, space_name
+from zamek.core.tiles import TileDef, canonical_form
 from zamek.report import describe_move
 from zamek.web.schemas import AnalysedDecision, AnalysisView, HintMove
 
@@ -33,6 +34,56 @@ def _words(state: GameState, texts: Sequence[str], lang: str) -> list[str]:
             words.append(text)  # never expected (the moves are the engine's own): the notation says it
             break
     return words
+
+
+def _turned(tile: TileDef, rotation: int) -> tuple[tuple[object, ...], dict[int, int]]:
+    """The tile turned ``rotation`` quarter turns as its rules see it (``canonical_form``), and the label that form
+    gives each feature: two turns of a tile with equal forms are the same placement, and features of equal labels
+    the same feature."""
+    owner = [0] * SEGMENTS
+    for index, feature in enumerate(tile.features):
+        for segment in feature.segments:
+            owner[rotate_segment(segment, rotation)] = index
+    labels: dict[int, int] = {}
+    for segment in range(SEGMENTS):
+        labels.setdefault(owner[segment], len(labels))
+    return canonical_form(tile.features, tile.fountain, rotation), labels
+
+
+def _same_move(state: GameState, move: Sequence[str]) -> tuple[object, ...]:
+    """What a move does, the same for moves that differ only by a turn of a symmetric tile (a tile of houses
+    only, a crossroads): its space, the tile's form as turned, and the figure's feature by its label in that
+    form; any other move is its notation."""
+    try:
+        actions = [parse_action(text) for text in move]
+    except ZamekError:
+        return tuple(move)
+    if not actions or not isinstance(actions[0], Place) or state.drawn < 0:
+        return tuple(move)
+    place = actions[0]
+    form, labels = _turned(state.tiles.tiles[state.drawn], place.rotation)
+    figure: tuple[object, ...] = ()
+    for action in actions[1:]:
+        if isinstance(action, Follower):
+            figure = (action.piece.key, labels.get(action.feature, -1 - action.feature))
+        else:
+            figure = (str(action),)
+    return (place.x, place.y, form, figure)
+
+
+def distinct_hints(state: GameState, hints: Sequence[Hint], count: int) -> list[Hint]:
+    """The first ``count`` of ``hints`` (best first) that are different moves: of moves that differ only by how a
+    symmetric tile is turned, the best one stays (the others would fill the list with one move three times)."""
+    seen: set[tuple[object, ...]] = set()
+    kept = []
+    for hint in hints:
+        key = _same_move(state, hint.move)
+        if key not in seen:
+            seen.add(key)
+            kept.append(hint)
+            if len(kept) == count:
+                break
+    return kept
 
 
 def hint_move(state: GameState, hint: Hint, lang: str) -> HintMove:

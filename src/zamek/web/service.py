@@ -18,7 +18,7 @@ from typing import Any
 from zamek import Setup, ZamekError
 from zamek import analysis as judging
 from zamek import record as records
-from zamek.web.advice import analysis_view, hint_move
+from zamek.web.advice import analysis_view, distinct_hints, hint_move
 from zamek.web.clock import ClockSettings
 from zamek.web.computer import ComputerPlayer
 from zamek.web.db import Repository, default_db_url
@@ -257,8 +257,9 @@ class GameService:
             if not live.human_to_act() or seat != to_act:
                 raise ServiceError(409, "not-your-turn", "hints are for the player to move, in their own decision")
             state, revision = live.state.copy(), live.revision
-        # Judged outside the game's lock: its other requests need not wait for the judging.
-        found = judging.hints(state, count)
+        # Judged outside the game's lock: its other requests need not wait for the judging. Every move is judged
+        # anyway: the best ones that are different moves (a symmetric tile turned is one move) are kept.
+        found = distinct_hints(state, judging.hints(state, judging.ALL_MOVES), count)
         return Hints(revision=revision, player=to_act, hints=[hint_move(state, h, lang) for h in found])
 
     def analysis(self, game_id: str, lang: str) -> AnalysisView:
