@@ -281,3 +281,31 @@ def test_hints_are_different_moves_when_the_tile_is_the_same_every_way_round(cli
     moves = [(h["space"], h["move"][1]) for h in found]
     assert len(set(moves)) == 3, found
     assert [h["lead"] for h in found] == sorted((h["lead"] for h in found), reverse=True)
+
+
+def test_an_analysis_stored_in_another_version_of_the_format_is_made_again(client: WebClient) -> None:
+    record = finished_record(7)
+    game = client.post("/api/import", json=record).json()
+    old = {"format": "zamek-analysis", "version": judging.VERSION - 1, "estimator": judging.estimator_name(),
+           "moves": []}  # what an earlier version might have stored, with the same estimate
+    client.service.repo.save_analysis(game["id"], judging.estimator_name(), len(record["moves"]), old)
+    answer = client.get(f"/api/games/{game['id']}/analysis")
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["version"] == judging.VERSION and answer.json()["decisions"]
+    assert client.service.repo.analysis(game["id"]).analysis["version"] == judging.VERSION  # type: ignore[union-attr]
+
+
+def test_a_game_deleted_while_it_is_analysed_keeps_no_analysis(client: WebClient,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    view = create(client, seed=3)
+    assert client.post(f"/api/games/{view['id']}/resign", headers=client.mover(view)).status_code == 200
+    analyse = judging.analyse
+
+    def deleted_meanwhile(raw: Any, *args: Any, **kwargs: Any) -> Any:
+        assert client.delete(f"/api/games/{view['id']}", headers=client.mover(view)).status_code == 204
+        return analyse(raw, *args, **kwargs)
+
+    monkeypatch.setattr(judging, "analyse", deleted_meanwhile)
+    client.get(f"/api/games/{view['id']}/analysis")
+    assert client.service.repo.analysis(view["id"]) is None
+    assert client.get(f"/api/games/{view['id']}").status_code == 404

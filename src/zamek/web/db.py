@@ -412,9 +412,12 @@ class Repository:
             return StoredAnalysis(row.game_id, row.estimator, row.moves, dict(row.analysis), row.created_at)
 
     def save_analysis(self, game_id: str, estimator: str, moves: int, analysis: dict[str, Any]) -> None:
-        """Store (or replace) a game's analysis. Two processes storing one at once: the later one's stays."""
+        """Store (or replace) a game's analysis. Two processes storing one at once: the later one's stays. A game
+        deleted while it was analysed gets none (nothing would ever delete it)."""
         try:
             with self._writing() as session:
+                if session.get(GameRow, game_id) is None:
+                    return
                 session.execute(delete(AnalysisRow).where(AnalysisRow.game_id == game_id))
                 session.add(AnalysisRow(game_id=game_id, estimator=estimator, moves=moves, analysis=analysis,
                                         created_at=now()))

@@ -272,8 +272,10 @@ class GameService:
             raw, setup, actions = live.record(), live.setup, list(live.actions)
         estimator = judging.estimator_name()
         stored = self.repo.analysis(game_id)
-        if stored is not None and stored.estimator == estimator and stored.moves == len(actions):
-            data = stored.analysis
+        if (stored is not None and stored.estimator == estimator and stored.moves == len(actions)
+                and stored.analysis.get("format") == judging.FORMAT
+                and stored.analysis.get("version") == judging.VERSION):
+            data = stored.analysis  # else one of another estimate or another version of the format: made again
         else:
             try:
                 data = judging.analyse(raw).to_json()
