@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from zamek import analysis as judging
-from zamek import datafiles
+from zamek import datafiles, parse_action
 from zamek.core.actions import Action
 from zamek.core.setup import Phase, Setup
 from zamek.record import make_record
@@ -309,3 +309,52 @@ def test_a_game_deleted_while_it_is_analysed_keeps_no_analysis(client: WebClient
     client.get(f"/api/games/{view['id']}/analysis")
     assert client.service.repo.analysis(view["id"]) is None
     assert client.get(f"/api/games/{view['id']}").status_code == 404
+
+
+def test_the_best_move_with_a_symmetric_tile_turned_another_way_is_the_best_move_played(client: WebClient) -> None:
+    # A tile the same every way round (Z47: four houses, one on each side): turned another way, with the figure on
+    # the house on the same side of the board, it is the same move: judged as good, and shown as the best played.
+    from zamek.core.geometry import rotate_segment
+
+    def same_square(state: Any, played: list[str], best: list[str]) -> bool:
+        tile = state.tiles.tiles[state.drawn]
+        symmetric = {"Z10", "Z14", "Z45", "Z46", "Z47", "Z48"}  # the same tile every way round
+        if tile.id not in symmetric or played[0].split("/")[0] != best[0].split("/")[0]:
+            return False
+
+        def covers(move: list[str]) -> tuple[str, frozenset[int]]:
+            rotation = int(move[0].split("/")[1]) // 90
+            if move[1] == "pass":
+                return ("pass", frozenset())
+            piece, feature = move[1].split(":")
+            return (piece, frozenset(rotate_segment(s, rotation) for s in tile.features[int(feature)].segments))
+
+        return covers(played) == covers(best)
+
+    for seed in (4, 7, 1, 2, 3, 5, 6, 8):
+        record = finished_record(seed)
+        raw = judging.analyse(record).to_json()
+        state = datafiles.new_game(Setup())
+        moves = [parse_action(m) for m in record["moves"]]
+        twins = []
+        by_index = {d["index"]: d for d in raw["decisions"]}
+        for i, action in enumerate(moves):
+            d = by_index.get(i)
+            if d is not None and d["played"] != d["best"] and "/" in d["played"][0] \
+                    and same_square(state, d["played"], d["best"]):
+                twins.append(d)
+            state.apply(action)
+        if twins:
+            break
+    else:
+        pytest.fail("no game with a symmetric tile's best move played turned another way")
+    game = client.post("/api/import", json=record).json()
+    view = client.get(f"/api/games/{game['id']}/analysis")
+    assert view.status_code == 200, view.text
+    shown = {d["index"]: d for d in view.json()["decisions"]}
+    for d in twins:
+        assert d["loss"] == 0 and d["flag"] is None
+        assert shown[d["index"]]["best"] == shown[d["index"]]["played"] == d["played"]
+        assert shown[d["index"]]["best_words"] == shown[d["index"]]["played_words"]
+    # Other moves stay as judged.
+    assert all(shown[d["index"]]["best"] == d["best"] for d in raw["decisions"] if d not in twins)

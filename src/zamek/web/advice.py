@@ -103,13 +103,17 @@ def hint_move(state: GameState, hint: Hint, lang: str) -> HintMove:
 
 def analysis_view(data: dict[str, Any], setup: Setup, actions: Sequence[Action], lang: str,
                   game: str | None = None) -> AnalysisView:
-    """A stored analysis with each decision's moves in words (replaying the game's ``actions`` once)."""
+    """A stored analysis with each decision's moves in words (replaying the game's ``actions`` once); a move played
+    that is the best move with its symmetric tile turned another way is shown as the best move played."""
     view = AnalysisView.model_validate(data | {"game": game})
     by_index: dict[int, AnalysedDecision] = {d.index: d for d in view.decisions}
     state = new_game(setup)
     for index, action in enumerate(actions):
         decision = by_index.get(index)
         if decision is not None:
+            best, played = decision.best, decision.played
+            if best != played and _same_move(state, best) == _same_move(state, played):
+                decision.best = list(decision.played)  # the best move, the symmetric tile turned another way
             decision.played_words = _words(state, decision.played, lang)
             decision.best_words = _words(state, decision.best, lang)
         state.apply(action)
