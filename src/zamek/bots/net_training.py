@@ -3,8 +3,8 @@
 1. Self-play: ``games`` games of ``bot`` against itself (seeds ``seed`` onwards, the first player
    alternating); at the start of every turn both players' features are kept with the points each player
    scores from then on.
-2. The linear part: ridge least squares of the points still to come on the feature difference (as
-   ``zamek train-value`` fits the learned value).
+2. The linear part is the shipped learned value (``zamek train-value`` makes it from scratch), so pass 0,
+   the network all zeros, is exactly the value the hard level searches with.
 3. The network: the correction ``g(x0, x1) - g(x1, x0)`` fitted to what the linear part leaves, by Adam on
    mean squared error, ``epochs`` passes in minibatches; a tenth of the games (by seed) is held out and
    its error reported after every pass.
@@ -27,8 +27,7 @@ from typing import Any, Final
 from zamek.arena import run_arena
 from zamek.bots.levels import make_bot
 from zamek.bots.network import MAX_HIDDEN, NetValue, net_to_json
-from zamek.bots.train import _win_scale
-from zamek.bots.value import FEATURES, ValueModel, position_features
+from zamek.bots.value import FEATURES, default_model, position_features
 from zamek.core.setup import Phase, Setup
 from zamek.datafiles import new_game
 from zamek.games.arena import play_all
@@ -36,7 +35,6 @@ from zamek.runner import sample_chance
 
 BATCH: Final = 256
 LEARNING_RATE: Final = 1e-3
-RIDGE: Final = 1.0
 HELD_OUT: Final = 10
 """Games whose seed is a multiple of this are held out from fitting."""
 EVAL_BUDGET: Final = "mcts:128"
@@ -124,10 +122,8 @@ def train(bot: str, games: int, seed: int, hidden: int, epochs: int, eval_games:
     fit_rows = ~held
     say(f"{games} games of {bot}: {len(rows)} positions ({int(held.sum())} held out)")
 
-    diff = x0 - x1
-    gram = diff[fit_rows].T @ diff[fit_rows] + RIDGE * np.eye(len(FEATURES))
-    coefficients = np.linalg.solve(gram, diff[fit_rows].T @ y[fit_rows])
-    linear_part = diff @ coefficients
+    base = default_model()
+    linear_part = (x0 - x1) @ np.array(base.coefficients)
     scale = x0[fit_rows].std(axis=0)
     scale = np.where(scale > 1e-6, scale, 1.0)
 
@@ -151,9 +147,7 @@ def train(bot: str, games: int, seed: int, hidden: int, epochs: int, eval_games:
 
     def snapshot(epoch: int) -> tuple[NetValue, Checkpoint]:
         predicted = predict()
-        win_scale = _win_scale([(float(p), float(f)) for p, f in zip(predicted[fit_rows], y[fit_rows], strict=True)])
-        net = NetValue(ValueModel(tuple(float(c) for c in coefficients), win_scale),
-                       tuple(float(s) for s in scale), tuple(tuple(float(v) for v in row) for row in w1),
+        net = NetValue(base, tuple(float(s) for s in scale), tuple(tuple(float(v) for v in row) for row in w1),
                        tuple(float(v) for v in b1), tuple(float(v) for v in w2))
         return net, Checkpoint(epoch, rmse(predicted, fit_rows), rmse(predicted, held))
 
