@@ -19,9 +19,10 @@ from tests.test_web_analysis import finished_record
 from tests.test_web_browser import browser, server, shot, start_game  # noqa: F401
 
 WORDS = {
-    "en": {"hint": "Hint", "analyse": "Analyse", "blunder": "blunder", "best": "Best", "hints-off": "no hints"},
+    "en": {"hint": "Hint", "analyse": "Analyse", "blunder": "blunder", "best": "Best", "hints-off": "no hints",
+           "ahead": "(above the line: {who} ahead)"},
     "pl": {"hint": "Podpowiedź", "analyse": "Analizuj", "blunder": "gruby błąd", "best": "Najlepszy",
-           "hints-off": "bez podpowiedzi"},
+           "hints-off": "bez podpowiedzi", "ahead": "(nad linią: {who} na prowadzeniu)"},
 }
 
 
@@ -87,6 +88,10 @@ def test_analyse_a_finished_game(page: Page, server: Server) -> None:  # noqa: F
     # The summary of each player, the legend with the thresholds, the decisions with their flags.
     rows = page.locator("#analysis-summary tbody tr")
     expect(rows).to_have_count(2)
+    # The caption names the first player in words that read right for any name ("You", "Ty" included).
+    first = rows.nth(0).locator("td").nth(0).inner_text().strip()
+    caption = page.locator("#advantage-caption").inner_text()
+    assert words(page)["ahead"].format(who=first) in caption and f" {first} " not in caption.split("(")[0], caption
     blunders = [s["blunders"] for s in analysis["summary"]]
     assert [rows.nth(p).locator("td").nth(3).inner_text() for p in (0, 1)] == [str(b) for b in blunders]
     legend = page.locator("#analysis-legend")
@@ -116,6 +121,20 @@ def test_analyse_a_finished_game(page: Page, server: Server) -> None:  # noqa: F
     page.wait_for_function(f"location.hash.endsWith('/{other['index']}')")
     expect(page.locator(".layer-ghosts .ghost-move.best")).to_have_count(1)
     expect(page.locator(f"#decision-list li.current[data-index='{other['index']}']")).to_have_count(1)
+    # The move played on the best move's space (turned another way): both drawn, neither hidden under the other.
+    shared = next(d for d in decisions if d["played"] != d["best"] and "/" in d["played"][0]
+                  and d["played"][0].split("/")[0] == d["best"][0].split("/")[0])
+    page.locator(f"#decision-list li[data-index='{shared['index']}']").click()
+    page.wait_for_function(f"location.hash.endsWith('/{shared['index']}')")
+    space = shared["best"][0].split("/")[0]
+    expect(page.locator(f".layer-ghosts .ghost-move.best[data-space='{space}']")).to_have_count(1)
+    expect(page.locator(f".layer-ghosts .ghost-move.played[data-space='{space}']")).to_have_count(1)
+    places = "nodes => nodes.map(n => [n.getAttribute('x') || n.getAttribute('cx'), n.getAttribute('y') || n.getAttribute('cy')].join(','))"
+    for part in (".ghost-badge", ".ghost-note"):
+        best_at = page.locator(f".layer-ghosts .ghost-move.best {part}").evaluate_all(places)
+        played_at = page.locator(f".layer-ghosts .ghost-move.played {part}").evaluate_all(places)
+        assert best_at and played_at and not set(best_at) & set(played_at), (part, best_at, played_at)
+    shot(page, f"analysis-shared-space-{page.lang}")  # type: ignore[attr-defined]
 
 
 def join_as_friend(page: Page) -> Page:

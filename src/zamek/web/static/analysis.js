@@ -80,7 +80,7 @@ export function renderAnalysis(view, redraw, goto) {
   const flagWords = (flag) => `${FLAG_SYMBOLS[flag]} ${t(`flag-${flag}`)}`;
   const mover = (d) => (d.player === 0 ? 1 : -1);
   const graph = h("div", { class: "chart-wrap", id: "advantage-chart" });
-  panel.append(h("p", { class: "muted small" }, t("advantageCaption", { who: playerName(view, 0) })), graph);
+  panel.append(h("p", { class: "muted small", id: "advantage-caption" }, t("advantageCaption", { who: playerName(view, 0) })), graph);
   drawAdvantage(graph, data.decisions, data.final_lead, {
     current: view.replay.move,
     onPick: goto,
@@ -130,6 +130,9 @@ export function drawDecisionMoves(view) {
   const best = moveShape(d.best);
   const played = moveShape(d.played);
   const same = d.best.join(" ") === d.played.join(" ");
-  if (!same) state.board.drawGhostMove(view.drawn.id, played, d.player, { badge: "●", note: leadText(sign * d.lead_after), cls: "played" });
   state.board.drawGhostMove(view.drawn.id, best, d.player, { badge: "★", note: leadText(sign * d.lead_before), cls: "best" });
+  // On the best move's space (another turn or another figure): the move played takes the next slot (its badge in
+  // another corner, its note above), else it would hide under the best move's tile.
+  const slot = played.space === best.space ? 1 : 0;
+  if (!same) state.board.drawGhostMove(view.drawn.id, played, d.player, { badge: "●", note: leadText(sign * d.lead_after), cls: "played", slot });
 }
