@@ -129,7 +129,8 @@ def test_analyse_a_finished_game(page: Page, server: Server) -> None:  # noqa: F
     space = shared["best"][0].split("/")[0]
     expect(page.locator(f".layer-ghosts .ghost-move.best[data-space='{space}']")).to_have_count(1)
     expect(page.locator(f".layer-ghosts .ghost-move.played[data-space='{space}']")).to_have_count(1)
-    places = "nodes => nodes.map(n => [n.getAttribute('x') || n.getAttribute('cx'), n.getAttribute('y') || n.getAttribute('cy')].join(','))"
+    places = ("nodes => nodes.map(n => [n.getAttribute('x') || n.getAttribute('cx'),"
+              " n.getAttribute('y') || n.getAttribute('cy')].join(','))")
     for part in (".ghost-badge", ".ghost-note"):
         best_at = page.locator(f".layer-ghosts .ghost-move.best {part}").evaluate_all(places)
         played_at = page.locator(f".layer-ghosts .ghost-move.played {part}").evaluate_all(places)
