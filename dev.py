@@ -26,7 +26,8 @@ STAMP = VENV / ".installed"
 
 def ensure_env(extras: tuple[str, ...]) -> None:
     """Create .venv and install the project with ``extras`` (dev: the development tools; env and examples: the
-    research environments and their example), again only when the sources changed or an extra is missing."""
+    research environments and their example; train: training the value network), again only when the sources
+    changed or an extra is missing."""
     # The compiled core is built by the install: its sources count as much as the dependencies do.
     sources = [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted((ROOT / "src" / "zamek" / "fast").glob("*.pyx")),
                *sorted((ROOT / "src" / "zamek" / "fast").glob("*.h"))]
@@ -70,7 +71,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("start", "test"):
         print(__doc__)
         return 2
-    ensure_env(("dev",) if argv[0] == "start" else ("dev", "env", "examples"))
+    ensure_env(("dev",) if argv[0] == "start" else ("dev", "env", "examples", "train"))
     python = str(BIN / "python")
     if argv[0] == "start":
         return run(str(BIN / "zamek"), "play", *argv[1:])
