@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.live_server import Server
-from tests.test_web_analysis import finished_record
+from tests.test_web_api import _finished_record as finished_record
 from tests.test_web_browser import browser, server, shot, start_game  # noqa: F401
 
 WORDS = {
@@ -149,16 +149,24 @@ def join_as_friend(page: Page) -> Page:
     return friend
 
 
-def test_a_game_against_a_friend_without_hints_has_no_hint_button(page: Page, server: Server) -> None:  # noqa: F811
+def friend_game(page: Page, server: Server, allow_hints: bool) -> Page:  # noqa: F811
+    """Create a game against a friend, ticking *Allow hints* or not; the friend sees which before joining."""
     page.goto(server.url)
     page.wait_for_selector("#new-game")
     page.check("input[name=mode][value=friend]")
     expect(page.locator("#allow-hints")).not_to_be_checked()
+    if allow_hints:
+        page.check("#allow-hints")
     page.click("#start-game")
     page.wait_for_selector("#invite-link")
     friend = join_as_friend(page)
-    expect(friend.locator("#join-hints")).to_have_attribute("data-hints", "false")
+    expect(friend.locator("#join-hints")).to_have_attribute("data-hints", "true" if allow_hints else "false")
     friend.click("#join-game")
+    return friend
+
+
+def test_a_game_against_a_friend_without_hints_has_no_hint_button(page: Page, server: Server) -> None:  # noqa: F811
+    friend = friend_game(page, server, allow_hints=False)
     friend.wait_for_selector("#their-turn")
     page.wait_for_selector(".legal.now")
     expect(page.locator("#hints-info")).to_contain_text(words(page)["hints-off"])
@@ -167,15 +175,7 @@ def test_a_game_against_a_friend_without_hints_has_no_hint_button(page: Page, se
 
 
 def test_a_game_against_a_friend_with_hints_says_so_before_joining(page: Page, server: Server) -> None:  # noqa: F811
-    page.goto(server.url)
-    page.wait_for_selector("#new-game")
-    page.check("input[name=mode][value=friend]")
-    page.check("#allow-hints")
-    page.click("#start-game")
-    page.wait_for_selector("#invite-link")
-    friend = join_as_friend(page)
-    expect(friend.locator("#join-hints")).to_have_attribute("data-hints", "true")
-    friend.click("#join-game")
+    friend = friend_game(page, server, allow_hints=True)
     page.wait_for_selector(".legal.now")
     page.click("#hint")
     expect(page.locator("#hint-list li")).to_have_count(3)

@@ -18,6 +18,7 @@ from zamek.core.setup import Phase, Setup
 from zamek.record import make_record
 from zamek.runner import random_policy, sample_chance
 
+from .test_web_api import _finished_record
 from .web_client import Json, WebClient, bearer, client_for
 
 
@@ -47,18 +48,6 @@ def friend_game(client: WebClient, hints: bool | None) -> Json:
 
 def hints(client: WebClient, game_id: str, headers: dict[str, str] | None = None, lang: str = "en") -> Any:
     return client.get(f"/api/games/{game_id}/hints?lang={lang}", headers=headers or {})
-
-
-def finished_record(seed: int) -> Json:
-    rng = random.Random(seed)
-    setup = Setup()
-    state = datafiles.new_game(setup)
-    actions: list[Action] = []
-    while not state.is_over():
-        action: Action = sample_chance(state, rng) if state.is_chance() else random_policy(state, rng)
-        state.apply(action)
-        actions.append(action)
-    return make_record(setup, seed, actions, state)
 
 
 # ------------------------------------------------------------------ hints
@@ -157,7 +146,7 @@ def test_an_unfinished_game_is_not_analysed(client: WebClient) -> None:
 
 def test_a_finished_game_is_analysed_once_and_the_analysis_is_stored(client: WebClient,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    record = finished_record(4)
+    record = _finished_record(4)
     game = client.post("/api/import", json=record).json()
     assert game["over"]
     first = client.get(f"/api/games/{game['id']}/analysis")
@@ -193,8 +182,8 @@ def test_a_finished_game_is_analysed_once_and_the_analysis_is_stored(client: Web
 
 
 def test_an_analysis_made_with_another_estimate_is_made_again(client: WebClient) -> None:
-    game = client.post("/api/import", json=finished_record(7)).json()
-    client.service.repo.save_analysis(game["id"], "value-old", len(finished_record(7)["moves"]),
+    game = client.post("/api/import", json=_finished_record(7)).json()
+    client.service.repo.save_analysis(game["id"], "value-old", len(_finished_record(7)["moves"]),
                                       {"format": "zamek-analysis", "estimator": "value-old"})
     answer = client.get(f"/api/games/{game['id']}/analysis")
     assert answer.status_code == 200 and answer.json()["estimator"] == judging.estimator_name()
@@ -213,7 +202,7 @@ def test_a_resigned_game_is_analysed_and_a_deleted_game_takes_its_analysis_along
 
 
 def test_a_saved_game_sent_in_the_request_is_analysed_and_not_stored(client: WebClient) -> None:
-    record = finished_record(4)
+    record = _finished_record(4)
     answer = client.post("/api/analysis", json=record)
     assert answer.status_code == 200, answer.text
     body = answer.json()
@@ -237,7 +226,7 @@ def test_a_malformed_saved_game_is_refused_with_a_reason(client: WebClient, body
 
 
 def test_an_unfinished_or_doctored_saved_game_is_not_analysed(client: WebClient) -> None:
-    record = finished_record(4)
+    record = _finished_record(4)
     unfinished = record | {"moves": record["moves"][:20], "result": None}
     unfinished.pop("result")
     refused = client.post("/api/analysis", json=unfinished)
@@ -284,7 +273,7 @@ def test_hints_are_different_moves_when_the_tile_is_the_same_every_way_round(cli
 
 
 def test_an_analysis_stored_in_another_version_of_the_format_is_made_again(client: WebClient) -> None:
-    record = finished_record(7)
+    record = _finished_record(7)
     game = client.post("/api/import", json=record).json()
     old = {"format": "zamek-analysis", "version": judging.VERSION - 1, "estimator": judging.estimator_name(),
            "moves": []}  # what an earlier version might have stored, with the same estimate
@@ -332,7 +321,7 @@ def test_the_best_move_with_a_symmetric_tile_turned_another_way_is_the_best_move
         return covers(played) == covers(best)
 
     for seed in (4, 7, 1, 2, 3, 5, 6, 8):
-        record = finished_record(seed)
+        record = _finished_record(seed)
         raw = judging.analyse(record).to_json()
         state = datafiles.new_game(Setup())
         moves = [parse_action(m) for m in record["moves"]]

@@ -22,7 +22,7 @@ from zamek.web.advice import analysis_view, distinct_hints, hint_move
 from zamek.web.clock import ClockSettings
 from zamek.web.computer import ComputerPlayer
 from zamek.web.db import Repository, default_db_url
-from zamek.web.errors import ServiceError
+from zamek.web.errors import ServiceError, refusing_bad_records
 from zamek.web.events import GameEvents, LocalEvents
 from zamek.web.schemas import (
     Adopted,
@@ -288,20 +288,13 @@ class GameService:
         """The analysis of a saved game sent by the caller (not stored): only of a finished game."""
         if isinstance(raw, dict) and isinstance(raw.get("moves"), list) and len(raw["moves"]) > MAX_IMPORT_MOVES:
             raise ServiceError(400, "invalid-record", f"moves: more than {MAX_IMPORT_MOVES} moves")
-        try:
+        with refusing_bad_records(log, "a record sent for analysis"):
             setup, actions = records.read_record(raw)
             if not records.replay(raw).is_over():
                 raise ServiceError(400, "invalid-record", "the saved game is not over: only a finished game is "
                                                           "analysed")
             data = judging.analyse(raw).to_json()
             return analysis_view(data, setup, actions, lang)
-        except ZamekError as exc:
-            raise ServiceError(400, "invalid-record", str(exc)) from None
-        except (LookupError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-            # A record the engine's checks let through but cannot replay: refused, never a server error.
-            log.warning("a record sent for analysis failed to replay", exc_info=exc)
-            raise ServiceError(400, "invalid-record", f"the saved game cannot be replayed ({type(exc).__name__})"
-                               ) from None
 
     def record(self, game_id: str) -> SavedGame:
         live = self.get(game_id)

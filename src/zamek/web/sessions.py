@@ -49,7 +49,7 @@ from zamek.terms import LANGUAGES
 from zamek.web.cache import RecentGames
 from zamek.web.clock import Clock, ClockSettings
 from zamek.web.db import Extras, Repository, StoredGame, new_id, now
-from zamek.web.errors import ServiceError
+from zamek.web.errors import ServiceError, refusing_bad_records
 from zamek.web.seats import Seat, SeatPlayer, clean_name, digest, new_secret, prove_seat, seats_for
 
 MAX_IMPORT_MOVES: Final = 5000
@@ -380,7 +380,7 @@ class Sessions:
         """Store a saved game (checked by replaying it) as a new game for two people at one screen."""
         if isinstance(raw, dict) and isinstance(raw.get("moves"), list) and len(raw["moves"]) > MAX_IMPORT_MOVES:
             raise ServiceError(400, "invalid-record", f"moves: more than {MAX_IMPORT_MOVES} moves")
-        try:
+        with refusing_bad_records(log, "an imported record"):
             setup, actions = records.read_record(raw)
             draws = sum(isinstance(a, Draw) for a in actions)
             if setup.draw_order is not None and draws > len(setup.draw_order):
@@ -390,13 +390,6 @@ class Sessions:
                 check_draw_order(setup)
             records.replay(raw)
             state, infos = replay_moves(setup, actions)
-        except ZamekError as exc:
-            raise ServiceError(400, "invalid-record", str(exc)) from None
-        except (LookupError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-            # A record the engine's checks let through but cannot replay: refused, never a server error.
-            log.warning("an imported record failed to replay", exc_info=exc)
-            raise ServiceError(400, "invalid-record", f"the saved game cannot be replayed ({type(exc).__name__})"
-                               ) from None
         seed = raw.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
             seed = secrets.randbits(SEED_BITS)
