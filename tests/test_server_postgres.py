@@ -151,7 +151,7 @@ def test_a_database_of_the_previous_schema_is_upgraded_and_its_games_go_on(any_u
 
 def test_the_agreement_to_hints_and_a_stored_analysis_round_trip(any_url: str, monkeypatch: pytest.MonkeyPatch
                                                                  ) -> None:
-    from tests.test_web_analysis import finished_record
+    from tests.test_web_api import _finished_record as finished_record
     from zamek import analysis as judging
 
     with client(any_url) as web:
