@@ -18,7 +18,7 @@ from zamek.core.setup import Phase, Setup
 from zamek.record import make_record
 from zamek.runner import random_policy, sample_chance
 
-from .test_web_api import _finished_record
+from .test_web_api import _finished_record, new_game
 from .web_client import Json, WebClient, bearer, client_for
 
 
@@ -26,14 +26,6 @@ from .web_client import Json, WebClient, bearer, client_for
 def client(tmp_path: Path) -> Iterator[WebClient]:
     with client_for(tmp_path / "games.sqlite3") as c:
         yield c
-
-
-def create(client: WebClient, **options: Any) -> Json:
-    body = {"mode": "computer", "level": "beginner", "seat": "first", "seed": 5} | options
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    view: Json = response.json()
-    return view
 
 
 def friend_game(client: WebClient, hints: bool | None) -> Json:
@@ -54,7 +46,7 @@ def hints(client: WebClient, game_id: str, headers: dict[str, str] | None = None
 
 
 def test_hints_are_the_three_best_legal_moves_of_the_player_to_move(client: WebClient) -> None:
-    view = create(client)
+    view = new_game(client)
     response = hints(client, view["id"], client.mover(view))
     assert response.status_code == 200, response.text
     answer = response.json()
@@ -69,7 +61,7 @@ def test_hints_are_the_three_best_legal_moves_of_the_player_to_move(client: WebC
         assert len(hint["words"]) == len(hint["move"]) and view["drawn"]["id"] in hint["words"][0]
     # The figure of each hint is one the placement offers (or none): played through, each is taken.
     for hint in found:
-        hot = create(client, mode="hotseat", seed=5)
+        hot = new_game(client, mode="hotseat", seed=5)
         assert hot["drawn"]["id"] == view["drawn"]["id"]
         placed = client.post(f"/api/games/{hot['id']}/actions", json={"action": hint["move"][0]},
                              headers=client.mover(hot))
@@ -80,15 +72,15 @@ def test_hints_are_the_three_best_legal_moves_of_the_player_to_move(client: WebC
 
 
 def test_hints_need_the_token_of_the_seat_to_move(client: WebClient) -> None:
-    view = create(client)
+    view = new_game(client)
     game = view["id"]
     assert hints(client, game).status_code == 401  # no token: a spectator
     refused = hints(client, game, bearer("x" * 32))
     assert refused.status_code == 403 and refused.json()["error"] == "not-your-seat"
-    other = create(client)
+    other = new_game(client)
     assert hints(client, game, client.mover(other)).status_code == 403  # another game's seat
     # At one screen each seat has its token: the seat not to move gets none.
-    hot = create(client, mode="hotseat")
+    hot = new_game(client, mode="hotseat")
     not_mover = client.seat(hot["id"], 1 - hot["current"])
     wrong = hints(client, hot["id"], not_mover)
     assert wrong.status_code == 409 and wrong.json()["error"] == "not-your-turn"
@@ -116,10 +108,10 @@ def test_hints_are_refused_against_a_friend_unless_both_agreed(client: WebClient
 
 
 def test_hints_are_allowed_against_the_computer_and_at_one_screen(client: WebClient) -> None:
-    assert create(client)["hints"] is True
-    assert create(client, mode="hotseat")["hints"] is True
+    assert new_game(client)["hints"] is True
+    assert new_game(client, mode="hotseat")["hints"] is True
     # Asking for hints at creation means nothing there (nor does it change a game against the computer).
-    assert create(client, hints=True)["hints"] is True
+    assert new_game(client, hints=True)["hints"] is True
 
 
 def test_a_rematch_keeps_the_agreement_to_hints(client: WebClient) -> None:
@@ -135,7 +127,7 @@ def test_a_rematch_keeps_the_agreement_to_hints(client: WebClient) -> None:
 
 
 def test_an_unfinished_game_is_not_analysed(client: WebClient) -> None:
-    view = create(client)
+    view = new_game(client)
     refused = client.get(f"/api/games/{view['id']}/analysis")
     assert refused.status_code == 409 and refused.json()["error"] == "in-progress"
     polish = client.get(f"/api/games/{view['id']}/analysis?lang=pl")
@@ -191,7 +183,7 @@ def test_an_analysis_made_with_another_estimate_is_made_again(client: WebClient)
 
 
 def test_a_resigned_game_is_analysed_and_a_deleted_game_takes_its_analysis_along(client: WebClient) -> None:
-    view = create(client, seed=3)
+    view = new_game(client, seed=3)
     resigned = client.post(f"/api/games/{view['id']}/resign", headers=client.mover(view))
     assert resigned.status_code == 200 and resigned.json()["over"]
     analysis = client.get(f"/api/games/{view['id']}/analysis")
@@ -286,7 +278,7 @@ def test_an_analysis_stored_in_another_version_of_the_format_is_made_again(clien
 
 def test_a_game_deleted_while_it_is_analysed_keeps_no_analysis(client: WebClient,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    view = create(client, seed=3)
+    view = new_game(client, seed=3)
     assert client.post(f"/api/games/{view['id']}/resign", headers=client.mover(view)).status_code == 200
     analyse = judging.analyse
 
