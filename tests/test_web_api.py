@@ -21,6 +21,7 @@ from zamek.core.setup import Phase, Setup
 from zamek.record import make_record
 from zamek.runner import random_policy, sample_chance
 from zamek.web.app import preferred_language
+from zamek.web.computer import think
 from zamek.web.db import Repository, StoredGame
 from zamek.web.schemas import API_VERSION
 
@@ -280,6 +281,19 @@ def test_the_server_answers_while_the_computer_thinks(tmp_path: Path, monkeypatc
         # A server that waited for the computer would take its whole thinking time (seconds) to answer.
         assert slowest < 1.5
         assert client.delete(f"/api/games/{view['id']}", headers=client.seat(view["id"], 1)).status_code == 204
+
+
+def test_the_expert_plays_its_turns_in_the_web_app(tmp_path: Path) -> None:
+    # The person sits second: the expert's opening turn is thought out in the server's pool, and it is the turn
+    # the expert bot chooses from the game's record (the same seeding whichever process plays it).
+    with client_for(tmp_path / "g.sqlite3", bot_delay=0) as client:
+        view = wait_for_person(client, new_game(client, seat="second", level="expert", seed=3)["id"])
+        assert view["level"] == "expert" and view["human"] == 1
+        record = client.get(f"/api/games/{view['id']}/record").json()
+        assert record["players"] == ["computer:expert", "person"]
+        first_draw, turn = record["moves"][:1], record["moves"][1:]
+        assert turn[0][0] != "d" and turn[-1].startswith("draw:")  # a placement first, the person's tile last
+        assert think(record["setup"], first_draw, 3, "expert", 1) == turn
 
 
 # ------------------------------------------------------------------- undo
@@ -553,7 +567,7 @@ def test_preferred_language_from_the_browser() -> None:
 
 def test_meta_and_geometry(client: WebClient) -> None:
     meta = client.get("/api/meta", headers={"Accept-Language": "pl"}).json()
-    assert meta["lang"] == "pl" and meta["levels"] == ["beginner", "easy", "medium", "hard"]
+    assert meta["lang"] == "pl" and meta["levels"] == ["beginner", "easy", "medium", "hard", "expert"]
     base = client.get("/api/geometry").json()
     assert sorted(s["n"] for s in base["wall"]["track"]) == list(range(100))
     assert len(base["spaces"]) == 76 and len(base["starts"]) == 7 and len(base["tiles"]) == 60

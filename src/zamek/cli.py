@@ -13,7 +13,7 @@ from zamek import fast
 from zamek import record as records
 from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, run_arena
 from zamek.bench import RULE_SETS, core_description, playout_figures, playout_lines, search_side_by_side, side_by_side
-from zamek.bots.levels import DEEP_WIDTH, LEVELS, STRONGER_CAPS, STRONGER_LEVELS, make_bot
+from zamek.bots.levels import DEEP_WIDTH, LEVELS, OFFERED_LEVELS, STRONGER_CAPS, STRONGER_LEVELS, make_bot
 from zamek.core.actions import Action, Draw, parse_action
 from zamek.core.editions import EDITIONS, edition_of
 from zamek.core.errors import DataError, RecordError
@@ -365,7 +365,7 @@ def migrate_command(db_url: str) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the players' choices and pauses.")
 @click.option("--computer-games", type=click.IntRange(0), default=0, show_default=True,
               help="Games against the computer played at the same time (their replies are timed).")
-@click.option("--level", type=click.Choice(list(LEVELS)), default="easy", show_default=True,
+@click.option("--level", type=click.Choice(list(OFFERED_LEVELS)), default="easy", show_default=True,
               help="The computer's level in those games.")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="With --start: run zamek serve with this many workers on --db instead of zamek play.")
@@ -533,10 +533,11 @@ def bots() -> None:
     click.echo("bots: random, greedy[:N placements examined], learned[:N placements examined], mcts[:N iterations]")
     for level, spec in LEVELS.items():
         click.echo(f"  {level:<9} = {spec}")
-    click.echo("stronger (not offered in the web app):")
+    click.echo("stronger:")
     for level, spec in STRONGER_LEVELS.items():
+        offered = "" if level in OFFERED_LEVELS else "; not offered in the web app"
         click.echo(f"  {level:<9} = {spec}, {DEEP_WIDTH} candidate moves a node (hard: 8), "
-                   f"at most {STRONGER_CAPS[level]:g} s a decision")
+                   f"at most {STRONGER_CAPS[level]:g} s a decision{offered}")
     click.echo(f"core: {core_description()}")
 
 

@@ -41,6 +41,10 @@ STRONGER_PLAYOUTS: Final = {"deep": 1, "expert": 2}
 answer and its own next tile: at the hard level's budget (mcts:128) two turns won 61.8% against hard, one
 turn (hard itself) 50%, three 58.5%, none 32.8% (200 games each, seeds 1-100 both seat orders)."""
 
+OFFERED_LEVELS: Final = (*LEVELS, "expert")
+"""The levels the web app offers people to play against: the four levels and the expert, whose turns the
+server thinks out in its pool of processes (about half a second each, at most its cap)."""
+
 BOT_NAMES: Final = ("random", "greedy", "learned", "mcts", *LEVELS, *STRONGER_LEVELS)
 
 

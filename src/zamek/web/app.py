@@ -27,7 +27,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from zamek import BOARDS, CURRENT_BOARD, EDITIONS, LEVELS, Edition, Setup, rules_for
+from zamek import BOARDS, CURRENT_BOARD, EDITIONS, Edition, Setup, rules_for
+from zamek.bots.levels import OFFERED_LEVELS
 from zamek.terms import LANGUAGES
 from zamek.web.events import stream
 from zamek.web.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
@@ -241,7 +242,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     @app.get("/api/meta")
     def meta(request: Request) -> Meta:
         """The protocol's version, the choices for a new game and the language the browser prefers."""
-        return Meta(levels=list(LEVELS), editions=[Edition(e) for e in EDITIONS], languages=list(LANGUAGES),
+        return Meta(levels=list(OFFERED_LEVELS), editions=[Edition(e) for e in EDITIONS], languages=list(LANGUAGES),
                     lang=preferred_language(request.headers.get("accept-language")))
 
     @app.get("/api/geometry", responses=errors(400, 422))

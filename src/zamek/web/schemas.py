@@ -56,7 +56,7 @@ class NewGame(Request):
     """Start a game: against the computer, or for two people at one screen."""
 
     mode: Mode = "computer"
-    level: Literal["beginner", "easy", "medium", "hard"] = "beginner"
+    level: Literal["beginner", "easy", "medium", "hard", "expert"] = "beginner"
     seat: Literal["first", "second", "random"] = "first"
     """Against the computer or a friend: whether the creator plays first (player 1) or second."""
     clock: ClockSettings | None = None

@@ -28,7 +28,6 @@ from datetime import datetime
 from typing import Any, Final
 
 from zamek import (
-    LEVELS,
     Action,
     Draw,
     GameState,
@@ -42,6 +41,7 @@ from zamek import (
     parse_action,
 )
 from zamek import record as records
+from zamek.bots.levels import OFFERED_LEVELS
 from zamek.games.records import parse_moves
 from zamek.report import describe_move
 from zamek.seeding import SeededChance
@@ -203,7 +203,7 @@ def computer_of(players: Any) -> tuple[int, str] | None:
         return None
     human = players.index("person")
     other = players[1 - human]
-    if not isinstance(other, str) or not other.startswith("computer:") or other[9:] not in LEVELS:
+    if not isinstance(other, str) or not other.startswith("computer:") or other[9:] not in OFFERED_LEVELS:
         return None
     return human, other[9:]
 
@@ -353,8 +353,8 @@ class Sessions:
         mine = {"first": 0, "second": 1}.get(seat, secrets.randbelow(2))
         players: list[SeatPlayer] = ["person", "person"]
         if mode == COMPUTER:
-            if level not in LEVELS:
-                raise ServiceError(422, "invalid", f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+            if level not in OFFERED_LEVELS:
+                raise ServiceError(422, "invalid", f"unknown level {level!r}; choose from {', '.join(OFFERED_LEVELS)}")
             human = mine
             players[1 - mine] = "computer"
         else:

@@ -122,7 +122,7 @@ function radio(name, value, label, checked) {
 function newGameForm() {
   const saved = JSON.parse(localStorage.getItem("zamek-new-game") || "{}");
   const opt = (key, fallback) => (saved[key] !== undefined ? saved[key] : fallback);
-  const levels = ["beginner", "easy", "medium", "hard"];
+  const levels = ["beginner", "easy", "medium", "hard", "expert"];
   const form = h(
     "form",
     { class: "panel new-game", id: "new-game" },
