@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,19 @@ from click.testing import CliRunner
 
 from zamek.bots import value as value_module
 from zamek.bots.levels import make_bot
+from zamek.bots.mcts import MCTSBot
+from zamek.bots.network import load_estimate
 from zamek.bots.train import collect, fit, model_json, solve
-from zamek.bots.value import FEATURES, INDEX, ValueModel, default_model, model_from_json, position_features
+from zamek.bots.value import (
+    FEATURES,
+    INDEX,
+    MODEL_FORMAT,
+    MODEL_VERSION,
+    ValueModel,
+    default_model,
+    model_from_json,
+    position_features,
+)
 from zamek.cli import main
 from zamek.core.actions import parse_action
 from zamek.core.editions import Edition
@@ -121,6 +133,37 @@ def test_model_json_round_trips_and_refuses_other_features() -> None:
     with pytest.raises(ValueError, match="train-value"):
         model_from_json(json.dumps(data))
     assert model.win_scale == 9.0
+
+
+def test_a_damaged_or_foreign_value_model_is_refused_saying_why() -> None:
+    text = resources.files("zamek").joinpath("data/value_model.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert data["format"] == MODEL_FORMAT and model_from_json(text) == default_model()
+    edited = dict(data, coefficients=[c + 0.5 * (i == 3) for i, c in enumerate(data["coefficients"])])
+    bad = {
+        "digest": json.dumps(edited),
+        "version": json.dumps(dict(data, version=MODEL_VERSION + 1)),
+        "not a zamek-value-model": json.dumps(dict(data, format="zamek-value-net")),
+        "finite numbers": json.dumps(dict(data, coefficients=["1"] * len(FEATURES))),
+        "positive": json.dumps(dict(data, win_scale=0)),
+        "not JSON": text[:-20],
+    }
+    for reason, broken in bad.items():
+        with pytest.raises(ValueError, match=reason):
+            model_from_json(broken)
+
+
+def test_a_learned_value_file_plays_through_at_file(tmp_path: Path) -> None:
+    # ``mcts:N@FILE`` takes a learned value as well as a network: the bot then judges by that file's weights.
+    path = tmp_path / "value.json"
+    text = model_json(fit([([0.0] * len(FEATURES), 0.0, 0.0)]), "greedy", [10], 1, Setup())
+    path.write_text(text, encoding="utf-8")
+    bot = make_bot(f"mcts:16@{path}")
+    assert isinstance(bot, MCTSBot) and bot.evaluator == model_from_json(text) != default_model()
+    other = tmp_path / "other.json"
+    other.write_text("{}", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a zamek-value-net"):  # neither kind: named as a network file
+        load_estimate(other)
 
 
 def test_cli_train_value_writes_a_model_the_bots_can_load(tmp_path: Path) -> None:

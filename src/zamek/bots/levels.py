@@ -51,7 +51,8 @@ BOT_NAMES: Final = ("random", "greedy", "learned", "mcts", *LEVELS, *STRONGER_LE
 def make_bot(spec: str) -> Bot:
     """Return a bot from a name: random, greedy[:N], learned[:N], mcts[:N], a level (beginner, easy,
     medium, hard) or a stronger level (deep, expert). ``learned[:N]@FILE`` and ``mcts[:N]@FILE`` judge
-    positions by the value network in FILE (``zamek train``) instead of the shipped value."""
+    positions by the value in FILE (a network of ``zamek train`` or a learned value of ``zamek train-value``)
+    instead of the shipped value."""
     spec, at, value_file = spec.partition("@")
     if at:
         return _with_value(spec, value_file)
@@ -95,14 +96,14 @@ def make_bot(spec: str) -> Bot:
 
 
 def _with_value(spec: str, value_file: str) -> Bot:
-    """``spec`` (learned or mcts, with its budget) judging by the value network in ``value_file``."""
+    """``spec`` (learned or mcts, with its budget) judging by the value in ``value_file``: a value network
+    (``zamek train``) or a learned value (``zamek train-value``)."""
     from pathlib import Path
 
-    from zamek.bots.network import load_net
+    from zamek.bots.network import load_estimate
     bot = make_bot(spec)
     if not isinstance(bot, MCTSBot | GreedyBot) or spec.strip().lower().startswith("greedy"):
-        raise ValueError(f"{spec!r}: only learned[:N] and mcts[:N] can take a value network (@FILE)")
-    net = load_net(Path(value_file))
-    bot.evaluator = net
+        raise ValueError(f"{spec!r}: only learned[:N] and mcts[:N] can take a value file (@FILE)")
+    bot.evaluator = load_estimate(Path(value_file))
     bot.name = f"{spec}@{value_file}"
     return bot

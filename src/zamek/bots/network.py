@@ -16,23 +16,27 @@ Training (``zamek train``, :mod:`zamek.bots.net_training`) needs numpy.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from zamek.bots.value import FEATURES, ValueModel, position_features
+from zamek.bots.value import (
+    FEATURES,
+    MODEL_FORMAT,
+    ValueModel,
+    finite_numbers,
+    model_from_json,
+    position_features,
+    weights_digest,
+)
 from zamek.core.state import GameState
 
 FORMAT: Final = "zamek-value-net"
 VERSION: Final = 1
 MAX_HIDDEN: Final = 32
 """Hidden units at most (the C form's fixed size)."""
-SHIPPED: Final = "data/value_net.json"
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,8 +84,7 @@ class NetValue:
 
 def digest(net: NetValue) -> str:
     """A digest of the weights (stored in the file and checked when it is loaded)."""
-    numbers = (net.linear.coefficients, net.linear.win_scale, net.scale, net.w1, net.b1, net.w2)
-    return hashlib.sha256(repr(numbers).encode()).hexdigest()
+    return weights_digest((net.linear.coefficients, net.linear.win_scale, net.scale, net.w1, net.b1, net.w2))
 
 
 def net_to_json(net: NetValue) -> str:
@@ -104,12 +107,7 @@ def net_to_json(net: NetValue) -> str:
 
 
 def _numbers(data: dict[str, Any], key: str, length: int) -> tuple[float, ...]:
-    values = data.get(key)
-    if not isinstance(values, list) or len(values) != length:
-        raise ValueError(f"value network: '{key}' must be a list of {length} numbers")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values):
-        raise ValueError(f"value network: '{key}' holds something other than finite numbers")
-    return tuple(float(v) for v in values)
+    return finite_numbers(data, key, length, "value network")
 
 
 def net_from_json(text: str) -> NetValue:
@@ -147,14 +145,21 @@ def net_from_json(text: str) -> NetValue:
 
 def load_net(path: Path) -> NetValue:
     """Read a network file; ValueError when it cannot be read or is not a good one."""
+    return net_from_json(_read(path, "value network"))
+
+
+def load_estimate(path: Path) -> ValueModel | NetValue:
+    """Read a value file of either kind: a learned value (``zamek train-value``) or a network (``zamek train``)."""
+    text = _read(path, "value file")
     try:
-        text = path.read_text(encoding="utf-8")
+        is_model = json.loads(text).get("format") == MODEL_FORMAT
+    except (json.JSONDecodeError, AttributeError):
+        is_model = False
+    return model_from_json(text) if is_model else net_from_json(text)
+
+
+def _read(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"value network: cannot read {path}: {exc}") from None
-    return net_from_json(text)
-
-
-@cache
-def default_net() -> NetValue:
-    """The network shipped in ``data/value_net.json``."""
-    return net_from_json(resources.files("zamek").joinpath(SHIPPED).read_text(encoding="utf-8"))
+        raise ValueError(f"{what}: cannot read {path}: {exc}") from None

@@ -20,7 +20,15 @@ from typing import Final
 from zamek.bots.base import Bot
 from zamek.bots.levels import make_bot
 from zamek.bots.simple import GreedyBot
-from zamek.bots.value import FEATURES, ValueModel, model_from_json, position_features
+from zamek.bots.value import (
+    FEATURES,
+    MODEL_FORMAT,
+    MODEL_VERSION,
+    ValueModel,
+    model_digest,
+    model_from_json,
+    position_features,
+)
 from zamek.core.setup import Phase, Setup
 from zamek.datafiles import new_game
 from zamek.runner import sample_chance
@@ -160,13 +168,17 @@ def train(spec: str, rounds: list[int], seed: int, setup: Setup, workers: int = 
 
 def model_json(result: Fit, spec: str, rounds: list[int], seed: int, setup: Setup) -> str:
     """Return the model file's text, with how it was made."""
+    stored = ValueModel(tuple(round(c, 4) for c in result.model.coefficients), result.model.win_scale)
     data = {
+        "format": MODEL_FORMAT,
+        "version": MODEL_VERSION,
         "about": "Learned position value for zamek.bots.value; regenerate with `zamek train-value`.",
         "trained": {"bot": spec, "games per round": rounds, "seed": seed, "rules": setup.name,
                     "samples": result.samples,
                     "residual_sd": round(result.residual_sd, 2), "baseline_sd": round(result.baseline_sd, 2)},
-        "win_scale": result.model.win_scale,
+        "win_scale": stored.win_scale,
         "features": list(FEATURES),
-        "coefficients": [round(c, 4) for c in result.model.coefficients],
+        "coefficients": list(stored.coefficients),
+        "sha256": model_digest(stored),
     }
     return json.dumps(data, indent=1) + "\n"

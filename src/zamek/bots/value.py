@@ -7,8 +7,8 @@ still to be drawn fits there (a feature facing a space nothing can fill is dead:
 stuck), and it describes the position by a few dozen such numbers (points waiting in open features
 by kind and by how many spaces they still need, followers and tokens held, the family-house race,
 towers within reach). The points each feature is worth were fitted by least squares to the points
-actually scored in the rest of games between greedy players (``zamek bots train-value``); they are
-stored in ``data/value_model.json``.
+actually scored in the rest of self-play games (``zamek train-value``); they are stored in
+``data/value_model.json``, a versioned file whose weights are checked against their digest when loaded.
 
 Features are computed per player; the value is the score difference plus the weighted difference
 of the two players' features, so it is symmetric by construction.
@@ -16,12 +16,13 @@ of the two players' features, so it is symmetric by construction.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Final
+from typing import Any, Final
 
 from zamek.core.regions import majority
 from zamek.core.scoring import SHRINE_RATE, feature_points
@@ -184,13 +185,50 @@ class ValueModel:
         return 1.0 / (1.0 + math.exp(-self.lead(state, player) / self.win_scale))
 
 
+MODEL_FORMAT: Final = "zamek-value-model"
+MODEL_VERSION: Final = 1
+
+
+def weights_digest(numbers: object) -> str:
+    """The SHA-256 of a model's numbers, stored in its file and checked when it is loaded."""
+    return hashlib.sha256(repr(numbers).encode()).hexdigest()
+
+
+def model_digest(model: ValueModel) -> str:
+    return weights_digest((model.coefficients, model.win_scale))
+
+
+def finite_numbers(data: dict[str, Any], key: str, length: int, what: str) -> tuple[float, ...]:
+    """``data[key]`` as ``length`` finite numbers; ValueError naming ``what`` file and ``key`` otherwise."""
+    values = data.get(key)
+    if not isinstance(values, list) or len(values) != length:
+        raise ValueError(f"{what}: '{key}' must be a list of {length} numbers")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+        raise ValueError(f"{what}: '{key}' holds something other than finite numbers")
+    return tuple(float(v) for v in values)
+
+
 def model_from_json(text: str) -> ValueModel:
-    """Return a model from its JSON form (feature names must match ``FEATURES``)."""
-    data = json.loads(text)
-    names = tuple(data["features"])
-    if names != FEATURES:
-        raise ValueError("the value model was fitted for other features; run `zamek bots train-value` again")
-    return ValueModel(tuple(float(c) for c in data["coefficients"]), float(data["win_scale"]))
+    """Read a value model file; raise ValueError saying what is wrong with a file of another format,
+    version or feature list, or whose weights do not match their digest."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"value model: not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
+        raise ValueError(f"value model: not a {MODEL_FORMAT} file")
+    if data.get("version") != MODEL_VERSION:
+        raise ValueError(f"value model: version {data.get('version')!r}, this program reads version {MODEL_VERSION}")
+    if data.get("features") != list(FEATURES):
+        raise ValueError("value model: fitted for other features; run `zamek train-value` again")
+    coefficients = finite_numbers(data, "coefficients", len(FEATURES), "value model")
+    win_scale = finite_numbers({"win_scale": [data.get("win_scale")]}, "win_scale", 1, "value model")[0]
+    if win_scale <= 0:
+        raise ValueError("value model: 'win_scale' must be positive")
+    model = ValueModel(coefficients, win_scale)
+    if data.get("sha256") != model_digest(model):
+        raise ValueError("value model: the weights do not match their digest (a damaged or edited file)")
+    return model
 
 
 @cache
