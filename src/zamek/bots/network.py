@@ -26,6 +26,7 @@ from zamek.bots.value import (
     FEATURES,
     MODEL_FORMAT,
     ValueModel,
+    checked_header,
     finite_numbers,
     model_from_json,
     position_features,
@@ -113,16 +114,7 @@ def _numbers(data: dict[str, Any], key: str, length: int) -> tuple[float, ...]:
 def net_from_json(text: str) -> NetValue:
     """Read a network file; raise ValueError saying what is wrong with a file of another format, version,
     feature list or shape, or whose weights do not match their digest."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"value network: not JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"value network: not a {FORMAT} file")
-    if data.get("version") != VERSION:
-        raise ValueError(f"value network: version {data.get('version')!r}, this program reads version {VERSION}")
-    if data.get("features") != list(FEATURES):
-        raise ValueError("value network: made for other features; run `zamek train` again")
+    data = checked_header(text, FORMAT, VERSION, "value network", "zamek train")
     hidden = data.get("hidden")
     if not isinstance(hidden, int) or not 0 < hidden <= MAX_HIDDEN:
         raise ValueError(f"value network: 'hidden' must be 1 to {MAX_HIDDEN}")

@@ -208,19 +208,26 @@ def finite_numbers(data: dict[str, Any], key: str, length: int, what: str) -> tu
     return tuple(float(v) for v in values)
 
 
-def model_from_json(text: str) -> ValueModel:
-    """Read a value model file; raise ValueError saying what is wrong with a file of another format,
-    version or feature list, or whose weights do not match their digest."""
+def checked_header(text: str, file_format: str, version: int, what: str, remedy: str) -> dict[str, Any]:
+    """The JSON object of a weights file of ``file_format`` and ``version`` made for ``FEATURES``; ValueError
+    saying what is wrong (naming ``what`` file, and the command, ``remedy``, that makes a good one) otherwise."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"value model: not JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
-        raise ValueError(f"value model: not a {MODEL_FORMAT} file")
-    if data.get("version") != MODEL_VERSION:
-        raise ValueError(f"value model: version {data.get('version')!r}, this program reads version {MODEL_VERSION}")
+        raise ValueError(f"{what}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != file_format:
+        raise ValueError(f"{what}: not a {file_format} file")
+    if data.get("version") != version:
+        raise ValueError(f"{what}: version {data.get('version')!r}, this program reads version {version}")
     if data.get("features") != list(FEATURES):
-        raise ValueError("value model: fitted for other features; run `zamek train-value` again")
+        raise ValueError(f"{what}: made for other features; run `{remedy}` again")
+    return data
+
+
+def model_from_json(text: str) -> ValueModel:
+    """Read a value model file; raise ValueError saying what is wrong with a file of another format,
+    version or feature list, or whose weights do not match their digest."""
+    data = checked_header(text, MODEL_FORMAT, MODEL_VERSION, "value model", "zamek train-value")
     coefficients = finite_numbers(data, "coefficients", len(FEATURES), "value model")
     win_scale = finite_numbers({"win_scale": [data.get("win_scale")]}, "win_scale", 1, "value model")[0]
     if win_scale <= 0:
