@@ -38,6 +38,7 @@ from zamek.datafiles import new_game
 from zamek.runner import sample_chance
 
 from .test_bots import trap_position
+from .test_fast_core import _slow_only_when_asked  # noqa: F401  (the slow test runs with -m slow)
 
 
 def test_frontier_is_the_empty_space_an_open_feature_faces() -> None:
@@ -176,6 +177,40 @@ def test_cli_train_value_writes_a_model_the_bots_can_load(tmp_path: Path) -> Non
     assert len(model.coefficients) == len(FEATURES)
     bad = CliRunner().invoke(main, ["train-value", "--bot", "nobody", "--out", str(out)])
     assert bad.exit_code == 2 and "unknown player" in bad.output
+    bad = CliRunner().invoke(main, ["train-value", "--eval-against", "nobody", "--out", str(out)])
+    assert bad.exit_code == 2 and "unknown player" in bad.output
+
+
+def test_train_value_is_reproducible_and_measures_each_round_against_the_opponent(tmp_path: Path) -> None:
+    texts = []
+    for name in ("a", "b"):
+        out = tmp_path / f"{name}.json"
+        result = CliRunner().invoke(main, ["train-value", "--bot", "greedy:3", "--games", "10,10", "--seed", "3",
+                                           "--eval-games", "2", "--eval-against", "medium", "--out", str(out),
+                                           "--curve", str(tmp_path / f"{name}-curve")])
+        assert result.exit_code == 0, result.output
+        assert "round 2:" in result.output and "with it vs medium" in result.output
+        texts.append(out.read_text(encoding="utf-8"))
+    assert texts[0] == texts[1]
+    curve = json.loads((tmp_path / "a-curve.json").read_text(encoding="utf-8"))
+    assert [p["round"] for p in curve["curve"]] == [1, 2] and [p["games"] for p in curve["curve"]] == [10, 20]
+    for point in curve["curve"]:
+        assert point["played"] == 2 and point["wins"] + point["losses"] + point["draws"] == 2
+        assert point["win_rate"] == (point["wins"] + point["draws"] / 2) / 2
+    assert curve["eval"] == "mcts:128 with the value vs medium"
+
+
+@pytest.mark.slow
+def test_the_shipped_value_is_what_its_command_makes(tmp_path: Path) -> None:
+    # The README's command for src/zamek/data/value_model.json, from the settings the file records.
+    shipped = resources.files("zamek").joinpath("data/value_model.json").read_text(encoding="utf-8")
+    trained = json.loads(shipped)["trained"]
+    out = tmp_path / "value_model.json"
+    result = CliRunner().invoke(main, ["train-value", "--bot", trained["bot"], "--seed", str(trained["seed"]),
+                                       "--games", ",".join(str(n) for n in trained["games per round"]),
+                                       "--workers", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8") == shipped
 
 
 def test_the_shipped_model_matches_the_features() -> None:

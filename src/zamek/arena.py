@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Final
 
 from zamek.bots.levels import make_bot
 from zamek.core.setup import Setup
@@ -148,6 +151,20 @@ def run_arena(a: str, b: str, games: int, seed: int, setup: Setup, workers: int 
 
     play_all(_play, jobs, workers, record)
     return report
+
+
+VALUE_SEARCH: Final = "mcts:128"
+"""How training measures a value: the hard level's search, with that value in place of the shipped one."""
+
+
+def measure_value(value_text: str, against: str, games: int, seed: int, setup: Setup, workers: int = 1
+                  ) -> ArenaReport:
+    """Play ``VALUE_SEARCH`` over the value file ``value_text`` (a learned value or a network) against
+    ``against``: how strong a value being trained is, one point of a learning curve."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "value.json"
+        path.write_text(value_text, encoding="utf-8")
+        return run_arena(f"{VALUE_SEARCH}@{path}", against, games, seed, setup, workers)
 
 
 def progress_line(report: ArenaReport, result: GameResult) -> str:

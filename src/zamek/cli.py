@@ -446,7 +446,8 @@ def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eva
     """Train the expert's value network from scratch on self-play (numpy; the same seed makes the same file)."""
     import time
 
-    from zamek.bots.net_training import EVAL_BUDGET, train
+    from zamek.arena import VALUE_SEARCH
+    from zamek.bots.net_training import train
     from zamek.bots.network import net_to_json
 
     try:
@@ -465,12 +466,15 @@ def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eva
     if curve is not None:
         points = [c.to_json() for c in training.curve]
         write_json_replacing(curve.with_suffix(".json"), {"bot": bot, "games": games, "seed": seed, "hidden": hidden,
-                                                          "eval": f"{EVAL_BUDGET} with the value vs hard",
+                                                          "eval": f"{VALUE_SEARCH} with the value vs hard",
                                                           "seconds": round(seconds), "curve": points})
-        _plot_curve(curve.with_suffix(".png"), points)
+        _plot_curve(curve.with_suffix(".png"), points, "epoch", "training pass (epoch)", "held_out_rmse",
+                    "held-out error (points)", "hard", "Value network: strength (mcts:128 with it) and error")
 
 
-def _plot_curve(path: Path, points: list[dict[str, Any]]) -> None:
+def _plot_curve(path: Path, points: list[dict[str, Any]], step: str, step_label: str, error: str,
+                error_label: str, against: str, title: str) -> None:
+    """Draw a learning curve: the points won against ``against`` and the fit's error, by training step."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -479,16 +483,18 @@ def _plot_curve(path: Path, points: list[dict[str, Any]]) -> None:
         click.echo("matplotlib is not installed: no picture drawn", err=True)
         return
     figure, left = plt.subplots(figsize=(6, 3.6))
-    epochs = [p["epoch"] for p in points]
+    steps = [p[step] for p in points]
     rated = [p for p in points if p["win_rate"] is not None]
-    left.plot([p["epoch"] for p in rated], [100 * p["win_rate"] for p in rated], "o-", color="tab:blue")
+    left.plot([p[step] for p in rated], [100 * p["win_rate"] for p in rated], "o-", color="tab:blue")
     left.axhline(50, color="grey", lw=0.8, ls=":")
-    left.set_xlabel("training pass (epoch)")
-    left.set_ylabel("points won vs hard (%)", color="tab:blue")
+    left.set_xlabel(step_label)
+    left.set_xticks(steps)
+    left.set_ylabel("points won (%)", color="tab:blue")
     right = left.twinx()
-    right.plot(epochs, [p["held_out_rmse"] for p in points], "s--", color="tab:red")
-    right.set_ylabel("held-out error (points)", color="tab:red")
-    figure.suptitle("Value network: strength (mcts:128 with it vs hard) and error")
+    right.plot(steps, [p[error] for p in points], "s--", color="tab:red")
+    right.set_ylabel(error_label, color="tab:red")
+    opponent = against if "@" not in against else against.split("@")[0] + "@" + Path(against.split("@", 1)[1]).name
+    figure.suptitle(f"{title}\nagainst {opponent}", fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
@@ -496,35 +502,73 @@ def _plot_curve(path: Path, points: list[dict[str, Any]]) -> None:
 
 @main.command(name="train-value")
 @click.option("--bot", default="greedy", show_default=True, help="The bot whose self-play games the first round fits.")
-@click.option("--games", default="1000,500,600", show_default=True,
+@click.option("--games", default="2000,2000,2000,2000,2000", show_default=True,
               help="Games per round, comma separated; each later round plays greedy over the value fitted so far.")
 @click.option("--seed", type=int, default=100000, show_default=True)
 @click.option("--workers", type=int, default=1, show_default=True)
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=Path("value_model.json"),
               show_default=True, help="Where to write the model (the bots use src/zamek/data/value_model.json).")
+@click.option("--eval-games", type=click.IntRange(0), default=0, show_default=True,
+              help="After every round, games of the hard level's search with the value so far against "
+                   "--eval-against (the learning curve); 0: none.")
+@click.option("--eval-against", default="hard", show_default=True,
+              help="The opponent of the learning curve, e.g. mcts:128@OLD_VALUE.json for a fixed one.")
+@click.option("--curve", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the learning curve to CURVE.json and, with matplotlib, CURVE.png.")
 @rule_options
-def train_value(bot: str, games: str, seed: int, workers: int, out: Path, edition: str, sokol: bool,
-                gate_guard: bool) -> None:
+def train_value(bot: str, games: str, seed: int, workers: int, out: Path, eval_games: int, eval_against: str,
+                curve: Path | None, edition: str, sokol: bool, gate_guard: bool) -> None:
     """Fit the learned position value (used by mcts and learned) to self-play games, round by round."""
+    import time
+
+    from zamek.arena import VALUE_SEARCH, measure_value, wilson_interval
     from zamek.bots.train import Fit, train
 
     try:
         make_bot(bot)
+        make_bot(eval_against)
         rounds = [int(n) for n in games.split(",")]
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if not rounds or min(rounds) < 10:
-        raise click.UsageError("--games needs at least 10 games in every round, e.g. 1000,500,600")
+        raise click.UsageError("--games needs at least 10 games in every round, e.g. 2000,2000,2000")
     setup = make_setup(edition, sokol, gate_guard)
+    started = time.perf_counter()
+    points: list[dict[str, Any]] = []
 
-    def report(number: int, result: Fit) -> None:
-        click.echo(f"round {number + 1}: {result.samples} positions; error of the predicted final lead "
-                   f"{result.residual_sd:.1f} points (score difference alone: {result.baseline_sd:.1f}); "
-                   f"win scale {result.model.win_scale:.0f}")
+    def report(number: int, result: Fit, model: str) -> None:
+        line = (f"round {number + 1}: {result.samples} positions; error of the predicted final lead "
+                f"{result.residual_sd:.1f} points (score difference alone: {result.baseline_sd:.1f}); "
+                f"win scale {result.model.win_scale:.0f}")
+        point: dict[str, Any] = {"round": number + 1, "games": sum(rounds[: number + 1]),
+                                 "positions": result.samples, "residual_sd": round(result.residual_sd, 3),
+                                 "wins": 0, "losses": 0, "draws": 0, "played": 0, "win_rate": None}
+        if eval_games:
+            # seeds far from the training games' (seed + round * 100000 onwards)
+            match = measure_value(model, eval_against, eval_games, seed + 1_000_000, setup, workers)
+            mine, theirs, draws = match.summaries()
+            played = len(match.games)
+            point |= {"wins": mine.wins, "losses": theirs.wins, "draws": draws, "played": played,
+                      "win_rate": round((mine.wins + draws / 2) / played, 4)}
+            low, high = wilson_interval(mine.wins + draws / 2, played)
+            line += (f"; {VALUE_SEARCH} with it vs {eval_against} {point['win_rate']:.1%} (95% CI "
+                     f"{low:.1%}-{high:.1%}, {mine.wins}-{theirs.wins}-{draws})")
+        points.append(point)
+        click.echo(line)
 
     _, text = train(bot, rounds, seed, setup, workers, report)
     out.write_text(text, encoding="utf-8")
-    click.echo(f"written to {out}")
+    seconds = time.perf_counter() - started
+    click.echo(f"written to {out} in {seconds:.0f} s")
+    if curve is not None:
+        write_json_replacing(curve.with_suffix(".json"), {
+            "bot": bot, "games per round": rounds, "seed": seed, "rules": setup.name,
+            "eval": f"{VALUE_SEARCH} with the value vs {eval_against}", "eval_games": eval_games,
+            "seconds": round(seconds), "curve": points})
+        if eval_games:
+            _plot_curve(curve.with_suffix(".png"), points, "round", "training round",
+                        "residual_sd", "error of the predicted lead (points)", eval_against,
+                        f"Learned value: strength ({VALUE_SEARCH} with it) and error")
 
 
 @main.command()

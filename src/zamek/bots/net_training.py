@@ -18,13 +18,11 @@ Everything follows ``seed``: the same command makes the same file. Needs numpy (
 from __future__ import annotations
 
 import random
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
-from zamek.arena import run_arena
+from zamek.arena import VALUE_SEARCH, measure_value
 from zamek.bots.levels import make_bot
 from zamek.bots.network import MAX_HIDDEN, NetValue, net_to_json
 from zamek.bots.value import FEATURES, default_model, position_features
@@ -37,8 +35,6 @@ BATCH: Final = 256
 LEARNING_RATE: Final = 1e-3
 HELD_OUT: Final = 10
 """Games whose seed is a multiple of this are held out from fitting."""
-EVAL_BUDGET: Final = "mcts:128"
-"""How a checkpoint searches in the learning curve: the hard level's search with the checkpoint's value."""
 
 Array = Any
 """A numpy array (numpy is imported only when training)."""
@@ -182,7 +178,7 @@ def train(bot: str, games: int, seed: int, hidden: int, epochs: int, eval_games:
         if eval_games:
             _measure(net, checkpoint, eval_games, seed, setup, workers)
         training.curve.append(checkpoint)
-        strength = (f"; {EVAL_BUDGET} with it vs hard {checkpoint.win_rate:.1%} "
+        strength = (f"; {VALUE_SEARCH} with it vs hard {checkpoint.win_rate:.1%} "
                     f"({checkpoint.wins}-{checkpoint.losses}-{checkpoint.draws})" if eval_games else "")
         say(f"epoch {epoch}: error {checkpoint.train_rmse:.3f} (fitted), {checkpoint.held_out_rmse:.3f} "
             f"(held out){strength}")
@@ -198,10 +194,7 @@ def train(bot: str, games: int, seed: int, hidden: int, epochs: int, eval_games:
 
 def _measure(net: NetValue, checkpoint: Checkpoint, games: int, seed: int, setup: Setup, workers: int) -> None:
     """Play the checkpoint (searching as hard does) against hard on seeds other than the training games'."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "checkpoint.json"
-        path.write_text(net_to_json(net), encoding="utf-8")
-        report = run_arena(f"{EVAL_BUDGET}@{path}", "hard", games, seed + 1_000_000, setup, workers)
+    report = measure_value(net_to_json(net), "hard", games, seed + 1_000_000, setup, workers)
     mine, _, draws = report.summaries()
     checkpoint.wins, checkpoint.draws, checkpoint.games = mine.wins, draws, len(report.games)
     checkpoint.losses = checkpoint.games - mine.wins - draws

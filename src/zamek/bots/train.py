@@ -147,9 +147,10 @@ ROUND_SEED_STEP: Final = 100_000
 
 
 def train(spec: str, rounds: list[int], seed: int, setup: Setup, workers: int = 1,
-          report: Callable[[int, Fit], None] | None = None) -> tuple[Fit, str]:
+          report: Callable[[int, Fit, str], None] | None = None) -> tuple[Fit, str]:
     """Fit the value by rounds of self-play: round 0 plays ``spec``; each later round plays the greedy
     policy over the model fitted so far (policy iteration), and every fit uses all the games so far.
+    ``report`` hears each round's number, fit and model file's text.
 
     Return the last fit and its model file's text."""
     samples: list[Sample] = []
@@ -160,7 +161,7 @@ def train(spec: str, rounds: list[int], seed: int, setup: Setup, workers: int = 
         result = fit(samples)
         model = model_json(result, spec, rounds[: number + 1], seed, setup)
         if report is not None:
-            report(number, result)
+            report(number, result, model)
     if result is None or model is None:
         raise ValueError("training needs at least one round of games")
     return result, model
