@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -163,3 +164,18 @@ def test_the_command_refuses_a_corrupt_file_with_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "error:" in result.output and "Traceback" not in result.output
     path.write_text("{not json", encoding="utf-8")
     assert CliRunner().invoke(main, ["analyse", str(path)]).exit_code == 2
+
+
+def test_the_flag_rates_behind_the_thresholds_part_the_levels() -> None:
+    """``examples/analysis_flags.py``, the README's table of how often each level is flagged: a searching
+    player loses less per move than random play, and every share shrinks as the threshold grows."""
+    path = Path(__file__).parent.parent / "examples" / "analysis_flags.py"
+    spec = importlib.util.spec_from_file_location("analysis_flags", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    hard, anyhow = module.flag_rates("hard", 1), module.flag_rates("random", 1)
+    for row in (hard, anyhow):
+        assert row["decisions"] > 20
+        assert row["blunder"] <= row["mistake"] <= row["inaccuracy"] <= 1
+    assert hard["mean_loss"] < anyhow["mean_loss"] and hard["inaccuracy"] < anyhow["inaccuracy"]

@@ -35,9 +35,10 @@ FORMAT: Final = "zamek-analysis"
 VERSION: Final = 1
 FLAGS: Final = (("blunder", 12.0), ("mistake", 6.0), ("inaccuracy", 3.0))
 """A move losing at least this many points of expected final lead against the best move gets the flag
-(checked from the largest). Chosen from the moves of whole games (README, "Analysis"):
-the ``hard`` level loses 3 points or more in one move in a hundred and never 6; the ``beginner`` level
-3 or more in half its moves, 6 in a quarter, 12 in one in twenty; random play 12 or more in one in six."""
+(checked from the largest). Chosen from the moves of self-play games (``examples/analysis_flags.py``; README,
+"Hints and analysis"): the ``hard`` level loses 3 points or more in one move in a hundred and never 6; the
+``beginner`` level 3 or more in two moves in five, 6 in one in five, 12 in one in fifty; random play 12 or more
+in one in six."""
 ALL_MOVES: Final = 1_000_000
 """A ranking width that keeps every legal move."""
 
