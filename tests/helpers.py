@@ -4,6 +4,10 @@ positions written in the position notation (README.md, "Positions as text")."""
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from zamek.core.actions import parse_action
@@ -163,3 +167,14 @@ def custom_game(
     )
     castle = load_castle("sokol" if sokol else "zamek")
     return GameState.new(setup, make_rules(castle, parse_tileset("\n".join(tiles), "test"), setup))
+
+
+def load_example(name: str) -> ModuleType:
+    """Import ``examples/NAME.py`` (the examples are scripts, not a package) as the module ``NAME``."""
+    path = Path(__file__).parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module

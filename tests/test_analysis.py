@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from zamek.core.setup import Setup
 from zamek.core.tiles import FeatureKind
 from zamek.runner import play_game
 
-from .helpers import position
+from .helpers import load_example, position
 
 FIXTURE = Path(__file__).parent / "fixtures" / "planted_blunder.json"
 PIGSTY_HELD = (
@@ -169,11 +168,7 @@ def test_the_command_refuses_a_corrupt_file_with_exit_2(tmp_path: Path) -> None:
 def test_the_flag_rates_behind_the_thresholds_part_the_levels() -> None:
     """``examples/analysis_flags.py``, the README's table of how often each level is flagged: a searching
     player loses less per move than random play, and every share shrinks as the threshold grows."""
-    path = Path(__file__).parent.parent / "examples" / "analysis_flags.py"
-    spec = importlib.util.spec_from_file_location("analysis_flags", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_example("analysis_flags")
     hard, anyhow = module.flag_rates("hard", 1), module.flag_rates("random", 1)
     for row in (hard, anyhow):
         assert row["decisions"] > 20

@@ -3,25 +3,18 @@ claims to differentiate, and a tiny run goes through collection, update, measure
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 
-from tests.test_env import ROOT  # skips where the env extra is missing
+from tests.helpers import load_example
+from tests.test_env import ROOT  # noqa: F401  (importing it skips these tests where the env extra is missing)
 from zamek.env import castle_v0
 
 
 def example() -> ModuleType:
-    path = ROOT / "examples" / "ppo_castle.py"
-    spec = importlib.util.spec_from_file_location("ppo_castle", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ppo_castle"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_example("ppo_castle")
 
 
 def test_the_gradients_are_the_loss_s_derivatives() -> None:

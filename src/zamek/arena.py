@@ -86,10 +86,17 @@ class ArenaReport:
             (a if winner_seat == game.a_seat else b).wins += 1
         return a, b, draws
 
+    def win_rate(self) -> tuple[float, float, float]:
+        """A's share of the games, draws counting half, with its 95% confidence interval (0 with no games)."""
+        a, _, draws = self.summaries()
+        n = len(self.games)
+        low, high = wilson_interval(a.wins + draws / 2, n)
+        return (a.wins + draws / 2) / n if n else 0.0, low, high
+
     def to_json(self) -> dict[str, object]:
         a, b, draws = self.summaries()
         n = len(self.games)
-        low, high = wilson_interval(a.wins + draws / 2, n)
+        rate, low, high = self.win_rate()
         return {
             "players": list(self.players),
             "rules": self.rules,
@@ -97,7 +104,7 @@ class ArenaReport:
             "games_planned": max(self.planned, n),
             "wins": [a.wins, b.wins],
             "draws": draws,
-            "win_rate_a": (a.wins + draws / 2) / n if n else 0.0,
+            "win_rate_a": rate,
             "ci95_a": [low, high],
             "mean_scores": [a.points / n if n else 0.0, b.points / n if n else 0.0],
             "mean_seconds_per_decision": [a.mean_seconds, b.mean_seconds],
@@ -108,8 +115,7 @@ class ArenaReport:
     def text(self) -> str:
         a, b, draws = self.summaries()
         n = len(self.games)
-        rate = (a.wins + draws / 2) / n if n else 0.0
-        low, high = wilson_interval(a.wins + draws / 2, n)
+        rate, low, high = self.win_rate()
         lines = [
             f"{a.name} vs {b.name}, {self.rules}, {n} games (both seat orders)",
             f"  wins: {a.name} {a.wins}, {b.name} {b.wins}, draws {draws}",
@@ -155,16 +161,19 @@ def run_arena(a: str, b: str, games: int, seed: int, setup: Setup, workers: int 
 
 VALUE_SEARCH: Final = "mcts:128"
 """How training measures a value: the hard level's search, with that value in place of the shipped one."""
+EVAL_SEED_OFFSET: Final = 1_000_000
+"""A learning curve's games are on seeds this far past the training seed, away from the self-play games'."""
 
 
-def measure_value(value_text: str, against: str, games: int, seed: int, setup: Setup, workers: int = 1
+def measure_value(value_text: str, against: str, games: int, training_seed: int, setup: Setup, workers: int = 1
                   ) -> ArenaReport:
     """Play ``VALUE_SEARCH`` over the value file ``value_text`` (a learned value or a network) against
     ``against``: how strong a value being trained is, one point of a learning curve."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "value.json"
         path.write_text(value_text, encoding="utf-8")
-        return run_arena(f"{VALUE_SEARCH}@{path}", against, games, seed, setup, workers)
+        return run_arena(f"{VALUE_SEARCH}@{path}", against, games, training_seed + EVAL_SEED_OFFSET, setup,
+                         workers)
 
 
 def progress_line(report: ArenaReport, result: GameResult) -> str:

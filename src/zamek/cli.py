@@ -493,7 +493,8 @@ def _plot_curve(path: Path, points: list[dict[str, Any]], step: str, step_label:
     right = left.twinx()
     right.plot(steps, [p[error] for p in points], "s--", color="tab:red")
     right.set_ylabel(error_label, color="tab:red")
-    opponent = against if "@" not in against else against.split("@")[0] + "@" + Path(against.split("@", 1)[1]).name
+    spec, at, value_file = against.partition("@")
+    opponent = f"{spec}@{Path(value_file).name}" if at else against  # a value file by its name, not its path
     figure.suptitle(f"{title}\nagainst {opponent}", fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
@@ -521,7 +522,7 @@ def train_value(bot: str, games: str, seed: int, workers: int, out: Path, eval_g
     """Fit the learned position value (used by mcts and learned) to self-play games, round by round."""
     import time
 
-    from zamek.arena import VALUE_SEARCH, measure_value, wilson_interval
+    from zamek.arena import VALUE_SEARCH, measure_value
     from zamek.bots.train import Fit, train
 
     try:
@@ -544,13 +545,11 @@ def train_value(bot: str, games: str, seed: int, workers: int, out: Path, eval_g
                                  "positions": result.samples, "residual_sd": round(result.residual_sd, 3),
                                  "wins": 0, "losses": 0, "draws": 0, "played": 0, "win_rate": None}
         if eval_games:
-            # seeds far from the training games' (seed + round * 100000 onwards)
-            match = measure_value(model, eval_against, eval_games, seed + 1_000_000, setup, workers)
+            match = measure_value(model, eval_against, eval_games, seed, setup, workers)
             mine, theirs, draws = match.summaries()
-            played = len(match.games)
-            point |= {"wins": mine.wins, "losses": theirs.wins, "draws": draws, "played": played,
-                      "win_rate": round((mine.wins + draws / 2) / played, 4)}
-            low, high = wilson_interval(mine.wins + draws / 2, played)
+            rate, low, high = match.win_rate()
+            point |= {"wins": mine.wins, "losses": theirs.wins, "draws": draws, "played": len(match.games),
+                      "win_rate": round(rate, 4)}
             line += (f"; {VALUE_SEARCH} with it vs {eval_against} {point['win_rate']:.1%} (95% CI "
                      f"{low:.1%}-{high:.1%}, {mine.wins}-{theirs.wins}-{draws})")
         points.append(point)

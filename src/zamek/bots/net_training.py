@@ -194,7 +194,7 @@ def train(bot: str, games: int, seed: int, hidden: int, epochs: int, eval_games:
 
 def _measure(net: NetValue, checkpoint: Checkpoint, games: int, seed: int, setup: Setup, workers: int) -> None:
     """Play the checkpoint (searching as hard does) against hard on seeds other than the training games'."""
-    report = measure_value(net_to_json(net), "hard", games, seed + 1_000_000, setup, workers)
+    report = measure_value(net_to_json(net), "hard", games, seed, setup, workers)
     mine, _, draws = report.summaries()
     checkpoint.wins, checkpoint.draws, checkpoint.games = mine.wins, draws, len(report.games)
     checkpoint.losses = checkpoint.games - mine.wins - draws
