@@ -291,6 +291,22 @@ def test_two_people_at_one_screen(page: Page, server: Server) -> None:
     expect(page.locator(".player.current")).to_have_attribute("data-player", "1")
 
 
+def test_the_lobby_offers_the_levels_the_server_offers(page: Page, server: Server) -> None:
+    offered = json.loads(page.request.get(f"{server.url}api/meta").text())["levels"]
+    page.goto(server.url)
+    page.wait_for_selector("#new-game")
+    choices = page.locator("input[name=level]")
+    assert choices.evaluate_all("inputs => inputs.map((i) => i.value)") == offered
+    expect(page.locator("input[name=level]:checked")).to_have_value(offered[0])
+    # The last choice is kept; a level the server no longer offers falls back to the weakest.
+    page.evaluate("localStorage.setItem('zamek-new-game', JSON.stringify({ level: 'expert' }))")
+    page.reload()
+    expect(page.locator("input[name=level]:checked")).to_have_value("expert")
+    page.evaluate("localStorage.setItem('zamek-new-game', JSON.stringify({ level: 'grandmaster' }))")
+    page.reload()
+    expect(page.locator("input[name=level]:checked")).to_have_value(offered[0])
+
+
 def test_an_invalid_saved_game_is_refused_in_the_page(page: Page, server: Server, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "zamek-game", "version": 1, "moves": ["draw:Z01", "j10/0"]}))

@@ -98,7 +98,14 @@ export async function openLobby() {
   state.view = null;
   clearTimeout(state.lobbyTimer);
   main.innerHTML = "";
-  const form = newGameForm();
+  let levels;
+  try {
+    levels = await offeredLevels();
+  } catch (err) {
+    main.append(h("p", { class: "error" }, err.message));
+    return;
+  }
+  const form = newGameForm(levels);
   const list = h("section", { class: "panel games", id: "games" });
   const importBox = importForm();
   main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, list, importBox)));
@@ -119,10 +126,16 @@ function radio(name, value, label, checked) {
   return h("label", { class: "choice" }, h("input", { type: "radio", name, value, checked }), " ", label);
 }
 
-function newGameForm() {
+// The computer's levels, weakest first, as the server offers them (asked once a page).
+async function offeredLevels() {
+  state.levels = state.levels || (await games.meta()).levels;
+  return state.levels;
+}
+
+function newGameForm(levels) {
   const saved = JSON.parse(localStorage.getItem("zamek-new-game") || "{}");
   const opt = (key, fallback) => (saved[key] !== undefined ? saved[key] : fallback);
-  const levels = ["beginner", "easy", "medium", "hard", "expert"];
+  const level = levels.includes(saved.level) ? saved.level : levels[0]; // a level no longer offered: the weakest
   const form = h(
     "form",
     { class: "panel new-game", id: "new-game" },
@@ -132,7 +145,7 @@ function newGameForm() {
       radio("mode", "hotseat", t("hotseat"), opt("mode", "computer") === "hotseat"),
       radio("mode", "friend", t("vsFriendLink"), opt("mode", "computer") === "friend")),
     h("fieldset", { class: "computer-only" }, h("legend", {}, t("level")),
-      levels.map((l) => radio("level", l, t("level-" + l), opt("level", "beginner") === l))),
+      levels.map((l) => radio("level", l, t("level-" + l), level === l))),
     h("fieldset", { class: "seat-choice" }, h("legend", {}, t("seat")),
       ["first", "second", "random"].map((s) => radio("seat", s, t("seat-" + s), opt("seat", "first") === s))),
     h("fieldset", { class: "friend-only" }, h("legend", {}, t("friendOptions")),
