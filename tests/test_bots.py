@@ -14,6 +14,7 @@ import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterator
+from itertools import chain
 from pathlib import Path
 
 import pytest
@@ -784,6 +785,76 @@ def test_cli_arena_stopped_midway_keeps_the_games_it_finished(tmp_path: Path,
     assert (data["games"], data["games_planned"], data["wins"]) == (2, 6, [2, 0])
     assert [g["seed"] for g in data["results"]] == [1, 1]
     assert not (tmp_path / "arena.json.partial").exists()
+
+
+def game_keys(path: Path) -> list[tuple[int, list[str], int, list[int], list[int]]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [(g["seed"], g["seats"], g["a_seat"], g["scores"], g["decisions"]) for g in data["results"]]
+
+
+@pytest.mark.usefixtures("short_games")
+def test_cli_arena_resumed_after_a_stop_is_the_match_played_at_once(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    match = ["arena", "--players", "greedy,random", "--games", "6", "--seed", "3", "--quiet"]
+    at_once = tmp_path / "at_once.json"
+    assert CliRunner().invoke(main, [*match, "--json", str(at_once)]).exit_code == 0
+    real = arena_module.play_match_game
+    played: list[tuple[int, int]] = []
+
+    def stopped_in_the_third(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
+        if seed > 3:
+            raise KeyboardInterrupt
+        return real(players, seed, setup, a_seat)
+
+    def counted(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
+        played.append((seed, a_seat))
+        return real(players, seed, setup, a_seat)
+
+    pieces = tmp_path / "pieces.json"
+    monkeypatch.setattr(arena_module, "play_match_game", stopped_in_the_third)
+    assert CliRunner().invoke(main, [*match, "--json", str(pieces), "--resume"]).exit_code != 0  # no file yet: all
+    assert len(game_keys(pieces)) == 2
+    monkeypatch.setattr(arena_module, "play_match_game", counted)
+    resumed = CliRunner().invoke(main, [*match, "--json", str(pieces), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert played == [(4, 0), (4, 1), (5, 0), (5, 1)]  # the two games already there are not played again
+    assert game_keys(pieces) == game_keys(at_once)
+    assert "6 games" in resumed.output
+
+
+@pytest.mark.parametrize(("change", "complaint"), [
+    (["--players", "random,greedy"], "holds greedy,random in zamek"),
+    (["--sokol"], "holds greedy,random in zamek"),
+    (["--seed", "2"], "games this match would not play (seed 1)"),
+    (["--games", "1"], "games this match would not play (seed 1)"),
+])
+def test_cli_arena_resumes_only_its_own_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: list[str],
+                                              complaint: str) -> None:
+    monkeypatch.setattr(arena_module, "play_match_game", fake_game)
+    out = tmp_path / "arena.json"
+    match = {"--players": "greedy,random", "--games": "2", "--seed": "1"}
+    assert CliRunner().invoke(main, ["arena", *chain(*match.items()), "--json", str(out)]).exit_code == 0
+    before = out.read_bytes()
+    options = dict(match, **dict(zip(change[::2], change[1::2], strict=False)))
+    flags = [c for c in change if c == "--sokol"]
+    run = CliRunner().invoke(main, ["arena", *chain(*options.items()), *flags, "--json", str(out), "--resume"])
+    assert run.exit_code == 2
+    assert complaint in run.output
+    assert out.read_bytes() == before  # nothing it held is lost
+
+
+@pytest.mark.parametrize("text", ["", "[]", '{"players": ["greedy", "random"], "rules": "zamek"}',
+                                  '{"players": ["greedy", "random"], "rules": "zamek", "results": [{"seed": 1}]}'])
+def test_cli_arena_refuses_to_resume_from_what_is_not_its_report(tmp_path: Path, text: str) -> None:
+    out = tmp_path / "arena.json"
+    out.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(main, ["arena", "--players", "greedy,random", "--games", "2", "--json", str(out),
+                                    "--resume"])
+    assert run.exit_code == 2
+    assert "arena.json" in run.output and "Traceback" not in run.output
+    assert out.read_text(encoding="utf-8") == text
+    without_file = CliRunner().invoke(main, ["arena", "--players", "greedy,random", "--games", "2", "--resume"])
+    assert without_file.exit_code == 2 and "--resume needs --json" in without_file.output
 
 
 @pytest.mark.parametrize("players", ["greedy", "greedy,random,mcts", "greedy,foo", "greedy:0,random", "greedy,"])

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 from zamek.bots.levels import make_bot
 from zamek.core.setup import Setup
@@ -16,6 +16,8 @@ from zamek.games.intervals import wilson_interval as wilson_interval  # also the
 from zamek.games.play import run
 from zamek.games.ratings import bradley_terry
 from zamek.seeding import SeededChance, player_rng
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -136,27 +138,59 @@ GameCallback = Callable[["ArenaReport", GameResult], None]
 
 
 def run_arena(a: str, b: str, games: int, seed: int, setup: Setup, workers: int = 1,
-              on_game: GameCallback | None = None) -> ArenaReport:
+              on_game: GameCallback | None = None, already: Sequence[GameResult] = ()) -> ArenaReport:
     """Play ``games`` games, alternating seats: game 2k has A first, game 2k+1 B first, both on seed S + k.
 
     ``on_game`` hears of every game as it finishes, so that a long match can show progress and save
-    what it has; with several workers games finish out of order, but the report keeps them in order."""
+    what it has; with several workers games finish out of order, but the report keeps them in order.
+    Games of this match found in ``already`` (an interrupted run's) are kept and not played again: chance
+    follows the seed, so a match played in pieces is the match played at once."""
     listed = (a, b)
-    jobs = []
+    kept = {(g.seed, g.a_seat, g.seats): g for g in already}
+    finished: list[GameResult | None] = []
+    jobs, places = [], []
     for game_seed, rotation in schedule(2, games, seed):
         players = (listed[seating(2, rotation)[0]], listed[seating(2, rotation)[1]])
-        jobs.append((players, game_seed, setup, rotation))
-    report = ArenaReport(listed, setup.name, planned=games)
-    finished: list[GameResult | None] = [None] * games
+        finished.append(kept.get((game_seed, rotation, players)))
+        if finished[-1] is None:
+            jobs.append((players, game_seed, setup, rotation))
+            places.append(len(finished) - 1)
+    report = ArenaReport(listed, setup.name, [g for g in finished if g is not None], planned=games)
 
     def record(index: int, result: GameResult) -> None:
-        finished[index] = result
+        finished[places[index]] = result
         report.games = [g for g in finished if g is not None]
         if on_game is not None:
             on_game(report, result)
 
     play_all(_play, jobs, workers, record)
     return report
+
+
+def results_from_json(data: object) -> tuple[tuple[str, str], str, list[GameResult]]:
+    """The players, the rules and the games of a report ``to_json`` wrote; ValueError if it is not one."""
+    if not (isinstance(data, dict) and isinstance(data.get("rules"), str) and isinstance(data.get("results"), list)):
+        raise ValueError("not an arena report: it needs players, rules and results")
+    players = _pair(data.get("players"), str)
+    games = []
+    for number, row in enumerate(data["results"], 1):
+        if not isinstance(row, dict) or not isinstance(row.get("seed"), int) or row.get("a_seat") not in (0, 1):
+            raise ValueError(f"result {number}: not an arena game (seed, seats, a_seat, scores…)")
+        try:
+            games.append(GameResult(row["seed"], _pair(row.get("seats"), str), row["a_seat"],
+                                    _pair(row.get("scores"), int), _pair(row.get("decisions"), int),
+                                    _pair(row.get("think_seconds"), float), _pair(row.get("max_seconds"), float)))
+        except ValueError as exc:
+            raise ValueError(f"result {number}: {exc}") from None
+    return players, data["rules"], games
+
+
+def _pair(value: object, kind: type[T]) -> tuple[T, T]:
+    """Two values of ``kind`` from a JSON list (whole numbers stand for floats)."""
+    kinds = (float, int) if kind is float else (kind,)
+    if not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, kinds) for v in value):
+        raise ValueError(f"expected two {kind.__name__} values, got {value!r}")
+    return kind(value[0]), kind(value[1])  # type: ignore[call-arg]
 
 
 VALUE_SEARCH: Final = "mcts:128"

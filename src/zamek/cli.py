@@ -11,7 +11,7 @@ import click
 
 from zamek import fast
 from zamek import record as records
-from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, run_arena
+from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, results_from_json, run_arena
 from zamek.bench import RULE_SETS, core_description, playout_figures, playout_lines, search_side_by_side, side_by_side
 from zamek.bots.levels import DEEP_WIDTH, LEVELS, OFFERED_LEVELS, STRONGER_CAPS, STRONGER_LEVELS, make_bot
 from zamek.core.actions import Action, Draw, parse_action
@@ -20,6 +20,7 @@ from zamek.core.errors import DataError, RecordError
 from zamek.core.setup import Setup
 from zamek.core.state import GameState
 from zamek.datafiles import load_tileset
+from zamek.games.arena import schedule
 from zamek.knights.cli import knights
 from zamek.render import render_castle, render_tile
 from zamek.report import breakdown, describe_move, item_line, player_name
@@ -251,10 +252,12 @@ def selfplay(
 @click.option("--workers", type=int, default=1, show_default=True, help="Processes to play games in parallel.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the results, game by game, to this JSON file (kept up to date as games finish).")
+@click.option("--resume", is_flag=True,
+              help="Keep the games already in the --json file (an interrupted run of this match) and play the rest.")
 @click.option("--quiet", is_flag=True, help="Do not print a line on standard error as each game finishes.")
 @rule_options
-def arena(players: str, games: int, seed: int, workers: int, json_path: Path | None, quiet: bool, edition: str,
-          sokol: bool, gate_guard: bool) -> None:
+def arena(players: str, games: int, seed: int, workers: int, json_path: Path | None, resume: bool, quiet: bool,
+          edition: str, sokol: bool, gate_guard: bool) -> None:
     """Play two computer players against each other in both seat orders and report their strength."""
     names = [p.strip() for p in players.split(",")]
     if len(names) != 2:
@@ -265,6 +268,7 @@ def arena(players: str, games: int, seed: int, workers: int, json_path: Path | N
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     setup = make_setup(edition, sokol, gate_guard)
+    already = games_to_resume(json_path, (names[0], names[1]), setup.name, games, seed) if resume else []
 
     def after_each_game(so_far: ArenaReport, result: GameResult) -> None:
         # A match can take hours: show it moving, and keep what it has if it is stopped.
@@ -273,10 +277,33 @@ def arena(players: str, games: int, seed: int, workers: int, json_path: Path | N
         if json_path is not None:
             write_json_replacing(json_path, so_far.to_json())
 
-    report = run_arena(names[0], names[1], games, seed, setup, workers, after_each_game)
+    report = run_arena(names[0], names[1], games, seed, setup, workers, after_each_game, already)
     click.echo(report.text())
     if json_path is not None:
         write_json_replacing(json_path, report.to_json())
+
+
+def games_to_resume(path: Path | None, players: tuple[str, str], rules: str, games: int, seed: int
+                    ) -> list[GameResult]:
+    """The games an interrupted run of this match left in ``path`` (none if there is no file yet); a file of
+    another match, or with games this one would not play (and so would drop), is refused."""
+    if path is None:
+        raise click.UsageError("--resume needs --json FILE, the file the interrupted run wrote")
+    if not path.exists():
+        return []
+    try:
+        found_players, found_rules, found = results_from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise click.UsageError(f"{path}: {exc}") from None
+    if (found_players, found_rules) != (players, rules):
+        raise click.UsageError(f"{path} holds {','.join(found_players)} in {found_rules}, not "
+                               f"{','.join(players)} in {rules}")
+    planned = set(schedule(2, games, seed))
+    outside = [g for g in found if (g.seed, g.a_seat) not in planned]
+    if outside:
+        raise click.UsageError(f"{path} holds games this match would not play (seed {outside[0].seed}): give the "
+                               f"--games and --seed of the run that wrote it")
+    return found
 
 
 def write_json_replacing(path: Path, data: object) -> None:
