@@ -766,6 +766,8 @@ def test_cli_arena_reports_and_writes_json(tmp_path: Path) -> None:
     assert data["games_planned"] == 2
     assert "[1/2] seed 1, greedy first:" in run.stderr and "[2/2] seed 1, random first:" in run.stderr
     assert "[1/2]" not in run.stdout
+    progress = run.stderr.splitlines()
+    assert progress[0].endswith(" min left") and progress[1].endswith("; about 0 min left")  # the time it should end
     quiet = CliRunner().invoke(main, ["arena", "--players", "greedy,random", "--games", "2", "--quiet"])
     assert quiet.exit_code == 0 and quiet.stderr == ""
 

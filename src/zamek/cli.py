@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -270,10 +271,14 @@ def arena(players: str, games: int, seed: int, workers: int, json_path: Path | N
     setup = make_setup(edition, sokol, gate_guard)
     already = games_to_resume(json_path, (names[0], names[1]), setup.name, games, seed) if resume else []
 
+    started = time.monotonic()
+
     def after_each_game(so_far: ArenaReport, result: GameResult) -> None:
-        # A match can take hours: show it moving, and keep what it has if it is stopped.
+        # A match can take hours: show it moving, say when it should end, and keep what it has if it is stopped.
         if not quiet:
-            click.echo(progress_line(so_far, result), err=True)
+            played_now = len(so_far.games) - len(already)
+            left = (time.monotonic() - started) / played_now * (so_far.planned - len(so_far.games))
+            click.echo(f"{progress_line(so_far, result)}; about {left / 60:.0f} min left", err=True)
         if json_path is not None:
             write_json_replacing(json_path, so_far.to_json())
 
