@@ -32,7 +32,7 @@ from zamek.bots.levels import BOT_NAMES, LEVELS, make_bot
 from zamek.bots.mcts import MCTSBot, ranked_moves
 from zamek.bots.simple import GreedyBot, RandomBot
 from zamek.bots.value import ValueModel
-from zamek.cli import main
+from zamek.cli import main, pair_file_name
 from zamek.core.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
 from zamek.core.editions import Edition
 from zamek.core.features import FeatureView
@@ -857,6 +857,50 @@ def test_cli_arena_refuses_to_resume_from_what_is_not_its_report(tmp_path: Path,
     assert out.read_text(encoding="utf-8") == text
     without_file = CliRunner().invoke(main, ["arena", "--players", "greedy,random", "--games", "2", "--resume"])
     assert without_file.exit_code == 2 and "--resume needs --json" in without_file.output
+
+
+@pytest.mark.usefixtures("short_games")
+def test_cli_ladder_resumed_after_a_stop_is_the_ladder_played_at_once(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    ladder = ["ladder", "--players", "random,greedy:1,greedy", "--games", "2", "--seed", "5", "--quiet"]
+    files = ["random_vs_greedy_1.json", "random_vs_greedy.json", "greedy_1_vs_greedy.json"]
+    at_once = CliRunner().invoke(main, [*ladder, "--json-dir", str(tmp_path / "at_once")])
+    assert at_once.exit_code == 0, at_once.output
+    assert sorted(p.name for p in (tmp_path / "at_once").iterdir()) == sorted(files)
+    real = arena_module.play_match_game
+    played: list[tuple[str, str]] = []
+
+    def stopped_in_the_second_pair(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
+        if "greedy" in players:
+            raise KeyboardInterrupt
+        return real(players, seed, setup, a_seat)
+
+    def counted(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
+        played.append(players)
+        return real(players, seed, setup, a_seat)
+
+    pieces = tmp_path / "pieces"
+    monkeypatch.setattr(arena_module, "play_match_game", stopped_in_the_second_pair)
+    assert CliRunner().invoke(main, [*ladder, "--json-dir", str(pieces)]).exit_code != 0
+    assert [p.name for p in pieces.iterdir()] == [files[0]]
+    monkeypatch.setattr(arena_module, "play_match_game", counted)
+    resumed = CliRunner().invoke(main, [*ladder, "--json-dir", str(pieces), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert all("greedy" in pair for pair in played) and len(played) == 4  # the first pair is not played again
+    for name in files:
+        assert game_keys(pieces / name) == game_keys(tmp_path / "at_once" / name)
+    def table_without_times(output: str) -> list[str]:
+        return [line.rsplit("|", 2)[0] for line in output.splitlines() if line.startswith("|")]
+
+    assert table_without_times(resumed.output) == table_without_times(at_once.output)  # the same table and ratings
+    assert len(table_without_times(resumed.output)) == 5
+    no_dir = CliRunner().invoke(main, [*ladder, "--resume"])
+    assert no_dir.exit_code == 2 and "--resume needs --json-dir" in no_dir.output
+
+
+def test_ladder_files_are_named_by_their_pair() -> None:
+    assert pair_file_name("hard", "expert") == "hard_vs_expert.json"
+    assert pair_file_name("mcts:128@docs/v.json", "greedy:1") == "mcts_128_docs_v.json_vs_greedy_1.json"
 
 
 @pytest.mark.parametrize("players", ["greedy", "greedy,random,mcts", "greedy,foo", "greedy:0,random", "greedy,"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Final, TypeVar
@@ -221,14 +221,17 @@ def progress_line(report: ArenaReport, result: GameResult) -> str:
             f"so far {a.name} {a.wins}, {b.name} {b.wins}, draws {draws}")
 
 
+def ladder_pairs(players: list[str]) -> list[tuple[str, str]]:
+    """The ladder's matches, in the order it plays them: each player against every one listed after it."""
+    return [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
+
+
 def ladder(players: list[str], games: int, seed: int, setup: Setup, workers: int = 1,
-           on_game: GameCallback | None = None) -> list[ArenaReport]:
-    """Play every pair of ``players`` against each other."""
-    reports = []
-    for i, a in enumerate(players):
-        for b in players[i + 1:]:
-            reports.append(run_arena(a, b, games, seed, setup, workers, on_game))
-    return reports
+           on_game: GameCallback | None = None,
+           already: Mapping[tuple[str, str], Sequence[GameResult]] | None = None) -> list[ArenaReport]:
+    """Play every pair of ``players`` against each other, keeping the games of a pair found in ``already``."""
+    return [run_arena(a, b, games, seed, setup, workers, on_game, (already or {}).get((a, b), ()))
+            for a, b in ladder_pairs(players)]
 
 
 def ladder_ratings(players: list[str], reports: list[ArenaReport]) -> dict[str, float] | None:

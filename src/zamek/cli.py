@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -12,7 +13,16 @@ import click
 
 from zamek import fast
 from zamek import record as records
-from zamek.arena import ArenaReport, GameResult, ladder, ladder_table, progress_line, results_from_json, run_arena
+from zamek.arena import (
+    ArenaReport,
+    GameResult,
+    ladder,
+    ladder_pairs,
+    ladder_table,
+    progress_line,
+    results_from_json,
+    run_arena,
+)
 from zamek.bench import RULE_SETS, core_description, playout_figures, playout_lines, search_side_by_side, side_by_side
 from zamek.bots.levels import DEEP_WIDTH, LEVELS, OFFERED_LEVELS, STRONGER_CAPS, STRONGER_LEVELS, make_bot
 from zamek.core.actions import Action, Draw, parse_action
@@ -311,6 +321,11 @@ def games_to_resume(path: Path | None, players: tuple[str, str], rules: str, gam
     return found
 
 
+def pair_file_name(a: str, b: str) -> str:
+    """The file of one ladder match: the two names, with what a file name cannot hold (``:``, ``@``, ``/``) as ``_``."""
+    return re.sub(r"[^A-Za-z0-9.-]", "_", f"{a}_vs_{b}") + ".json"
+
+
 def write_json_replacing(path: Path, data: object) -> None:
     """Write ``data`` to ``path`` through a temporary file, so a reader never sees half a file."""
     partial = path.with_name(path.name + ".partial")
@@ -434,10 +449,14 @@ def loadtest(url: str | None, start: bool, games: int, pace: float, moves_per_ga
 @click.option("--games", type=int, default=200, show_default=True, help="Games per pair; seats alternate.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--workers", type=int, default=1, show_default=True)
+@click.option("--json-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Also write each pair's results, game by game, to A_vs_B.json in this folder (as arena --json).")
+@click.option("--resume", is_flag=True,
+              help="Keep the games already in the --json-dir files (an interrupted ladder) and play the rest.")
 @click.option("--quiet", is_flag=True, help="Do not print a line on standard error as each game finishes.")
 @rule_options
-def ladder_command(players: str, games: int, seed: int, workers: int, quiet: bool, edition: str, sokol: bool,
-                   gate_guard: bool) -> None:
+def ladder_command(players: str, games: int, seed: int, workers: int, json_dir: Path | None, resume: bool,
+                   quiet: bool, edition: str, sokol: bool, gate_guard: bool) -> None:
     """Play every pair of levels and print the ladder table (row's win rate against column, 95% CI)."""
     names = [p.strip() for p in players.split(",")]
     for name in names:
@@ -446,12 +465,24 @@ def ladder_command(players: str, games: int, seed: int, workers: int, quiet: boo
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     setup = make_setup(edition, sokol, gate_guard)
+    if resume and json_dir is None:
+        raise click.UsageError("--resume needs --json-dir DIR, the folder the interrupted ladder wrote")
+    files = {pair: json_dir / pair_file_name(*pair) for pair in ladder_pairs(names)} if json_dir else {}
+    already = {pair: games_to_resume(path, pair, setup.name, games, seed) for pair, path in files.items()
+               if resume}
+    if json_dir is not None:
+        json_dir.mkdir(parents=True, exist_ok=True)
 
     def after_each_game(so_far: ArenaReport, result: GameResult) -> None:
         if not quiet:
             click.echo(progress_line(so_far, result), err=True)
+        if json_dir is not None:
+            write_json_replacing(files[so_far.players], so_far.to_json())
 
-    reports = ladder(names, games, seed, setup, workers, after_each_game)
+    reports = ladder(names, games, seed, setup, workers, after_each_game, already)
+    for report in reports:
+        if json_dir is not None:
+            write_json_replacing(files[report.players], report.to_json())
     for report in reports:
         click.echo(report.text())
     click.echo()
