@@ -48,6 +48,27 @@ RETRY_SECONDS: Final = 1.0
 """The pause before a turn whose write failed is tried again."""
 
 
+PARENT_CHECK_SECONDS: Final = 1.0
+"""How often a pool's process looks whether the server process that started it is still alive."""
+
+
+def computer_pool(processes: int) -> ProcessPoolExecutor:
+    """A pool of ``processes`` processes to think in, each ending soon after the process that made the pool dies
+    (a server worker killed outright does not shut its pool down, and its processes would wait forever)."""
+    # Spawned, not forked: a copy of a process that runs threads may hold their locks forever.
+    return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_exit_with_parent, initargs=(os.getpid(),))
+
+
+def _exit_with_parent(parent: int) -> None:
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)  # an orphan: nobody is left to take its answers
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def think(setup: dict[str, Any], moves: list[str], seed: int, level: str, human: int) -> list[str]:
     """The computer's whole turn from a game's record: its moves in notation (chance included) until a person is
     to decide or the game ends. A pure function of its arguments, run in the pool."""
@@ -202,9 +223,7 @@ class ComputerPlayer:
     def _process_pool(self) -> Executor:
         with self._lock:
             if self._pool is None:
-                # Spawned, not forked: a copy of a process that runs threads may hold their locks forever.
-                self._pool = ProcessPoolExecutor(max_workers=self.processes,
-                                                 mp_context=multiprocessing.get_context("spawn"))
+                self._pool = computer_pool(self.processes)
             return self._pool
 
     def _replace_pool(self) -> None:
