@@ -160,6 +160,7 @@ cdef extern from "zamek_core.h" nogil:
     void zc_bits_set(zc_bits *b, int i)
     size_t zc_state_size(const zc_state *S)
     void zc_copy(zc_state *dst, const zc_state *src)
+    void zc_memcpy(void *dst, const void *src, size_t size)
     void zc_new(const zc_rules *R, zc_state *S)
     int zc_apply(const zc_rules *R, zc_state *S, zc_log *L, int action)
     int zc_legal(const zc_rules *R, zc_state *S, int *out)
@@ -426,7 +427,7 @@ cdef class CoreRules:
 
 
 cdef class CoreState:
-    """A position in the compiled core. Mutable: ``apply`` changes it in place; ``copy`` is one memcpy."""
+    """A position in the compiled core. Mutable: ``apply`` changes it in place; ``copy`` is a memcpy."""
 
     cdef zc_state *S
     cdef zc_log *L
@@ -1213,7 +1214,7 @@ cdef class BatchCore:
         """Write each slot's legal actions as a row of ACTIONS bytes (1: legal); a finished game's row is 0."""
         if out.shape[0] != self.n * ZC_MAX_LEGAL:
             raise ValueError("the mask buffer must hold size * ACTIONS bytes")
-        memcpy(&out[0], self.masks, <size_t>self.n * ZC_MAX_LEGAL)
+        zc_memcpy(&out[0], self.masks, <size_t>self.n * ZC_MAX_LEGAL)
 
     cdef int _check(self, const int[::1] actions) noexcept nogil:
         """The first slot whose action is not legal (finished slots excepted), or -1."""
