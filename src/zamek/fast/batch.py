@@ -30,10 +30,10 @@ from zamek.core.setup import Setup
 if TYPE_CHECKING:
     from zamek.fast._core import BatchCore, CoreState
 
-try:
-    _NUMPY: Any = importlib.import_module("numpy")
-except ImportError:  # numpy is optional: memoryviews then
-    _NUMPY = None
+_UNSEEN: Final = object()
+_NUMPY: Any = _UNSEEN
+"""numpy, None where it is not installed (memoryviews then); looked for on first use, so that the processes that
+only play (arena, the server's pool) neither load it nor start its BLAS threads."""
 
 __all__ = ["ACTIONS", "Batch"]
 
@@ -128,4 +128,10 @@ class Batch:
 
 def _numpy() -> Any:
     """The numpy module, or None where it is not installed."""
+    global _NUMPY
+    if _NUMPY is _UNSEEN:
+        try:
+            _NUMPY = importlib.import_module("numpy")
+        except ImportError:
+            _NUMPY = None
     return _NUMPY
