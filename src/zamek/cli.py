@@ -468,8 +468,8 @@ def ladder_command(players: str, games: int, seed: int, workers: int, json_dir: 
     if resume and json_dir is None:
         raise click.UsageError("--resume needs --json-dir DIR, the folder the interrupted ladder wrote")
     files = {pair: json_dir / pair_file_name(*pair) for pair in ladder_pairs(names)} if json_dir else {}
-    already = {pair: games_to_resume(path, pair, setup.name, games, seed) for pair, path in files.items()
-               if resume}
+    already = {pair: games_to_resume(path, pair, setup.name, games, seed)
+               for pair, path in files.items()} if resume else {}
     if json_dir is not None:
         json_dir.mkdir(parents=True, exist_ok=True)
 
@@ -483,7 +483,6 @@ def ladder_command(players: str, games: int, seed: int, workers: int, json_dir: 
     for report in reports:
         if json_dir is not None:
             write_json_replacing(files[report.players], report.to_json())
-    for report in reports:
         click.echo(report.text())
     click.echo()
     click.echo(ladder_table(names, reports))
