@@ -14,8 +14,6 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -176,40 +174,3 @@ def test_kill_9_loses_no_acknowledged_move(db: Path) -> None:
         saved = players.record()
         assert isinstance(saved["seed"], int)  # given once the game is over
         assert records.replay(saved).is_over()
-
-
-POOL_OWNER = """
-import os, sys, time
-from zamek.web.computer import computer_pool
-pool = computer_pool(1)
-print(pool.submit(os.getpid).result(), flush=True)
-time.sleep(120)
-"""
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a dead process not yet reaped by whoever adopted it counts as gone)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks at processes through /proc")
-def test_the_computer_pool_ends_with_the_server_process_killed_outright() -> None:
-    owner = subprocess.Popen([sys.executable, "-c", POOL_OWNER], stdout=subprocess.PIPE, text=True)
-    try:
-        assert owner.stdout is not None
-        thinker = int(owner.stdout.readline())
-        assert alive(thinker)
-    finally:
-        owner.kill()  # as the OOM killer would: no shutdown of the pool
-        owner.wait()
-    end = time.monotonic() + 15
-    while alive(thinker) and time.monotonic() < end:
-        time.sleep(0.1)
-    orphaned = alive(thinker)
-    if orphaned:
-        os.kill(thinker, signal.SIGKILL)
-    assert not orphaned, "the pool's process outlived the server process that started it"

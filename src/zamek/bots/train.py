@@ -13,7 +13,6 @@ import json
 import math
 import random
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
@@ -31,6 +30,7 @@ from zamek.bots.value import (
 )
 from zamek.core.setup import Phase, Setup
 from zamek.datafiles import new_game
+from zamek.pools import process_pool
 from zamek.runner import sample_chance
 
 Sample = tuple[list[float], float, float]
@@ -66,7 +66,7 @@ def collect(spec: str, games: int, seed: int, setup: Setup, workers: int = 1, mo
     """Return the samples of ``games`` self-play games of ``spec`` (or of greedy play over ``model``)."""
     jobs = [(spec, seed + i, setup, model) for i in range(games)]
     if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with process_pool(workers) as pool:
             chunks = list(pool.map(game_samples, jobs, chunksize=4))
     else:
         chunks = [game_samples(job) for job in jobs]

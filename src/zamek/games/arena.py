@@ -11,8 +11,10 @@ and run their games here; each keeps its own report.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from typing import TypeVar
+
+from zamek.pools import process_pool
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -43,7 +45,7 @@ def play_all(play: Callable[[J], R], jobs: Sequence[J], workers: int = 1,
             on_result(index, result)
 
     if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with process_pool(workers) as pool:
             futures = {pool.submit(play, job): index for index, job in enumerate(jobs)}
             for future in as_completed(futures):
                 done(futures[future], future.result())

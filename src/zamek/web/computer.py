@@ -17,7 +17,6 @@ game's seed and the move number (``zamek.seeding``), so whichever process plays 
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import socket
 import threading
@@ -33,6 +32,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from zamek import Action, make_bot, new_game, parse_action
 from zamek import record as records
 from zamek.games.records import parse_moves
+from zamek.pools import process_pool
 from zamek.seeding import player_move_rng
 from zamek.web.db import Job, Repository
 from zamek.web.errors import ServiceError
@@ -48,25 +48,10 @@ RETRY_SECONDS: Final = 1.0
 """The pause before a turn whose write failed is tried again."""
 
 
-PARENT_CHECK_SECONDS: Final = 1.0
-"""How often a pool's process looks whether the server process that started it is still alive."""
-
-
 def computer_pool(processes: int) -> ProcessPoolExecutor:
-    """A pool of ``processes`` processes to think in, each ending soon after the process that made the pool dies
-    (a server worker killed outright does not shut its pool down, and its processes would wait forever)."""
-    # Spawned, not forked: a copy of a process that runs threads may hold their locks forever.
-    return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_exit_with_parent, initargs=(os.getpid(),))
-
-
-def _exit_with_parent(parent: int) -> None:
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)  # an orphan: nobody is left to take its answers
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+    """A pool of ``processes`` processes to think in, started afresh (this process runs threads), each ending
+    soon after the server process that made the pool dies."""
+    return process_pool(processes, spawn=True)
 
 
 def think(setup: dict[str, Any], moves: list[str], seed: int, level: str, human: int) -> list[str]:
