@@ -53,6 +53,8 @@ INDEX: Final = {name: i for i, name in enumerate(FEATURES)}
 _KIND_NAME: Final = {FeatureKind.ROAD: "road", FeatureKind.HOUSE: "house", FeatureKind.PIGSTY: "pigsty",
                      FeatureKind.CHAPEL: "house"}
 TOWER_REACH: Final = 6
+AREA_CAP: Final = 20
+"""The largest empty area counts up to this size: beyond it the family-house race is far from decided."""
 _BUCKETS: Final = {
     (kind, r): (INDEX[f"{kind}_{reach}"], INDEX[f"{kind}_{reach}_early"], INDEX[f"held_{reach}"])
     for kind in KINDS for r, reach in enumerate(REACH)
@@ -145,7 +147,7 @@ def position_features(state: GameState) -> tuple[list[float], list[float]]:
                 xp[INDEX["token_1_early"]] += early
         if family == p:
             xp[INDEX["family_lead"]] = 1.0
-            xp[INDEX["family_lead_area"]] = min(state.largest_empty_area(), 20) * (1 - early)
+            xp[INDEX["family_lead_area"]] = min(state.largest_empty_area(), AREA_CAP) * (1 - early)
         xp[INDEX["family_size"]] = state.family_size[p]
         position = state.scores[p]
         for step in range(1, TOWER_REACH + 1):

@@ -66,6 +66,7 @@ enum {
     ZB_FAMILY_SIZE = 49, ZB_TOWER_NEAR = 50, ZB_NEST_LEAD = 51, ZB_TO_MOVE = 52, ZB_NF = 53
 };
 #define ZB_TOWER_REACH 6 /* value.TOWER_REACH */
+#define ZB_AREA_CAP 20 /* value.AREA_CAP */
 #define ZB_SHRINE_RATE 3 /* scoring.SHRINE_RATE */
 
 typedef struct {
@@ -202,7 +203,8 @@ static int zb_frontier(const zc_rules *R, const zb_tables *B, zc_state *S, int r
 /* value.position_features: each player's feature vector (x0 and x1, ZB_NF each) */
 static void zb_position_features(const zc_rules *R, const zb_tables *B, zc_state *S, double *x0, double *x1) {
     double *x[2] = {x0, x1};
-    for (int i = 0; i < ZB_NF; i++) { x0[i] = 0.0; x1[i] = 0.0; }
+    zc_zero(x0, ZB_NF * sizeof *x0);
+    zc_zero(x1, ZB_NF * sizeof *x1);
     int total = R->n_tiles, left = S->n_remaining;
     double early = (double)left / (double)total;
     zc_bits remaining = {0, 0};
@@ -260,9 +262,9 @@ static void zb_position_features(const zc_rules *R, const zb_tables *B, zc_state
             if (kind == 1) xp[ZB_TOKEN_1_EARLY] += early;
         }
         if (family == p) {
-            if (area < 0) area = zc_largest_empty_area(R, S);
+            if (area < 0) area = zc_largest_empty_area_upto(R, S, ZB_AREA_CAP);
             xp[ZB_FAMILY_LEAD] = 1.0;
-            xp[ZB_FAMILY_LEAD_AREA] = (area < 20 ? area : 20) * (1 - early);
+            xp[ZB_FAMILY_LEAD_AREA] = area * (1 - early);
         }
         xp[ZB_FAMILY_SIZE] = S->family_size[p];
         int position = S->scores[p];

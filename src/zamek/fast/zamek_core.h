@@ -188,6 +188,12 @@ static inline void zc_memcpy(void *dst, const void *src, size_t size) {
 
 static inline void zc_copy(zc_state *dst, const zc_state *src) { zc_memcpy(dst, src, zc_state_size(src)); }
 
+/* memset to zero through the C library, for the same reason: the compiler expands a clearing of a few hundred
+ * bytes (a loop, or memset of a known size) inline as `rep stosq`, slow on the same processors */
+static void *(*volatile zc_libc_memset)(void *, int, size_t) = memset;
+
+static inline void zc_zero(void *dst, size_t size) { zc_libc_memset(dst, 0, size); }
+
 static int zc_log_add(zc_log *L, zc_item item) {
     if (!L) return 0;
     if (L->n == L->cap) {
@@ -599,7 +605,7 @@ static int zc_order_matters(const zc_rules *R, const zc_state *S) {
     if (g < 2) return 0;
     int owner = zc_owner(S, group[0]);
     zc_walk_ctx c;
-    memset(&c, 0, sizeof c);
+    zc_zero(&c, sizeof c);
     c.R = R; c.n = g;
     c.same_turn = owner == S->current && R->same_turn;
     c.gates = R->gate_guard ? R->gate_after : NULL;
@@ -708,8 +714,9 @@ static void zc_return_followers(zc_state *S) {
     S->n_completed = 0;
 }
 
-/* scoring.largest_empty_area (Z20) */
-static int zc_largest_empty_area(const zc_rules *R, const zc_state *S) {
+/* scoring.largest_empty_area (Z20), or ``cap`` as soon as an area reaches it (the learned value counts areas only
+ * up to a size, and the first area of an early board is most of it) */
+static int zc_largest_empty_area_upto(const zc_rules *R, const zc_state *S, int cap) {
     uint8_t seen[ZC_MAX_CELLS];
     int16_t stack[ZC_MAX_CELLS];
     memset(seen, 0, (size_t)R->cell_count);
@@ -722,7 +729,7 @@ static int zc_largest_empty_area(const zc_rules *R, const zc_state *S) {
         stack[top++] = (int16_t)start;
         while (top) {
             int c = stack[--top];
-            size++;
+            if (++size >= cap) return cap;
             for (int k = 0; k < 4; k++) {
                 int m = c + R->offsets[k];
                 if (S->status[m] == ZC_EMPTY && !seen[m]) { seen[m] = 1; stack[top++] = (int16_t)m; }
@@ -731,6 +738,10 @@ static int zc_largest_empty_area(const zc_rules *R, const zc_state *S) {
         if (size > best) best = size;
     }
     return best;
+}
+
+static int zc_largest_empty_area(const zc_rules *R, const zc_state *S) {
+    return zc_largest_empty_area_upto(R, S, ZC_MAX_CELLS);
 }
 
 typedef struct { int root, part, value, index; zc_bits cells; } zc_ranked;
