@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 OWNER = """
-import os, time
+import multiprocessing, os, time
 from {module} import {maker}
+if {start!r}:
+    multiprocessing.set_start_method({start!r})
 pool = {maker}(1)
 print(pool.submit(os.getpid).result(), flush=True)
 time.sleep(120)
@@ -30,12 +32,13 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks at processes through /proc")
-@pytest.mark.parametrize(("module", "maker"), [
-    ("zamek.pools", "process_pool"),  # forked: the arena, the ladder, training
-    ("zamek.web.computer", "computer_pool"),  # spawned: the server's computer player
+@pytest.mark.parametrize(("module", "maker", "start"), [
+    ("zamek.pools", "process_pool", ""),  # the platform's default start: the arena, the ladder, training
+    ("zamek.pools", "process_pool", "forkserver"),  # whose workers are the fork server's children
+    ("zamek.web.computer", "computer_pool", ""),  # spawned: the server's computer player
 ])
-def test_a_pool_ends_with_the_process_that_made_it_killed_outright(module: str, maker: str) -> None:
-    owner = subprocess.Popen([sys.executable, "-c", OWNER.format(module=module, maker=maker)],
+def test_a_pool_ends_with_the_process_that_made_it_killed_outright(module: str, maker: str, start: str) -> None:
+    owner = subprocess.Popen([sys.executable, "-c", OWNER.format(module=module, maker=maker, start=start)],
                              stdout=subprocess.PIPE, text=True)
     try:
         assert owner.stdout is not None

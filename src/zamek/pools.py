@@ -8,31 +8,30 @@ arena and ladder, training) is made here, so each of its processes watches its p
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
-import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Final
-
-PARENT_CHECK_SECONDS: Final = 1.0
-"""How often a pool's process looks whether the process that started it is still alive."""
 
 
 def process_pool(workers: int, spawn: bool = False) -> ProcessPoolExecutor:
-    """Return a pool of ``workers`` processes, each ending soon after the process that made the pool dies.
+    """Return a pool of ``workers`` processes, each ending as soon as the process that made the pool dies.
 
-    ``spawn`` starts them afresh rather than forked: a server must, as a fork of a process that runs threads
-    may hold their locks forever.
+    The processes start as the platform's default has them unless ``spawn`` asks for fresh ones: a server must,
+    as a fork of a process that runs threads may hold their locks forever.
     """
     context = multiprocessing.get_context("spawn") if spawn else None
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                               initializer=_exit_with_parent, initargs=(os.getpid(),))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_exit_with_parent)
 
 
-def _exit_with_parent(parent: int) -> None:
+def _exit_with_parent() -> None:
+    # The parent's sentinel, not its process id: a worker started by a fork server has that server as its parent.
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
     def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
+        multiprocessing.connection.wait([parent.sentinel])
         os._exit(0)  # an orphan: nobody is left to take its answers
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()

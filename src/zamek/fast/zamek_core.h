@@ -188,8 +188,8 @@ static inline void zc_memcpy(void *dst, const void *src, size_t size) {
 
 static inline void zc_copy(zc_state *dst, const zc_state *src) { zc_memcpy(dst, src, zc_state_size(src)); }
 
-/* memset to zero through the C library, for the same reason: the compiler expands a clearing of a few hundred
- * bytes (a loop, or memset of a known size) inline as `rep stosq`, slow on the same processors */
+/* memset to zero through the C library, likewise: the compiler expands a clearing of a few hundred bytes (a loop,
+ * or memset of a known size) inline as `rep stosq`, which the same processors also run slowly */
 static void *(*volatile zc_libc_memset)(void *, int, size_t) = memset;
 
 static inline void zc_zero(void *dst, size_t size) { zc_libc_memset(dst, 0, size); }
