@@ -31,6 +31,17 @@ def api_view(server: Server, game_id: str) -> dict[str, Any]:  # noqa: F811
         return view
 
 
+def settled_view(page: Page, server: Server, game_id: str) -> dict[str, Any]:  # noqa: F811
+    """The server's view once the page shows it and waits for a click: nothing will redraw it meanwhile."""
+    for _ in range(100):
+        page.wait_for_function(READY, timeout=30_000)
+        view = api_view(server, game_id)
+        if page.evaluate("document.body.dataset.revision") == str(view["revision"]):
+            return view
+        page.wait_for_timeout(100)
+    raise AssertionError("the page never caught up with the server")
+
+
 def test_the_replay_slider_can_be_dragged_and_moves_are_numbered_from_one(
         page: Page, server: Server) -> None:  # noqa: F811
     game = start_game(page, server.url)
@@ -80,6 +91,8 @@ def test_the_family_house_shade_goes_when_the_pointer_leaves(page: Page, server:
             page.wait_for_function(f"document.body.dataset.revision !== '{before}'", timeout=20_000)
         else:
             play_step(page)
+    # The computer may still be answering: hovering a panel that its move then redraws would lose the shade.
+    players = settled_view(page, server, game)["players"]
     owner = next(i for i, p in enumerate(players) if p["family_size"])
     family = page.locator(f".player[data-player='{owner}'] .family")
     family.hover()
