@@ -18,8 +18,10 @@ from tests.test_web_browser import (  # noqa: F401
     CHROMIUM,
     READY,
     browser,
+    click_and_wait,
     page,
     play_step,
+    revision,
     server,
     start_game,
 )
@@ -36,7 +38,7 @@ def settled_view(page: Page, server: Server, game_id: str) -> dict[str, Any]:  #
     for _ in range(100):
         page.wait_for_function(READY, timeout=30_000)
         view = api_view(server, game_id)
-        if page.evaluate("document.body.dataset.revision") == str(view["revision"]):
+        if revision(page) == str(view["revision"]):
             return view
         page.wait_for_timeout(100)
     raise AssertionError("the page never caught up with the server")
@@ -84,11 +86,9 @@ def test_the_family_house_shade_goes_when_the_pointer_leaves(page: Page, server:
             break
         # A squire on every house offered: a house scored with one is a family house (Z18), and 1-tile houses
         # are common, so one comes soon whatever the tiles.
-        squire = page.query_selector(".choice-button:not(.pass):not(.piece):has-text('squire')")
-        if squire is not None and not page.query_selector(".legal.now"):
-            before = page.evaluate("document.body.dataset.revision")
-            squire.click()
-            page.wait_for_function(f"document.body.dataset.revision !== '{before}'", timeout=20_000)
+        squire = ".choice-button:not(.pass):not(.piece):has-text('squire')"
+        if page.query_selector(squire) is not None and not page.query_selector(".legal.now"):
+            click_and_wait(page, squire)
         else:
             play_step(page)
     # The computer may still be answering: hovering a panel that its move then redraws would lose the shade.
