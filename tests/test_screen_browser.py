@@ -280,12 +280,20 @@ def test_a_touch_screen_shows_no_keyboard_hint(browser: Browser, server: Server)
 def test_a_feature_just_scored_flashes_with_its_points(page: Page, server: Server) -> None:  # noqa: F811
     page.emulate_media(reduced_motion="reduce")
     start_game(page, server.url)
+    # The flash lasts a moment: its points and its shading are read in one step, before it goes.
+    read_flash = """() => {
+        const label = document.querySelector('.flash-points');
+        if (!label) return null;
+        const shade = label.parentNode.querySelector('rect');
+        return { points: label.textContent, animation: shade && getComputedStyle(shade).animationName };
+    }"""
+    flash = None
     for _ in range(80):
         play_step(page)
-        label = page.query_selector(".flash-points")
-        if label is not None:
+        flash = page.evaluate(read_flash)
+        if flash is not None:
             break
-    assert label is not None, "nothing was scored"
-    assert (label.text_content() or "").startswith("+")
+    assert flash is not None, "nothing was scored"
+    assert flash["points"].startswith("+")
     # Asked for less motion: the feature is shaded, not animated.
-    assert page.evaluate("getComputedStyle(document.querySelector('.cells.flash rect')).animationName") == "none"
+    assert flash["animation"] == "none"
