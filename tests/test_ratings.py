@@ -1,13 +1,18 @@
 """Bradley–Terry ratings of the ladder (``zamek.games.ratings``): the fit recovers known strengths, a perfect
-record stays finite, and the ladder's table shows each level's rating."""
+record stays finite, the ladder's table shows each level's rating, and the committed ladder gives the README's table."""
 
 from __future__ import annotations
 
+import json
 import math
+import shutil
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from zamek.arena import ArenaReport, GameResult, ladder_ratings, ladder_table
+from zamek.cli import main
 from zamek.games.ratings import PRIOR_POINTS, bradley_terry, expected_share
 
 
@@ -65,3 +70,20 @@ def test_the_ladder_table_gives_each_level_its_rating() -> None:
     assert "| rating |" in table.splitlines()[0]
     assert f"| {ratings['easy']:.0f} |" in table.splitlines()[-1]
     assert ladder_ratings(players, reports[:1]) is None  # easy never played: no rating compares it
+
+
+ROOT = Path(__file__).resolve().parent.parent
+LADDER_LEVELS = "random,beginner,easy,medium,hard,expert"
+
+
+def test_the_committed_ladder_reprints_the_readme_table(tmp_path: Path) -> None:
+    """``docs/ladder`` holds every game of the README's ladder: resuming it plays nothing and prints that table."""
+    shutil.copytree(ROOT / "docs" / "ladder", tmp_path, dirs_exist_ok=True)
+    for path in tmp_path.glob("*_vs_*.json"):  # a missing game would be played here: hours with the expert
+        assert json.loads(path.read_text(encoding="utf-8"))["games"] == 200, path.name
+    result = CliRunner().invoke(main, ["ladder", "--players", LADDER_LEVELS, "--games", "200", "--seed", "1",
+                                       "--json-dir", str(tmp_path), "--resume", "--quiet"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    table = result.output[result.output.index("| row beats column |"):].strip()
+    assert len(table.splitlines()) == 2 + len(LADDER_LEVELS.split(","))
+    assert table in (ROOT / "README.md").read_text(encoding="utf-8")
