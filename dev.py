@@ -78,7 +78,7 @@ def main(argv: list[str]) -> int:
     if os.name == "posix":
         ensure_system_packages()
     for step in (
-        (python, "-m", "ruff", "check", "src", "tests", "examples", "dev.py"),
+        (python, "-m", "ruff", "check", "src", "tests", "examples", "tools", "dev.py"),
         (python, "-m", "mypy"),
         (python, "-m", "pytest", "-n", "auto", "-q", *argv[1:]),
     ):

@@ -1,4 +1,4 @@
-"""The compiled core (``zamek.fast._core``, Cython over ``zamek_core.h``); everything else is in pyproject.toml.
+"""The compiled core (``zamek.castle.fast._core``, Cython over ``zamek_core.h``); everything else is in pyproject.toml.
 
 Where no C compiler (or no Cython) is found the package still installs, and everything runs on the
 Python engine. With ``ZAMEK_REQUIRE_COMPILED=1`` or ``CI`` set in the environment a build that fails is
@@ -16,7 +16,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
-FAST = Path("src", "zamek", "fast")
+FAST = Path("src", "zamek", "castle", "fast")
 
 
 def required() -> bool:
@@ -26,7 +26,7 @@ def required() -> bool:
 
 
 def source_digest() -> str:
-    """The SHA-256 of the compiled core's sources, built into the module: zamek.fast refuses a stale build."""
+    """The SHA-256 of the compiled core's sources, built into the module: zamek.castle.fast refuses a stale build."""
     digest = hashlib.sha256()
     for name in SOURCES:
         digest.update((HERE / FAST / name).read_bytes())
@@ -34,7 +34,7 @@ def source_digest() -> str:
 
 
 SOURCES = ("_core.pyx", "zamek_core.h", "zamek_bots.h", "zamek_obs.h")
-"""The compiled core's sources (zamek.fast.SOURCES names the same)."""
+"""The compiled core's sources (zamek.castle.fast.SOURCES names the same)."""
 
 
 def extensions() -> list[Extension]:
@@ -49,13 +49,13 @@ def extensions() -> list[Extension]:
     if cythonize is None:
         generated = FAST / "_core.c"
         if (HERE / generated).exists():
-            return [Extension("zamek.fast._core", [str(generated)], include_dirs=[str(FAST)],
+            return [Extension("zamek.castle.fast._core", [str(generated)], include_dirs=[str(FAST)],
                               extra_compile_args=flags, define_macros=macros)]
         if required():
             raise RuntimeError("Cython is needed to build the compiled core (ZAMEK_REQUIRE_COMPILED/CI is set)")
         print("warning: Cython not found: zamek installs without its compiled core", file=sys.stderr)
         return []
-    extension = Extension("zamek.fast._core", [str(source)], include_dirs=[str(FAST)], extra_compile_args=flags,
+    extension = Extension("zamek.castle.fast._core", [str(source)], include_dirs=[str(FAST)], extra_compile_args=flags,
                           define_macros=macros, depends=[str(FAST / name) for name in SOURCES if name.endswith(".h")])
     try:
         return list(cythonize([extension], compiler_directives={"language_level": "3"}, quiet=True))

@@ -1,6 +1,6 @@
 """How often the analysis flags the moves of each level: the figures behind the thresholds in the README.
 
-Plays ``--games`` self-play games of every level (seeds 1 onwards), analyses each with ``zamek.analysis``
+Plays ``--games`` self-play games of every level (seeds 1 onwards), analyses each with ``zamek.castle.analysis``
 and prints, per level, the share of its decisions losing at least each threshold, with the mean loss.
 
     .venv/bin/python examples/analysis_flags.py --games 4
@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from zamek.analysis import FLAGS, analyse
-from zamek.bots.levels import make_bot
-from zamek.record import make_record
-from zamek.runner import play_game
+from zamek.castle.analysis import FLAGS, analyse
+from zamek.castle.bots.levels import make_bot
+from zamek.castle.record import make_record
+from zamek.castle.runner import play_game
 
 
 def flag_rates(level: str, games: int) -> dict[str, float]:

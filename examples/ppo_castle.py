@@ -1,6 +1,6 @@
 """PPO with action masking, learning the castle game by self-play on the vector environment, in numpy alone.
 
-    .venv/bin/python examples/ppo_castle.py --updates 60 --out docs/env_learning_curve
+    .venv/bin/python examples/ppo_castle.py --updates 60 --out results/env_learning_curve
 
 plays ``--slots`` games at once in ``zamek.env.castle_v0.vector_env`` (the compiled core), one policy driving
 both seats (self-play); with ``--greedy-share`` a share of the games meets the ``greedy`` level instead, whose
@@ -437,7 +437,7 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=5)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("docs/env_learning_curve"))
+    parser.add_argument("--out", type=Path, default=Path("results/env_learning_curve"))
     args = parser.parse_args()
     result = train(args.updates, args.slots, args.samples, args.eval_every, args.eval_games, args.seed,
                    args.greedy_share)

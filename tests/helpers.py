@@ -10,12 +10,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from zamek.core.actions import parse_action
-from zamek.core.editions import edition_of
-from zamek.core.position import Position
-from zamek.core.setup import Rules, Setup, make_rules
-from zamek.core.state import GameState
-from zamek.datafiles import load_castle, parse_tileset, position_state
+from zamek.castle.data.loader import load_castle, parse_tileset, position_state
+from zamek.castle.rules.actions import parse_action
+from zamek.castle.rules.editions import edition_of
+from zamek.castle.rules.position import Position
+from zamek.castle.rules.setup import Rules, Setup, make_rules
+from zamek.castle.rules.state import GameState
 
 _BASE_KINDS_TOML = """
 [[tile]]

@@ -11,8 +11,8 @@ from typing import Any
 
 import uvicorn
 
-from zamek.web.app import create_app
-from zamek.web.service import WebConfig
+from zamek.server.app import create_app
+from zamek.server.service import WebConfig
 
 
 @dataclass

@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zamek.core.actions import (
+from zamek.castle.data.loader import new_game
+from zamek.castle.record import make_record, read_record, replay
+from zamek.castle.rules.actions import (
     ACTION_COUNT,
     FOLLOWER_BASE,
     GRID,
@@ -29,13 +31,11 @@ from zamek.core.actions import (
     action_from_index,
     parse_action,
 )
-from zamek.core.board import CURRENT_BOARD
-from zamek.core.errors import IllegalActionError, MalformedActionError, RecordError
-from zamek.core.setup import Phase, Setup
-from zamek.core.state import GameState
-from zamek.datafiles import new_game
-from zamek.record import make_record, read_record, replay
-from zamek.runner import PlayedGame, play_game
+from zamek.castle.rules.board import CURRENT_BOARD
+from zamek.castle.rules.errors import IllegalActionError, MalformedActionError, RecordError
+from zamek.castle.rules.setup import Phase, Setup
+from zamek.castle.rules.state import GameState
+from zamek.castle.runner import PlayedGame, play_game
 
 from .helpers import play as play_moves
 from .helpers import snapshot

@@ -1,4 +1,4 @@
-"""Hints and post-game analysis (``zamek.analysis``, ``zamek analyse``): moves judged by the expert's value."""
+"""Hints and post-game analysis (``zamek.castle.analysis``, ``zamek analyse``): moves judged by the expert's value."""
 
 from __future__ import annotations
 
@@ -10,17 +10,17 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zamek import record as records
-from zamek.analysis import FLAGS, analyse, flag_for, hints, judge, timeline
-from zamek.bots.levels import make_bot
-from zamek.cli import main
-from zamek.core.actions import parse_action
-from zamek.core.editions import Edition
-from zamek.core.errors import RecordError
-from zamek.core.position import Position
-from zamek.core.setup import Setup
-from zamek.core.tiles import FeatureKind
-from zamek.runner import play_game
+from zamek.castle import record as records
+from zamek.castle.analysis import FLAGS, analyse, flag_for, hints, judge, timeline
+from zamek.castle.bots.levels import make_bot
+from zamek.castle.rules.actions import parse_action
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.errors import RecordError
+from zamek.castle.rules.position import Position
+from zamek.castle.rules.setup import Setup
+from zamek.castle.rules.tiles import FeatureKind
+from zamek.castle.runner import play_game
+from zamek.cli.main import main
 
 from .helpers import load_example, position
 

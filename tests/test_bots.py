@@ -1,4 +1,4 @@
-"""The computer players (zamek.bots) and the arena that measures them.
+"""The computer players (zamek.castle.bots) and the arena that measures them.
 
 Random positions come from random play in every rule set; the rarer decisions (Z15 order, Z19 x2
 token, Z19 extra turn) come up in random play because both players are handed those tokens at the
@@ -22,25 +22,25 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zamek import arena as arena_module
-from zamek import datafiles
-from zamek.arena import ArenaReport, GameResult, play_match_game, progress_line, run_arena, wilson_interval
-from zamek.bots import mcts as mcts_module
-from zamek.bots.base import Bot, Budget
-from zamek.bots.evaluate import DEFAULT
-from zamek.bots.levels import BOT_NAMES, LEVELS, make_bot
-from zamek.bots.mcts import MCTSBot, ranked_moves
-from zamek.bots.simple import GreedyBot, RandomBot
-from zamek.bots.value import ValueModel
-from zamek.cli import main, pair_file_name
-from zamek.core.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
-from zamek.core.editions import Edition
-from zamek.core.features import FeatureView
-from zamek.core.setup import HeldToken, Phase, Rules, Setup, make_rules
-from zamek.core.state import GameState
-from zamek.core.tiles import FeatureKind, TileSet, merge_tilesets
-from zamek.core.tokens import TokenKind
-from zamek.runner import sample_chance
+from zamek.castle import arena as arena_module
+from zamek.castle.arena import ArenaReport, GameResult, play_match_game, progress_line, run_arena, wilson_interval
+from zamek.castle.bots import mcts as mcts_module
+from zamek.castle.bots.base import Bot, Budget
+from zamek.castle.bots.evaluate import DEFAULT
+from zamek.castle.bots.levels import BOT_NAMES, LEVELS, make_bot
+from zamek.castle.bots.mcts import MCTSBot, ranked_moves
+from zamek.castle.bots.simple import GreedyBot, RandomBot
+from zamek.castle.bots.value import ValueModel
+from zamek.castle.data import loader as datafiles
+from zamek.castle.rules.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.features import FeatureView
+from zamek.castle.rules.setup import HeldToken, Phase, Rules, Setup, make_rules
+from zamek.castle.rules.state import GameState
+from zamek.castle.rules.tiles import FeatureKind, TileSet, merge_tilesets
+from zamek.castle.rules.tokens import TokenKind
+from zamek.castle.runner import sample_chance
+from zamek.cli.main import main, pair_file_name
 
 from .helpers import ALL, custom_game, house, meadow, pigsty, road, snapshot, tile_toml
 

@@ -9,17 +9,22 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from tools.bench import bench
 
-from zamek.cli import main
-from zamek.core.actions import Action, Pass, Place
-from zamek.core.setup import Setup
-from zamek.datafiles import new_game
-from zamek.record import make_record, replay
-from zamek.runner import play_game
+from zamek.castle.data.loader import new_game
+from zamek.castle.record import make_record, replay
+from zamek.castle.rules.actions import Action, Pass, Place
+from zamek.castle.rules.setup import Setup
+from zamek.castle.runner import play_game
+from zamek.cli.main import main
 
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def run_bench(*args: str) -> Result:
+    return CliRunner().invoke(bench, list(args), catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +223,7 @@ def _player_actions(actions: Sequence[Action], setup: Setup) -> list[tuple[Actio
 
 
 def test_bench_prints_speeds() -> None:
-    result = run("bench", "--seconds", "0.5")
+    result = run_bench("--seconds", "0.5")
     assert result.exit_code == 0
     rate = re.search(r"([\d,]+) actions/s", result.stdout)
     games = re.search(r"([\d,.]+) games/s", result.stdout)
@@ -228,13 +233,13 @@ def test_bench_prints_speeds() -> None:
 
 
 def test_bench_times_the_search_in_a_saved_games_positions(saved: Path) -> None:
-    result = run("bench", "--seconds", "0.2", "--mcts-iterations", "4", "--mcts-game", str(saved / "game-1.json"))
+    result = run_bench("--seconds", "0.2", "--mcts-iterations", "4", "--mcts-game", str(saved / "game-1.json"))
     assert result.exit_code == 0
     assert re.search(r"MCTS \(4 iterations per decision\), 10 placement decisions:", result.stdout)
     assert re.search(r"[\d,]+ iterations/s", result.stdout)
     bad = saved.parent / "not-a-game.json"
     bad.write_text("[1, 2]", encoding="utf-8")
-    refused = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--mcts-game", str(bad)])
+    refused = CliRunner().invoke(bench, ["--seconds", "0.1", "--mcts-game", str(bad)])
     assert refused.exit_code == 2 and "not-a-game.json" in refused.output
 
 
@@ -246,8 +251,8 @@ def test_record_written_by_selfplay_matches_make_record(saved: Path) -> None:
 
 def test_a_breakdown_line_counts_its_points_in_words() -> None:
     """'1 point', '2 points'; Polish keeps its abbreviation 'pkt' for every number."""
-    from zamek.core.breakdown import ScoreItem
-    from zamek.report import item_line
+    from zamek.castle.report import item_line
+    from zamek.castle.rules.breakdown import ScoreItem
 
     one = ScoreItem("house", 0, 1, 1, 1, 3)
     assert item_line(one).endswith("1 tile x 1 = 1 point")
@@ -257,7 +262,7 @@ def test_a_breakdown_line_counts_its_points_in_words() -> None:
 
 def test_migrate_upgrades_a_database_and_serve_refuses_what_cannot_work(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    from zamek.web.migrate import head
+    from zamek.server.migrate import head
 
     result = CliRunner().invoke(main, ["migrate", "--db", db])
     assert result.exit_code == 0 and f"schema none -> {head()}" in result.output

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from zamek import fast
+from zamek.castle import fast
 
 _MISSING = [name for name in ("numpy", "gymnasium", "pettingzoo") if importlib.util.find_spec(name) is None]
 if _MISSING or not fast.AVAILABLE:
@@ -29,14 +29,14 @@ import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-import zamek.fast._core as core  # noqa: E402
-from zamek.core.actions import ACTION_COUNT, Draw, Follower, Reveal  # noqa: E402
-from zamek.core.setup import Phase  # noqa: E402
+import zamek.castle.fast._core as core  # noqa: E402
+from zamek.castle.rules.actions import ACTION_COUNT, Draw, Follower, Reveal  # noqa: E402
+from zamek.castle.rules.setup import Phase  # noqa: E402
+from zamek.castle.runner import play_game  # noqa: E402
 from zamek.env import castle_v0  # noqa: E402
 from zamek.env.castle_gym import CastleGymEnv  # noqa: E402
 from zamek.env.castle_v0 import RULE_SETS, CastleEnv  # noqa: E402
 from zamek.env.spec import CASTLE, CASTLE_SIDE, FEATURE_SIZE, castle_square, markdown  # noqa: E402
-from zamek.runner import play_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -256,7 +256,7 @@ def test_the_other_seat_sees_no_legal_actions_and_the_chance_player_its_probabil
 
 
 def test_a_seed_gives_play_game_s_tiles_and_tokens() -> None:
-    """reset(seed=s) plays chance as zamek.runner.play_game(s) does: the same player moves give its game."""
+    """reset(seed=s) plays chance as zamek.castle.runner.play_game(s) does: the same player moves give its game."""
     played = play_game(21)
     env = CastleEnv()
     env.reset(seed=21)
@@ -313,8 +313,8 @@ def test_bad_input_is_refused_clearly_and_changes_nothing() -> None:
 def test_the_gymnasium_environment_plays_play_game_s_game_against_its_level() -> None:
     """The opponent thinks with the stream play_game gives its seat: a bot's move against a bot's move."""
     import zamek.env  # noqa: F401
-    from zamek.bots.levels import make_bot
-    from zamek.seeding import player_rng
+    from zamek.castle.bots.levels import make_bot
+    from zamek.castle.seeding import player_rng
 
     seed = 8
     game = gymnasium.make("zamek/Castle-v0", opponent="medium", seat=0).unwrapped
@@ -492,7 +492,7 @@ def test_env_bench_prints_every_figure_as_json() -> None:
 
     from click.testing import CliRunner
 
-    from zamek.cli import main
+    from zamek.cli.main import main
 
     cores = os.sched_getaffinity(0)
     result = CliRunner().invoke(main, ["env-bench", "--games", "8", "--seconds", "0.1", "--json"])
@@ -506,7 +506,7 @@ def test_env_bench_prints_every_figure_as_json() -> None:
 
 def test_the_vector_environment_s_bots_choose_as_make_bot_does() -> None:
     """A greedy level's choice in slot i is make_bot(level)'s in the same position with the same stream."""
-    from zamek.bots.levels import make_bot
+    from zamek.castle.bots.levels import make_bot
 
     venv = castle_v0.vector_env(2, seed=9)
     venv.reset()

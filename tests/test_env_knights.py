@@ -13,9 +13,9 @@ from tests.test_env import EXPLICIT_CHANCE_WARNINGS, KNOWN_WARNINGS, checked
 from zamek.env import knights_v0
 from zamek.env.knights_spec import KNIGHTS, KNIGHTS_TILES
 from zamek.env.knights_v0 import KnightsEnv
-from zamek.knights.actions import Choose, Recruit, action_from_index
-from zamek.knights.cards import Card
-from zamek.knights.engine import Phase
+from zamek.knights.rules.actions import Choose, Recruit, action_from_index
+from zamek.knights.rules.cards import Card
+from zamek.knights.rules.engine import Phase
 from zamek.knights.runner import play_game
 
 

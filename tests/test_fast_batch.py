@@ -1,4 +1,4 @@
-"""Many games at once (``zamek.fast.Batch``) against games stepped one by one in the Python engine.
+"""Many games at once (``zamek.castle.fast.Batch``) against games stepped one by one in the Python engine.
 
 A batch's game ``i`` is the game of seed ``seed + i`` under the seeding convention: the same first player, the
 same tiles and tokens, so that stepped with the same actions it is the game the Python engine plays, legal
@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from zamek import fast
-from zamek.core.actions import ACTION_COUNT
-from zamek.core.editions import Edition
-from zamek.core.setup import Phase, Setup
-from zamek.core.state import GameState
-from zamek.datafiles import new_game
-from zamek.runner import play_game, resolve_setup
-from zamek.seeding import SeededChance, first_player, player_rng
+from zamek.castle import fast
+from zamek.castle.data.loader import new_game
+from zamek.castle.rules.actions import ACTION_COUNT
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.setup import Phase, Setup
+from zamek.castle.rules.state import GameState
+from zamek.castle.runner import play_game, resolve_setup
+from zamek.castle.seeding import SeededChance, first_player, player_rng
 
 if not fast.AVAILABLE:
     if fast.required():
@@ -79,7 +79,7 @@ def test_a_batch_steps_the_games_the_python_engine_steps(setup: Setup) -> None:
 
 
 def test_game_k_of_a_batch_is_play_game_of_seed_plus_k() -> None:
-    # Random players choosing as zamek.runner.random_policy does, from the legal actions in the engine's order.
+    # Random players choosing as zamek.castle.runner.random_policy does, from the legal actions in the engine's order.
     n, seed = 5, 70
     batch = fast.Batch(Setup(), n, seed)
     rngs = [[player_rng(seed + k, seat) for seat in (0, 1)] for k in range(n)]
@@ -161,7 +161,7 @@ def test_numpy_arrays_where_numpy_is_installed() -> None:
 
 
 def test_numpy_cannot_be_asked_for_where_it_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    from zamek.fast import batch as batch_module
+    from zamek.castle.fast import batch as batch_module
     monkeypatch.setattr(batch_module, "_NUMPY", None)
     with pytest.raises(ImportError, match="numpy"):
         fast.Batch(Setup(), 2, 0, numpy=True)

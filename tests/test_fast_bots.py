@@ -1,4 +1,4 @@
-"""The computer players in the compiled core (``zamek.fast.players``) against the Python bots, the reference.
+"""The computer players in the compiled core (``zamek.castle.bots.compiled``) against the Python bots, the reference.
 
 The compiled bots must decide exactly as the Python ones: for the same position and a generator in the same
 state they choose the same action and leave the generator in the same state (so the next decision is the same
@@ -19,20 +19,20 @@ from collections.abc import Iterator
 import pytest
 from click.testing import CliRunner
 
-from zamek import fast
-from zamek.arena import play_match_game
-from zamek.bots.base import Budget
-from zamek.bots.evaluate import DEFAULT, Evaluator, Weights
-from zamek.bots.levels import BOT_NAMES, LEVELS, STRONGER_LEVELS, make_bot
-from zamek.bots.mcts import MCTSBot, ranked_moves
-from zamek.bots.simple import GreedyBot
-from zamek.bots.value import ValueModel, default_model, position_features
-from zamek.cli import main
-from zamek.core.actions import Order
-from zamek.core.setup import HeldToken, Phase, Setup
-from zamek.core.state import GameState
-from zamek.core.tokens import TokenKind
-from zamek.runner import sample_chance
+from zamek.castle import fast
+from zamek.castle.arena import play_match_game
+from zamek.castle.bots.base import Budget
+from zamek.castle.bots.evaluate import DEFAULT, Evaluator, Weights
+from zamek.castle.bots.levels import BOT_NAMES, LEVELS, STRONGER_LEVELS, make_bot
+from zamek.castle.bots.mcts import MCTSBot, ranked_moves
+from zamek.castle.bots.simple import GreedyBot
+from zamek.castle.bots.value import ValueModel, default_model, position_features
+from zamek.castle.rules.actions import Order
+from zamek.castle.rules.setup import HeldToken, Phase, Setup
+from zamek.castle.rules.state import GameState
+from zamek.castle.rules.tokens import TokenKind
+from zamek.castle.runner import sample_chance
+from zamek.cli.main import main
 
 from .test_bots import (  # noqa: F401  (short_games: a fixture)
     RULE_IDS,
@@ -50,8 +50,8 @@ if not fast.AVAILABLE:
         raise ImportError(f"the compiled core is required (ZAMEK_REQUIRE_COMPILED/CI) but {fast.UNAVAILABLE}")
     pytest.skip(f"the compiled core is not built: {fast.UNAVAILABLE}", allow_module_level=True)
 
-import zamek.fast._core as _core  # only where it was built
-from zamek.fast import players
+import zamek.castle.fast._core as _core  # only where it was built
+from zamek.castle.bots import compiled as players
 
 from .test_fast_core import (  # noqa: F401  (_slow_only_when_asked: the slow tests run with -m slow)
     _slow_only_when_asked,
@@ -132,12 +132,12 @@ def test_the_estimates_are_the_python_estimates_to_the_last_bit(setup: Setup) ->
 def test_evaluate_judges_many_positions_in_one_call() -> None:
     states = list(sampled_decisions(Setup(sokol=True), range(2), 4))
     for estimate in ESTIMATES.values():
-        assert fast.evaluate(states, estimate, 1) == [estimate.lead(s, 1) for s in states]
-    assert fast.evaluate(states, CountingEvaluator()) is None  # another kind of estimate: not in C
+        assert players.evaluate(states, estimate, 1) == [estimate.lead(s, 1) for s in states]
+    assert players.evaluate(states, CountingEvaluator()) is None  # another kind of estimate: not in C
 
 
 def test_the_value_features_are_named_as_in_python() -> None:
-    from zamek.bots.value import FEATURES
+    from zamek.castle.bots.value import FEATURES
     assert _core.VALUE_FEATURES == FEATURES
     assert players.compiled_estimate(ValueModel(LEARNED.coefficients[:-1])) is None  # another length: Python
     assert players.compiled_estimate(Weights(token_values=(0.0, 1.0))) is None
@@ -175,7 +175,7 @@ def test_the_one_turn_look_ranks_as_in_python(setup: Setup) -> None:
     for i, state in enumerate(sampled_decisions(setup, range(20, 22), 4)):
         for estimate in ESTIMATES.values():
             r1, r2 = random.Random(i), random.Random(i)
-            assert fast.ranked_moves(state, r2, 8, estimate) == ranked_moves(state, r1, 8, estimate)
+            assert players.ranked_moves(state, r2, 8, estimate) == ranked_moves(state, r1, 8, estimate)
             assert r1.getstate() == r2.getstate()
 
 
@@ -276,9 +276,9 @@ def test_without_the_compiled_core_the_bots_think_in_python(monkeypatch: pytest.
 
 
 def test_where_the_module_was_not_built_the_levels_play_the_same_moves_in_python() -> None:
-    code = ("import random; from zamek.bots.levels import make_bot; from tests.test_bots import mid_game; "
+    code = ("import random; from zamek.castle.bots.levels import make_bot; from tests.test_bots import mid_game; "
             "g = mid_game(3); print([str(make_bot(s).choose(g, random.Random(1))) for s in ('medium', 'mcts:6')]); "
-            "import zamek.fast as f; print(f.AVAILABLE)")
+            "import zamek.castle.fast as f; print(f.AVAILABLE)")
     shown = run_without_the_core(code)
     assert shown.returncode == 0, shown.stderr
     state = mid_game(3)

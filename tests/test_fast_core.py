@@ -1,4 +1,4 @@
-"""The compiled core (``zamek.fast``) against the Python engine, the reference: the same rules, action by action.
+"""The compiled core (``zamek.castle.fast``) against the Python engine, the reference: the same rules, action by action.
 
 Games are played in lockstep: the Python engine chooses (random players, greedy players), both apply the
 same action, and after every action the two must agree on everything a position holds: the legal actions
@@ -28,25 +28,26 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from tools.bench import RULE_SETS as BENCH_RULE_SETS
+from tools.bench import bench
 
-from zamek import fast
-from zamek.bench import RULE_SETS as BENCH_RULE_SETS
-from zamek.bots.levels import make_bot
-from zamek.cli import main
-from zamek.core.actions import Action, Decline, Draw, Follower, Order, Piece, PlayerAction, Reveal, UseToken
-from zamek.core.editions import Edition
-from zamek.core.setup import Phase, Setup
-from zamek.core.state import GameState
-from zamek.datafiles import new_game
-from zamek.runner import play_game, random_policy, resolve_setup
-from zamek.seeding import SeededChance, player_rng
+from zamek.castle import fast
+from zamek.castle.bots.levels import make_bot
+from zamek.castle.data.loader import new_game
+from zamek.castle.fast import core as fast_core
+from zamek.castle.rules.actions import Action, Decline, Draw, Follower, Order, Piece, PlayerAction, Reveal, UseToken
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.setup import Phase, Setup
+from zamek.castle.rules.state import GameState
+from zamek.castle.runner import play_game, random_policy, resolve_setup
+from zamek.castle.seeding import SeededChance, player_rng
 
 if not fast.AVAILABLE:
     if fast.required():
         raise ImportError(f"the compiled core is required (ZAMEK_REQUIRE_COMPILED/CI) but {fast.UNAVAILABLE}")
     pytest.skip(f"the compiled core is not built: {fast.UNAVAILABLE}", allow_module_level=True)
 
-import zamek.fast._core as _core  # only where it was built
+import zamek.castle.fast._core as _core  # only where it was built
 
 RULE_SETS = {
     "zamek": Setup(),
@@ -361,7 +362,7 @@ def test_a_rule_set_is_built_from_the_public_rules_only() -> None:
 
 
 def test_bench_times_both_engines_side_by_side() -> None:
-    result = CliRunner().invoke(main, ["bench", "--seconds", "0.3", "--mcts-iterations", "0", "--sokol"])
+    result = CliRunner().invoke(bench, ["--seconds", "0.3", "--mcts-iterations", "0", "--sokol"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("core: compiled")
     python = re.search(r"python: .* ([\d,]+) actions/s, ([\d,.]+) games/s", result.output)
@@ -373,7 +374,7 @@ def test_bench_times_both_engines_side_by_side() -> None:
 
 
 def test_bench_prints_every_figure_as_json() -> None:
-    result = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--mcts-iterations", "2", "--all-rules", "--json"])
+    result = CliRunner().invoke(bench, ["--seconds", "0.1", "--mcts-iterations", "2", "--all-rules", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["core"] == "compiled" and report["compiled_unavailable"] is None
@@ -402,8 +403,8 @@ def test_bench_prints_every_figure_as_json() -> None:
 
 
 def test_bench_times_the_search_and_the_one_turn_look_in_both_engines() -> None:
-    arguments = ["bench", "--seconds", "0.1", "--mcts-iterations", "6", "--edition", "castle2003"]
-    result = CliRunner().invoke(main, arguments)
+    arguments = ["--seconds", "0.1", "--mcts-iterations", "6", "--edition", "castle2003"]
+    result = CliRunner().invoke(bench, arguments)
     assert result.exit_code == 0, result.output
     assert "MCTS (6 iterations per decision), 10 placement decisions:" in result.output
     python = re.search(r"python: +([\d,]+) iterations/s, ([\d.]+) s per decision\n", result.output)
@@ -417,7 +418,7 @@ def test_bench_times_the_search_and_the_one_turn_look_in_both_engines() -> None:
     assert float(looks[1][1].replace(",", "")) * 10 < float(looks[0][1].replace(",", ""))
 
 
-HIDE_THE_CORE = "import sys; sys.modules['zamek.fast._core'] = None\n"
+HIDE_THE_CORE = "import sys; sys.modules['zamek.castle.fast._core'] = None\n"
 
 
 def run_without_the_core(code: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -428,10 +429,10 @@ def run_without_the_core(code: str, **env: str) -> subprocess.CompletedProcess[s
 
 
 def test_without_the_compiled_module_zamek_runs_on_the_python_engine() -> None:
-    shown = run_without_the_core("import zamek.fast as f; print(f.AVAILABLE, f.UNAVAILABLE)")
+    shown = run_without_the_core("import zamek.castle.fast as f; print(f.AVAILABLE, f.UNAVAILABLE)")
     assert shown.returncode == 0 and shown.stdout.startswith("False not built"), shown.stderr
     bench = run_without_the_core(
-        "from zamek.cli import main; main(['bench', '--seconds', '0.2', '--mcts-iterations', '0', '--json'])")
+        "from tools.bench import bench; bench(['--seconds', '0.2', '--mcts-iterations', '0', '--json'])")
     report = json.loads(bench.stdout)
     assert report["core"] == "python" and report["compiled_unavailable"].startswith("not built")
     row = report["playouts"][0]
@@ -440,15 +441,15 @@ def test_without_the_compiled_module_zamek_runs_on_the_python_engine() -> None:
 
 def test_a_missing_compiled_module_fails_loudly_where_it_is_required() -> None:
     for env in ({"ZAMEK_REQUIRE_COMPILED": "1"}, {"CI": "true"}):
-        failed = run_without_the_core("import zamek.fast", **env)
+        failed = run_without_the_core("import zamek.castle.fast", **env)
         assert failed.returncode != 0
-        assert "ImportError: the compiled core zamek.fast._core is not built" in failed.stderr
+        assert "ImportError: the compiled core zamek.castle.fast._core is not built" in failed.stderr
 
 
 def test_a_stale_build_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
     # The module knows the digest of the sources it was built from: this build is of the sources beside it.
     assert fast.source_digest() == _core.SOURCE_DIGEST and len(_core.SOURCE_DIGEST) == 64
     assert (fast.DRAW, fast.REVEAL) == (_core.DRAW, _core.REVEAL)
-    assert fast._load() is None
-    monkeypatch.setattr(fast, "source_digest", lambda: "0" * 64)  # the sources edited since the build
-    assert str(fast._load()).startswith("stale")
+    assert fast_core._load() is None
+    monkeypatch.setattr(fast_core, "source_digest", lambda: "0" * 64)  # the sources edited since the build
+    assert str(fast_core._load()).startswith("stale")

@@ -549,12 +549,12 @@ def test_pointing_at_a_feature_says_its_tiles_its_owner_and_its_points(page: Pag
 def order_record() -> Json:
     """A saved game of random play that stops where the player to move chooses the order of two scorings whose
     markers end differently: on a wall tower with a token, or not (Z15, Z16)."""
-    from zamek import datafiles
-    from zamek.core.actions import Action
-    from zamek.core.setup import Phase, Setup
-    from zamek.record import make_record
-    from zamek.runner import random_policy, sample_chance
-    from zamek.web.views import order_outcome
+    from zamek.castle.data import loader as datafiles
+    from zamek.castle.record import make_record
+    from zamek.castle.rules.actions import Action
+    from zamek.castle.rules.setup import Phase, Setup
+    from zamek.castle.runner import random_policy, sample_chance
+    from zamek.server.views import order_outcome
 
     for seed in range(1, 400):
         rng = random.Random(seed)

@@ -6,9 +6,10 @@ from importlib import resources
 
 import pytest
 
-from zamek.core.board import CastleDef
-from zamek.core.errors import DataError
-from zamek.core.geometry import (
+from zamek.castle.data.loader import TILESET_FILES, load_castle, load_tileset, new_game, parse_castle, parse_tileset
+from zamek.castle.rules.board import CastleDef
+from zamek.castle.rules.errors import DataError
+from zamek.castle.rules.geometry import (
     FACING,
     MIDDLE_SEGMENTS,
     SEGMENTS,
@@ -20,8 +21,7 @@ from zamek.core.geometry import (
     side_segments,
     space_name,
 )
-from zamek.core.tiles import canonical_form
-from zamek.datafiles import TILESET_FILES, load_castle, load_tileset, new_game, parse_castle, parse_tileset
+from zamek.castle.rules.tiles import canonical_form
 
 from .helpers import tile_toml
 
@@ -241,7 +241,7 @@ def test_a_fountain_splits_three_or_four_arms() -> None:
 
 # ------------------------------------------------------------ castle validation
 
-CASTLE_TEXT = resources.files("zamek.data").joinpath("zamek_castle.toml").read_text(encoding="utf-8")
+CASTLE_TEXT = resources.files("zamek.castle.data").joinpath("zamek_castle.toml").read_text(encoding="utf-8")
 
 
 def _castle_error(old: str, new: str) -> str:

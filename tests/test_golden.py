@@ -3,13 +3,13 @@
 In the spirit of OpenSpiel's playthrough tests. For every rule set, two games (fixed seeds) of the
 ``greedy`` bot (Player 1) against the ``random`` bot (Player 2) are stored under ``tests/golden/``:
 
-- ``<rules>-<seed>.json``: the saved game (``zamek.record.make_record``), so the game replays;
+- ``<rules>-<seed>.json``: the saved game (``zamek.castle.record.make_record``), so the game replays;
 - ``<rules>-<seed>.txt``: a header (rules, seed, first player, the decisions that occur), then one line
   per action (its number, the phase before it, the player whose turn it is, its notation and the move
   in words), after every action that scored the new score lines in words and the scores, and at the
   end the final scoring, the totals and the result.
 
-The tests replay every record with full checks (``zamek.record.replay``), write the text again from
+The tests replay every record with full checks (``zamek.castle.record.replay``), write the text again from
 the replayed game and compare it with the stored text, showing a unified diff on a mismatch. A
 difference means the rules, the scoring or the words changed: check the diff, and if the change is
 meant, regenerate::
@@ -35,16 +35,16 @@ from typing import Any, Final
 
 import pytest
 
-from zamek.bots.levels import make_bot
-from zamek.core.actions import Action, Order, Reveal, UseToken
-from zamek.core.editions import Edition
-from zamek.core.setup import Phase, Setup
-from zamek.core.state import GameState
-from zamek.datafiles import new_game
-from zamek.record import make_record, read_record, replay
-from zamek.report import describe_move, item_line, player_name
-from zamek.runner import play_game
-from zamek.terms import term
+from zamek.castle.bots.levels import make_bot
+from zamek.castle.data.loader import new_game
+from zamek.castle.record import make_record, read_record, replay
+from zamek.castle.report import describe_move, item_line, player_name
+from zamek.castle.rules.actions import Action, Order, Reveal, UseToken
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.setup import Phase, Setup
+from zamek.castle.rules.state import GameState
+from zamek.castle.runner import play_game
+from zamek.castle.terms import term
 
 GOLDEN: Final = Path(__file__).parent / "golden"
 REGENERATE: Final = ".venv/bin/python -m tests.test_golden --regenerate"

@@ -27,9 +27,9 @@ from tests.test_web_browser import (  # noqa: F401
     server,
     start_game,
 )
-from zamek.core.tokens import TokenKind, printed_number
+from zamek.castle.rules.tokens import TokenKind, printed_number
+from zamek.castle.terms import term
 from zamek.knights.terms import TERMS as KNIGHTS_TERMS
-from zamek.terms import term
 
 EDITION_KEYS = ["road", "house", "pigsty", "meadow", "shrine", "shrines", "stocks", "fountain", "family-house",
                 "herald", "squire", "farmer", "monk", "special-token", *(f"token:{k}" for k in range(1, 10))]

@@ -18,10 +18,13 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zamek.bots.base import Budget
-from zamek.cli import main
-from zamek.core.errors import DataError, IllegalActionError, MalformedActionError, RecordError
-from zamek.knights.actions import (
+from zamek.castle.bots.base import Budget
+from zamek.castle.rules.errors import DataError, IllegalActionError, MalformedActionError, RecordError
+from zamek.cli.main import main
+from zamek.knights.arena import ArenaReport, labels, play_arena_game, run_arena, seating
+from zamek.knights.bots import BOT_NAMES, MonteCarloBot, castle_winner, make_bot
+from zamek.knights.record import make_record, replay
+from zamek.knights.rules.actions import (
     ACTION_COUNT,
     ALL_CHOICES,
     Action,
@@ -31,10 +34,8 @@ from zamek.knights.actions import (
     action_from_index,
     parse_action,
 )
-from zamek.knights.arena import ArenaReport, labels, play_arena_game, run_arena, seating
-from zamek.knights.bots import BOT_NAMES, MonteCarloBot, castle_winner, make_bot
-from zamek.knights.cards import ARMY, ROUNDS, TILE_SET, TILES, Card, CastleKind, load_cards, parse_cards
-from zamek.knights.engine import (
+from zamek.knights.rules.cards import ARMY, ROUNDS, TILE_SET, TILES, Card, CastleKind, load_cards, parse_cards
+from zamek.knights.rules.engine import (
     CardsRevealed,
     CardsToCamp,
     CastleTaken,
@@ -50,9 +51,8 @@ from zamek.knights.engine import (
     TileRevealed,
     ranking,
 )
-from zamek.knights.knowledge import deduce, possible_hands
-from zamek.knights.match import match_result, match_setups
-from zamek.knights.record import make_record, replay
+from zamek.knights.rules.knowledge import deduce, possible_hands
+from zamek.knights.rules.match import match_result, match_setups
 from zamek.knights.runner import play_game
 from zamek.knights.terms import TERMS, event_lines
 
@@ -104,7 +104,7 @@ def test_k2_the_strength_table_meets_the_conditions() -> None:
 
 
 def test_k2_the_data_file_says_it_is_a_reconstruction() -> None:
-    text = Path(__file__).resolve().parents[1].joinpath("src/zamek/data/knights_cards.toml").read_text("utf-8")
+    text = Path(__file__).resolve().parents[1].joinpath("src/zamek/knights/data/cards.toml").read_text("utf-8")
     assert "RECONSTRUCTION" in text
 
 
@@ -400,7 +400,7 @@ def test_k7_the_match_commands_start_every_game_with_the_youngest(tmp_path: Path
 
 
 def test_k7_a_match_tie_goes_to_cards_in_hand_then_the_youngest() -> None:
-    from zamek.knights.engine import KnightsResult
+    from zamek.knights.rules.engine import KnightsResult
 
     setup = KnightsSetup(players=2)
     a = KnightsResult((3, 1), (5, 6), (0, 1))

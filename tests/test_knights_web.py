@@ -226,15 +226,15 @@ def test_k8_a_computer_seats_hand_and_choice_are_never_served(client: WebClient)
 
 
 def test_answers_validate_against_their_models(client: WebClient) -> None:
-    """Every answer is its model of the protocol (zamek.web.knights_schemas), with the protocol's version."""
-    from zamek.web.knights_schemas import (
+    """Every answer is its model of the protocol (zamek.server.knights_schemas), with the protocol's version."""
+    from zamek.server.knights_schemas import (
         KnightsMeta,
         KnightsSavedGame,
         KnightsView,
         LobbyGames,
         SeatedKnightsView,
     )
-    from zamek.web.schemas import API_VERSION, ErrorAnswer
+    from zamek.server.schemas import API_VERSION, ErrorAnswer
 
     meta = client.get("/api/knights/meta")
     assert KnightsMeta.model_validate_json(meta.text).seat_kinds == ["person", "friend", "random", "heuristic", "mc"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from zamek.loadtest import LoadConfig, legal_actions, percentiles, run_load
+from tools.loadtest import LoadConfig, legal_actions, percentiles, run_load
 
 from .live_server import start_server
 

@@ -1,4 +1,4 @@
-"""The expert's value network (``zamek.bots.network``): the C form, the weights file, ``zamek train``."""
+"""The expert's value network (``zamek.castle.bots.network``): the C form, the weights file, ``zamek train``."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from zamek import fast
-from zamek.bots.levels import make_bot
-from zamek.bots.mcts import MCTSBot
-from zamek.bots.network import MAX_HIDDEN, NetValue, load_net, net_from_json, net_to_json
-from zamek.bots.value import FEATURES, default_model
-from zamek.cli import main
-from zamek.core.setup import Setup
-from zamek.core.state import GameState
-from zamek.fast import players
+from zamek.castle import fast
+from zamek.castle.bots import compiled as players
+from zamek.castle.bots.levels import make_bot
+from zamek.castle.bots.mcts import MCTSBot
+from zamek.castle.bots.network import MAX_HIDDEN, NetValue, load_net, net_from_json, net_to_json
+from zamek.castle.bots.value import FEATURES, default_model
+from zamek.castle.rules.setup import Setup
+from zamek.castle.rules.state import GameState
+from zamek.cli.main import main
 
 from .test_bots import RULE_IDS, RULE_SETS, random_decisions
 

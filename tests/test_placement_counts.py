@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from zamek.core.actions import Place, parse_action
-from zamek.core.geometry import FACING, SEGMENTS, SIDE_OFFSETS, side_segments
-from zamek.core.setup import Phase
-from zamek.core.state import GameState
-from zamek.core.tiles import FeatureKind, TileDef
-from zamek.datafiles import new_game
-from zamek.runner import play_game
+from zamek.castle.data.loader import new_game
+from zamek.castle.rules.actions import Place, parse_action
+from zamek.castle.rules.geometry import FACING, SEGMENTS, SIDE_OFFSETS, side_segments
+from zamek.castle.rules.setup import Phase
+from zamek.castle.rules.state import GameState
+from zamek.castle.rules.tiles import FeatureKind, TileDef
+from zamek.castle.runner import play_game
 
 from .test_properties import recompute_regions
 

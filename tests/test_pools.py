@@ -33,9 +33,9 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks at processes through /proc")
 @pytest.mark.parametrize(("module", "maker", "start"), [
-    ("zamek.pools", "process_pool", ""),  # the platform's default start: the arena, the ladder, training
-    ("zamek.pools", "process_pool", "forkserver"),  # whose workers are the fork server's children
-    ("zamek.web.computer", "computer_pool", ""),  # spawned: the server's computer player
+    ("zamek.kit.pools", "process_pool", ""),  # the platform's default start: the arena, the ladder, training
+    ("zamek.kit.pools", "process_pool", "forkserver"),  # whose workers are the fork server's children
+    ("zamek.server.computer", "computer_pool", ""),  # spawned: the server's computer player
 ])
 def test_a_pool_ends_with_the_process_that_made_it_killed_outright(module: str, maker: str, start: str) -> None:
     owner = subprocess.Popen([sys.executable, "-c", OWNER.format(module=module, maker=maker, start=start)],

@@ -12,16 +12,16 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from zamek.core.actions import Draw, Pass, Reveal, UseToken, parse_action
-from zamek.core.breakdown import ScoreItem
-from zamek.core.editions import Edition
-from zamek.core.errors import PositionError
-from zamek.core.position import Position
-from zamek.core.setup import HeldToken, Phase, Setup
-from zamek.core.state import GameState
-from zamek.core.tokens import TokenKind
-from zamek.datafiles import new_game, position_state, read_position
-from zamek.runner import play_game
+from zamek.castle.data.loader import new_game, position_state, read_position
+from zamek.castle.rules.actions import Draw, Pass, Reveal, UseToken, parse_action
+from zamek.castle.rules.breakdown import ScoreItem
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.errors import PositionError
+from zamek.castle.rules.position import Position
+from zamek.castle.rules.setup import HeldToken, Phase, Setup
+from zamek.castle.rules.state import GameState
+from zamek.castle.rules.tokens import TokenKind
+from zamek.castle.runner import play_game
 
 from .helpers import custom_game, meadow, tile_toml
 

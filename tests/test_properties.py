@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zamek.core.breakdown import totals
-from zamek.core.geometry import FACING, SEGMENTS, SIDE_OFFSETS
-from zamek.core.setup import FOLLOWERS_IN_SUPPLY, Phase
-from zamek.core.state import GameState
-from zamek.core.tiles import FeatureDef, FeatureKind
-from zamek.datafiles import new_game
-from zamek.record import make_record, replay
-from zamek.runner import play_game
+from zamek.castle.data.loader import new_game
+from zamek.castle.record import make_record, replay
+from zamek.castle.rules.breakdown import totals
+from zamek.castle.rules.geometry import FACING, SEGMENTS, SIDE_OFFSETS
+from zamek.castle.rules.setup import FOLLOWERS_IN_SUPPLY, Phase
+from zamek.castle.rules.state import GameState
+from zamek.castle.rules.tiles import FeatureDef, FeatureKind
+from zamek.castle.runner import play_game
 
 from .helpers import snapshot
 

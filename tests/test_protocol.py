@@ -1,4 +1,4 @@
-"""One game protocol for both games (``zamek.games``): conformance, one runner, shared helpers."""
+"""One game protocol for both games (``zamek.kit``): conformance, one runner, shared helpers."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from zamek.core.editions import Edition
-from zamek.core.setup import Setup
-from zamek.core.state import GameState
-from zamek.datafiles import new_game
-from zamek.games.arena import play_all, schedule, seating
-from zamek.games.play import run, sample_chance
-from zamek.games.protocol import CHANCE, TERMINAL, Game, check_game
-from zamek.knights.engine import KnightsSetup, KnightsState
+from zamek.castle.data.loader import new_game
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.setup import Setup
+from zamek.castle.rules.state import GameState
+from zamek.kit.arena import play_all, schedule, seating
+from zamek.kit.play import run, sample_chance
+from zamek.kit.protocol import CHANCE, TERMINAL, Game, check_game
+from zamek.knights.rules.engine import KnightsSetup, KnightsState
 
 from .helpers import custom_game, meadow, tile_toml
 
@@ -142,12 +142,12 @@ def _outside(imports: set[tuple[str, str]], allowed: Sequence[str]) -> list[tupl
 
 def test_neither_game_borrows_from_the_others_files() -> None:
     # Rycerze i zamki uses the shared modules, never the castle game's.
-    assert _outside(_imports(SRC / "knights"), ["zamek.knights", "zamek.games"]) == []
+    assert _outside(_imports(SRC / "knights"), ["zamek.knights", "zamek.kit"]) == []
     # The castle game's core and its drivers know nothing of the card game.
     for folder in (SRC / "core", SRC / "bots", SRC / "games"):
         assert [m for _, m in _imports(folder) if m.startswith("zamek.knights")] == []
     # The core stands on itself and the shared modules only.
-    assert _outside(_imports(SRC / "core"), ["zamek.core", "zamek.games.protocol", "zamek.games.errors"]) == []
+    assert _outside(_imports(SRC / "core"), ["zamek.castle.rules", "zamek.kit.protocol", "zamek.kit.errors"]) == []
 
 
 def square(n: int) -> int:

@@ -1,4 +1,4 @@
-"""Bradley–Terry ratings of the ladder (``zamek.games.ratings``): the fit recovers known strengths, a perfect
+"""Bradley–Terry ratings of the ladder (``zamek.kit.ratings``): the fit recovers known strengths, a perfect
 record stays finite, the ladder's table shows each level's rating, and the committed ladder gives the README's table."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from zamek.arena import ArenaReport, GameResult, ladder_pairs, ladder_ratings, ladder_table
-from zamek.cli import main, pair_file_name
-from zamek.games.ratings import PRIOR_POINTS, bradley_terry, expected_share
+from zamek.castle.arena import ArenaReport, GameResult, ladder_pairs, ladder_ratings, ladder_table
+from zamek.cli.main import main, pair_file_name
+from zamek.kit.ratings import PRIOR_POINTS, bradley_terry, expected_share
 
 
 def test_two_players_are_as_far_apart_as_their_share_says() -> None:
@@ -77,8 +77,8 @@ LADDER_LEVELS = "random,beginner,easy,medium,hard,expert"
 
 
 def test_the_committed_ladder_reprints_the_readme_table(tmp_path: Path) -> None:
-    """``docs/ladder`` holds every game of the README's ladder: resuming it plays nothing and prints that table."""
-    shutil.copytree(ROOT / "docs" / "ladder", tmp_path, dirs_exist_ok=True)
+    """``results/ladder`` holds every game of the README's ladder: resuming it plays nothing and prints that table."""
+    shutil.copytree(ROOT / "results" / "ladder", tmp_path, dirs_exist_ok=True)
     for pair in ladder_pairs(LADDER_LEVELS.split(",")):  # a missing game would be played here: hours with the expert
         path = tmp_path / pair_file_name(*pair)
         assert json.loads(path.read_text(encoding="utf-8"))["games"] == 200, path.name

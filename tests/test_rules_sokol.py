@@ -22,19 +22,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zamek import datafiles
-from zamek.core.actions import Action, Decline, Follower, Piece, PlayerAction, UseToken, parse_action
-from zamek.core.breakdown import ScoreItem, totals
-from zamek.core.editions import Edition
-from zamek.core.errors import DataError, IllegalActionError
-from zamek.core.scoring import CHAPEL_POINTS, advance_marker, chapel_points
-from zamek.core.setup import FOLLOWERS_IN_SUPPLY, HeldToken, Phase, Setup
-from zamek.core.state import GameState
-from zamek.core.tiles import FeatureKind
-from zamek.core.tokens import TokenKind
-from zamek.datafiles import load_castle, parse_tileset, rules_for
-from zamek.record import make_record, replay
-from zamek.runner import sample_chance
+from zamek.castle.data import loader as datafiles
+from zamek.castle.data.loader import load_castle, parse_tileset, rules_for
+from zamek.castle.record import make_record, replay
+from zamek.castle.rules.actions import Action, Decline, Follower, Piece, PlayerAction, UseToken, parse_action
+from zamek.castle.rules.breakdown import ScoreItem, totals
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.errors import DataError, IllegalActionError
+from zamek.castle.rules.scoring import CHAPEL_POINTS, advance_marker, chapel_points
+from zamek.castle.rules.setup import FOLLOWERS_IN_SUPPLY, HeldToken, Phase, Setup
+from zamek.castle.rules.state import GameState
+from zamek.castle.rules.tiles import FeatureKind
+from zamek.castle.rules.tokens import TokenKind
+from zamek.castle.runner import sample_chance
 
 from .helpers import (
     ALL,

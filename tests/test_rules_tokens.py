@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import pytest
 
-from zamek.core.actions import Decline, Follower, Order, Piece, Reveal, UseToken, parse_action
-from zamek.core.breakdown import ScoreItem
-from zamek.core.editions import EDITIONS
-from zamek.core.errors import IllegalActionError
-from zamek.core.features import FeatureView
-from zamek.core.setup import TOKEN_KINDS, TOKENS_PER_KIND, HeldToken, Phase
-from zamek.core.state import GameState
-from zamek.core.tiles import FeatureKind
-from zamek.core.tokens import END_KINDS, TokenKind, kind_from_printed, printed_number, usable_same_turn
-from zamek.terms import LANGUAGES, keys, term, token_name
+from zamek.castle.rules.actions import Decline, Follower, Order, Piece, Reveal, UseToken, parse_action
+from zamek.castle.rules.breakdown import ScoreItem
+from zamek.castle.rules.editions import EDITIONS
+from zamek.castle.rules.errors import IllegalActionError
+from zamek.castle.rules.features import FeatureView
+from zamek.castle.rules.setup import TOKEN_KINDS, TOKENS_PER_KIND, HeldToken, Phase
+from zamek.castle.rules.state import GameState
+from zamek.castle.rules.tiles import FeatureKind
+from zamek.castle.rules.tokens import END_KINDS, TokenKind, kind_from_printed, printed_number, usable_same_turn
+from zamek.castle.terms import LANGUAGES, keys, term, token_name
 
 from .helpers import ALL, custom_game, house, meadow, pigsty, position, road, tile_toml, with_fields
 

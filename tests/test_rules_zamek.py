@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import pytest
 
-from zamek.core.actions import Draw, Follower, Pass, Place, Reveal, parse_action
-from zamek.core.board import TRACK_LENGTH
-from zamek.core.breakdown import ScoreItem
-from zamek.core.errors import IllegalActionError, MalformedActionError
-from zamek.core.features import FeatureView
-from zamek.core.setup import (
+from zamek.castle.data.loader import load_castle, load_tileset, new_game, parse_castle, parse_tileset
+from zamek.castle.rules.actions import Draw, Follower, Pass, Place, Reveal, parse_action
+from zamek.castle.rules.board import TRACK_LENGTH
+from zamek.castle.rules.breakdown import ScoreItem
+from zamek.castle.rules.errors import IllegalActionError, MalformedActionError
+from zamek.castle.rules.features import FeatureView
+from zamek.castle.rules.setup import (
     FOLLOWERS_IN_SUPPLY,
     ROLES,
     TOKEN_KINDS,
@@ -31,9 +32,8 @@ from zamek.core.setup import (
     Setup,
     make_rules,
 )
-from zamek.core.state import GameState
-from zamek.core.tiles import FeatureKind
-from zamek.datafiles import load_castle, load_tileset, new_game, parse_castle, parse_tileset
+from zamek.castle.rules.state import GameState
+from zamek.castle.rules.tiles import FeatureKind
 
 from .helpers import ALL, game, house, meadow, pigsty, play, position, road, rules_with, tile_toml, turn
 

@@ -21,13 +21,13 @@ from contextlib import contextmanager
 
 import pytest
 
-from zamek.core.actions import Action, Follower, Order, PlayerAction
-from zamek.core.editions import Edition
-from zamek.core.setup import HeldToken, Phase, Setup
-from zamek.core.state import GameState
-from zamek.core.tokens import TokenKind
-from zamek.datafiles import new_game
-from zamek.runner import sample_chance
+from zamek.castle.data.loader import new_game
+from zamek.castle.rules.actions import Action, Follower, Order, PlayerAction
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.setup import HeldToken, Phase, Setup
+from zamek.castle.rules.state import GameState
+from zamek.castle.rules.tokens import TokenKind
+from zamek.castle.runner import sample_chance
 
 RULE_SETS = [
     Setup(),

@@ -1,4 +1,4 @@
-"""One seeding convention (``zamek.seeding``): a seed fixes a game's tiles and tokens wherever it is played."""
+"""One seeding convention (``zamek.castle.seeding``): a seed fixes a game's tiles and tokens wherever it is played."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from zamek.core.actions import Action, Draw, Reveal
-from zamek.core.setup import Phase, Setup
-from zamek.core.state import GameState
-from zamek.datafiles import new_game
-from zamek.runner import play_game
-from zamek.seeding import ALL_TOKENS, SeededChance, first_player, player_rng
-from zamek.web.app import create_app
-from zamek.web.service import WebConfig
+from zamek.castle.data.loader import new_game
+from zamek.castle.rules.actions import Action, Draw, Reveal
+from zamek.castle.rules.setup import Phase, Setup
+from zamek.castle.rules.state import GameState
+from zamek.castle.runner import play_game
+from zamek.castle.seeding import ALL_TOKENS, SeededChance, first_player, player_rng
+from zamek.server.app import create_app
+from zamek.server.service import WebConfig
 
 
 def draws(actions: list[Action]) -> list[str]:

@@ -29,17 +29,17 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, text
+from tools.loadtest import ServerProcess, descendants, legal_actions, start_server_process
 
 from tests.live_server import Server, start_server
 from tests.postgres import pg_url, postgres  # noqa: F401
 from tests.test_web_api import wait_for_person
 from tests.web_client import Json, WebClient, bearer
-from zamek import record as records
-from zamek.loadtest import ServerProcess, descendants, legal_actions, start_server_process
-from zamek.web.app import create_app
-from zamek.web.db import Base, driver_url
-from zamek.web.migrate import config, current, head
-from zamek.web.service import WebConfig
+from zamek.castle import record as records
+from zamek.server.app import create_app
+from zamek.server.migrate import config, current, head
+from zamek.server.service import WebConfig
+from zamek.server.tables import Base, driver_url
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -152,7 +152,7 @@ def test_a_database_of_the_previous_schema_is_upgraded_and_its_games_go_on(any_u
 def test_the_agreement_to_hints_and_a_stored_analysis_round_trip(any_url: str, monkeypatch: pytest.MonkeyPatch
                                                                  ) -> None:
     from tests.test_web_api import _finished_record as finished_record
-    from zamek import analysis as judging
+    from zamek.castle import analysis as judging
 
     with client(any_url) as web:
         friend = web.post("/api/games", json={"mode": "friend", "seat": "first", "hints": True}).json()

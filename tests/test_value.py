@@ -1,4 +1,4 @@
-"""The learned position value (zamek.bots.value) and its fitting (zamek.bots.train).
+"""The learned position value (zamek.castle.bots.value) and its fitting (zamek.castle.training.fit_value).
 
 The board features are checked on the hand-made positions of ``test_bots`` (a pigsty open to one
 space, a road with stocks open to the same space), the fit on samples whose answer is known, and
@@ -15,12 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from zamek.bots import value as value_module
-from zamek.bots.levels import make_bot
-from zamek.bots.mcts import MCTSBot
-from zamek.bots.network import load_estimate
-from zamek.bots.train import collect, fit, model_json, solve
-from zamek.bots.value import (
+from zamek.castle.bots import value as value_module
+from zamek.castle.bots.levels import make_bot
+from zamek.castle.bots.mcts import MCTSBot
+from zamek.castle.bots.network import load_estimate
+from zamek.castle.bots.value import (
     FEATURES,
     INDEX,
     MODEL_FORMAT,
@@ -30,12 +29,13 @@ from zamek.bots.value import (
     model_from_json,
     position_features,
 )
-from zamek.cli import main
-from zamek.core.actions import parse_action
-from zamek.core.editions import Edition
-from zamek.core.setup import Phase, Setup
-from zamek.datafiles import new_game
-from zamek.runner import sample_chance
+from zamek.castle.data.loader import new_game
+from zamek.castle.rules.actions import parse_action
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.setup import Phase, Setup
+from zamek.castle.runner import sample_chance
+from zamek.castle.training.fit_value import collect, fit, model_json, solve
+from zamek.cli.main import main
 
 from .test_bots import trap_position
 from .test_fast_core import _slow_only_when_asked  # noqa: F401  (the slow test runs with -m slow)
@@ -137,7 +137,7 @@ def test_model_json_round_trips_and_refuses_other_features() -> None:
 
 
 def test_a_damaged_or_foreign_value_model_is_refused_saying_why() -> None:
-    text = resources.files("zamek").joinpath("data/value_model.json").read_text(encoding="utf-8")
+    text = resources.files("zamek.castle.data").joinpath("value_model.json").read_text(encoding="utf-8")
     data = json.loads(text)
     assert data["format"] == MODEL_FORMAT and model_from_json(text) == default_model()
     edited = dict(data, coefficients=[c + 0.5 * (i == 3) for i, c in enumerate(data["coefficients"])])
@@ -202,8 +202,8 @@ def test_train_value_is_reproducible_and_measures_each_round_against_the_opponen
 
 @pytest.mark.slow
 def test_the_shipped_value_is_what_its_command_makes(tmp_path: Path) -> None:
-    # The README's command for src/zamek/data/value_model.json, from the settings the file records.
-    shipped = resources.files("zamek").joinpath("data/value_model.json").read_text(encoding="utf-8")
+    # The README's command for src/zamek/castle/data/value_model.json, from the settings the file records.
+    shipped = resources.files("zamek.castle.data").joinpath("value_model.json").read_text(encoding="utf-8")
     trained = json.loads(shipped)["trained"]
     out = tmp_path / "value_model.json"
     result = CliRunner().invoke(main, ["train-value", "--bot", trained["bot"], "--seed", str(trained["seed"]),

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from zamek import analysis as judging
-from zamek import datafiles, parse_action
-from zamek.core.actions import Action
-from zamek.core.setup import Phase, Setup
-from zamek.record import make_record
-from zamek.runner import random_policy, sample_chance
+from zamek import parse_action
+from zamek.castle import analysis as judging
+from zamek.castle.data import loader as datafiles
+from zamek.castle.record import make_record
+from zamek.castle.rules.actions import Action
+from zamek.castle.rules.setup import Phase, Setup
+from zamek.castle.runner import random_policy, sample_chance
 
 from .test_web_api import _finished_record, new_game
 from .web_client import Json, WebClient, bearer, client_for
@@ -295,7 +296,7 @@ def test_a_game_deleted_while_it_is_analysed_keeps_no_analysis(client: WebClient
 def test_the_best_move_with_a_symmetric_tile_turned_another_way_is_the_best_move_played(client: WebClient) -> None:
     # A tile the same every way round (Z47: four houses, one on each side): turned another way, with the figure on
     # the house on the same side of the board, it is the same move: judged as good, and shown as the best played.
-    from zamek.core.geometry import rotate_segment
+    from zamek.castle.rules.geometry import rotate_segment
 
     def same_square(state: Any, played: list[str], best: list[str]) -> bool:
         tile = state.tiles.tiles[state.drawn]

@@ -14,16 +14,18 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from zamek import datafiles, fast
-from zamek.core.actions import Action
-from zamek.core.editions import Edition
-from zamek.core.setup import Phase, Setup
-from zamek.record import make_record
-from zamek.runner import random_policy, sample_chance
-from zamek.web.app import preferred_language
-from zamek.web.computer import think
-from zamek.web.db import Repository, StoredGame
-from zamek.web.schemas import API_VERSION
+from zamek.castle import fast
+from zamek.castle.data import loader as datafiles
+from zamek.castle.record import make_record
+from zamek.castle.rules.actions import Action
+from zamek.castle.rules.editions import Edition
+from zamek.castle.rules.setup import Phase, Setup
+from zamek.castle.runner import random_policy, sample_chance
+from zamek.server.app import preferred_language
+from zamek.server.computer import think
+from zamek.server.db import Repository
+from zamek.server.schemas import API_VERSION
+from zamek.server.tables import StoredGame
 
 from .web_client import Json, WebClient, client_for
 
@@ -583,7 +585,7 @@ def test_the_page_and_its_files_are_served(client: WebClient) -> None:
         assert client.get(f"/static/{name}").status_code == 200, name
     # The page's modules by screen (lobby, game, replay), the API client and what they share: each one served,
     # and named by the page.
-    static = Path(__file__).resolve().parent.parent / "src" / "zamek" / "web" / "static"
+    static = Path(__file__).resolve().parent.parent / "src" / "zamek" / "server" / "static"
     modules = sorted(p.name for p in static.glob("*.js"))
     assert {"api.js", "lobby.js", "game.js", "replay.js", "knights.js"} <= set(modules)
     for name in modules:
@@ -594,11 +596,11 @@ def test_the_page_and_its_files_are_served(client: WebClient) -> None:
 def test_zamek_play_starts_the_server_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 
-    import zamek.web.server
-    from zamek.cli import main
+    import zamek.server.server
+    from zamek.cli.main import main
 
     calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(zamek.web.server, "serve", lambda *args, **kw: calls.append((*args, kw)))
+    monkeypatch.setattr(zamek.server.server, "serve", lambda *args, **kw: calls.append((*args, kw)))
     result = CliRunner().invoke(main, ["play", "--port", "8123", "--db", "sqlite://", "--no-browser"])
     assert result.exit_code == 0, result.output
     assert calls == [("127.0.0.1", 8123, "sqlite://", {"open_browser": False})]
@@ -806,9 +808,9 @@ def test_answers_validate_against_their_models_and_name_spaces_not_cells(
     client: WebClient, options: Json, seed: int, asked: str
 ) -> None:
     """Random play of a whole game for two people (seeds chosen for a question about a token on the way)."""
-    from zamek.web.knights_schemas import LobbyGames
-    from zamek.web.layout import Geometry
-    from zamek.web.schemas import GameStatus, GameView, Meta, ReplayView, SavedGame, SeatedView
+    from zamek.server.knights_schemas import LobbyGames
+    from zamek.server.layout import Geometry
+    from zamek.server.schemas import GameStatus, GameView, Meta, ReplayView, SavedGame, SeatedView
 
     Meta.model_validate_json(client.get("/api/meta").text)
     geometry = Geometry.model_validate_json(client.get("/api/geometry?sokol=true").text)
@@ -886,9 +888,9 @@ def test_z19_the_doubling_question_says_what_the_token_adds() -> None:
     import random
 
     from zamek import Phase, UseToken, new_game
-    from zamek.core.setup import Setup
-    from zamek.runner import random_policy, sample_chance
-    from zamek.web.views import _doubling_gain
+    from zamek.castle.rules.setup import Setup
+    from zamek.castle.runner import random_policy, sample_chance
+    from zamek.server.views import _doubling_gain
 
     rng = random.Random(3)
     asked = 0

@@ -18,10 +18,10 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from zamek.web.app import create_app
-from zamek.web.db import Repository
-from zamek.web.service import GameService, WebConfig
-from zamek.web.sessions import Sessions
+from zamek.server.app import create_app
+from zamek.server.db import Repository
+from zamek.server.service import GameService, WebConfig
+from zamek.server.sessions import Sessions
 
 from .test_web_api import _finished_record, new_game
 from .web_client import WebClient
@@ -193,12 +193,12 @@ def test_import_with_a_too_short_draw_order_is_400(client: WebClient) -> None:
 
 
 def test_an_engine_failure_in_import_is_400(client: WebClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    import zamek.web.sessions
+    import zamek.server.sessions
 
     def broken(*_args: Any) -> None:
         raise IndexError("tuple index out of range")
 
-    monkeypatch.setattr(zamek.web.sessions, "replay_moves", broken)
+    monkeypatch.setattr(zamek.server.sessions, "replay_moves", broken)
     response = client.post("/api/import", json=_finished_record(4))
     assert response.status_code == 400 and response.json()["error"] == "invalid-record"
     assert stored(client) == []
@@ -214,7 +214,7 @@ def test_an_unexpected_error_is_a_500_in_the_error_format(
         raise RuntimeError("secret detail of the failure")
 
     monkeypatch.setattr(GameService, "lobby", broken)
-    with caplog.at_level(logging.ERROR, logger="zamek.web"):
+    with caplog.at_level(logging.ERROR, logger="zamek.server"):
         response = client.post("/api/lobby", json={"tokens": []})
     assert response.status_code == 500
     assert response.headers["content-type"].startswith("application/json")
@@ -330,7 +330,7 @@ def test_the_same_origin_and_reads_from_anywhere_are_taken(client: WebClient) ->
 def test_zamek_play_on_every_interface_warns_and_names_the_addresses(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import zamek.web.server as server
+    import zamek.server.server as server
 
     configs: list[uvicorn.Config] = []
     monkeypatch.setattr(server, "local_addresses", lambda: ["127.0.0.1", "192.168.7.9", "fd00::5"])
@@ -346,7 +346,7 @@ def test_zamek_play_on_every_interface_warns_and_names_the_addresses(
 
 def test_zamek_play_on_localhost_does_not_warn(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    import zamek.web.server as server
+    import zamek.server.server as server
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
     server.serve("127.0.0.1", 8123, "sqlite://", open_browser=False)

@@ -21,9 +21,9 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
+from tools.loadtest import ServerProcess, free_port, legal_actions, start_server_process
 
-from zamek import record as records
-from zamek.loadtest import ServerProcess, free_port, legal_actions, start_server_process
+from zamek.castle import record as records
 
 Json = dict[str, Any]
 KILL_DELAY = 0.002

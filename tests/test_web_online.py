@@ -27,9 +27,10 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from zamek import Setup, new_game
-from zamek.web import events
-from zamek.web.app import create_app
-from zamek.web.db import ExtrasRow, Repository, SeatRow, StoredGame
+from zamek.server import events
+from zamek.server.app import create_app
+from zamek.server.db import Repository
+from zamek.server.tables import ExtrasRow, SeatRow, StoredGame
 
 from .live_server import Server, start_server
 from .web_client import Json, Tokens, WebClient, bearer, client_for, web_config
@@ -950,9 +951,9 @@ def test_too_many_pages_on_one_game_are_refused_with_429(
     live: Server, http_client: httpx.Client, streams: list[EventStream], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The refusal is an answer (429 in the error format), not a stream broken after its 200."""
-    import zamek.web.events
+    import zamek.server.events
 
-    monkeypatch.setattr(zamek.web.events, "MAX_WATCHERS_PER_GAME", 2)
+    monkeypatch.setattr(zamek.server.events, "MAX_WATCHERS_PER_GAME", 2)
     game, tokens = created(http_client, "/api/games", {"mode": "hotseat", "seed": 8})
     path = f"/api/games/{game['id']}/events"
     streams.extend(EventStream(live, path) for _ in range(2))

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from zamek.core.actions import Piece
-from zamek.core.geometry import Side
-from zamek.core.tiles import FeatureKind
-from zamek.knights.cards import Card
-from zamek.web.words import (
+from zamek.castle.rules.actions import Piece
+from zamek.castle.rules.geometry import Side
+from zamek.castle.rules.tiles import FeatureKind
+from zamek.knights.rules.cards import Card
+from zamek.server.words import (
     CARDS,
     CHOICES,
     ENGINE,
@@ -37,10 +37,11 @@ from zamek.web.words import (
 from .web_client import WebClient, client_for
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "zamek"
-WEB_DIR = SRC / "web"
+WEB_DIR = SRC / "server"
 ENGINE_ERRORS = {"IllegalActionError", "MalformedActionError", "RecordError"}
-ENGINE_FILES = sorted([*SRC.glob("core/*.py"), *SRC.glob("games/*.py"), *SRC.glob("knights/*.py"), SRC / "record.py"])
-SETUP_FILES = [SRC / "core" / "setup.py", SRC / "core" / "editions.py"]
+ENGINE_FILES = sorted([*SRC.glob("castle/rules/*.py"), *SRC.glob("kit/*.py"), *SRC.glob("knights/**/*.py"),
+                       SRC / "castle" / "record.py"])
+SETUP_FILES = [SRC / "castle" / "rules" / name for name in ("setup.py", "editions.py", "rulesets.py")]
 """A saved game's setup is checked by these (ValueError), and a record names the reason ("setup: ...")."""
 
 
@@ -109,7 +110,7 @@ def raised(paths: list[Path], errors: set[str]) -> Iterator[tuple[str, int, str]
 
 def knights_setup_checks() -> Iterator[tuple[str, int, str]]:
     """The ValueErrors of Rycerze i zamki's setup (its record's "setup: ..." names them)."""
-    tree = ast.parse((SRC / "knights" / "engine.py").read_text())
+    tree = ast.parse((SRC / "knights" / "rules" / "engine.py").read_text())
     setup = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "KnightsSetup")
     for node in ast.walk(setup):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ValueError":
@@ -169,7 +170,7 @@ def chosen_words(path: Path, function: str, name: str) -> set[str]:
 def test_every_word_a_message_is_given_has_its_polish() -> None:
     """The values an engine's message takes from a fixed set (what the game waits for, a side, a figure, a card...)
     are each known here."""
-    legality, knights = SRC / "core" / "legality.py", SRC / "knights" / "engine.py"
+    legality, knights = SRC / "castle" / "rules" / "legality.py", SRC / "knights" / "rules" / "engine.py"
     assert constants_in(legality, "_waiting_for") | constants_in(knights, "_waiting_for") == set(WAITING)
     assert chosen_words(legality, "check", "what") == set(CHOICES["chance"])
     assert chosen_words(legality, "_check_place", "mine") == set(ROAD)

@@ -12,8 +12,8 @@ import httpx2 as httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from zamek.web.app import create_app
-from zamek.web.service import GameService, WebConfig
+from zamek.server.app import create_app
+from zamek.server.service import GameService, WebConfig
 
 Json = dict[str, Any]
 

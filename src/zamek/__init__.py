@@ -1,40 +1,75 @@
 """Zamek: a rules engine, computer players and web app for Carcassonne: The Castle (Polish edition Zamek).
 
 What a user of the library needs is exported here; the module paths below it may change. Start with
-``zamek.new_game(zamek.Setup(...))``, play with ``state.play(action)``, read the position through
-``state.features()`` and friends, and save games with ``make_record`` / ``replay``.
+``zamek.new_game(zamek.Setup.parse("zamek+sokol"))``, play with ``state.play(action)``, read the position
+through ``state.features()`` and friends, and save games with ``make_record`` / ``replay``.
+
+The names load lazily (PEP 562): ``import zamek`` loads nothing else, and ``zamek.GameState`` loads only the
+rules. The code is laid out by game: ``zamek.castle`` (the castle game: ``rules``, ``data``, ``bots``, ``fast``,
+records), ``zamek.knights`` (Rycerze i zamki), over ``zamek.kit`` (what both share); ``zamek.env`` holds the
+research environments, ``zamek.server`` the web app and ``zamek.cli`` the command line.
 """
 
-from zamek.bots.base import Bot, Budget
-from zamek.bots.levels import BOT_NAMES, LEVELS, make_bot
-from zamek.core.actions import (
-    Action,
-    ChanceOutcome,
-    Decline,
-    Draw,
-    Follower,
-    Order,
-    Pass,
-    Piece,
-    Place,
-    PlayerAction,
-    Reveal,
-    UseToken,
-    action_from_index,
-    parse_action,
-)
-from zamek.core.board import BOARDS, CURRENT_BOARD, CastleDef
-from zamek.core.breakdown import ScoreItem
-from zamek.core.editions import EDITIONS, Edition
-from zamek.core.errors import DataError, IllegalActionError, MalformedActionError, RecordError, ZamekError
-from zamek.core.features import FeatureView
-from zamek.core.position import Position
-from zamek.core.setup import HeldToken, Phase, Result, Rules, Setup
-from zamek.core.state import GameState
-from zamek.core.tiles import FeatureKind, TileDef, TileSet
-from zamek.core.tokens import TokenKind
-from zamek.datafiles import new_game, position_state, read_position, rules_for
-from zamek.record import make_record, read_record, replay
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from zamek.castle.bots.base import Bot, Budget
+    from zamek.castle.bots.levels import BOT_NAMES, LEVELS, make_bot
+    from zamek.castle.data.loader import new_game, position_state, read_position, rules_for
+    from zamek.castle.record import make_record, read_record, replay
+    from zamek.castle.rules.actions import (
+        Action,
+        ChanceOutcome,
+        Decline,
+        Draw,
+        Follower,
+        Order,
+        Pass,
+        Piece,
+        Place,
+        PlayerAction,
+        Reveal,
+        UseToken,
+        action_from_index,
+        parse_action,
+    )
+    from zamek.castle.rules.board import BOARDS, CURRENT_BOARD, CastleDef
+    from zamek.castle.rules.breakdown import ScoreItem
+    from zamek.castle.rules.editions import EDITIONS, Edition
+    from zamek.castle.rules.errors import DataError, IllegalActionError, MalformedActionError, RecordError, ZamekError
+    from zamek.castle.rules.features import FeatureView
+    from zamek.castle.rules.position import Position
+    from zamek.castle.rules.setup import HeldToken, Phase, Result, Rules, Setup
+    from zamek.castle.rules.state import GameState
+    from zamek.castle.rules.tiles import FeatureKind, TileDef, TileSet
+    from zamek.castle.rules.tokens import TokenKind
+
+_WHERE: dict[str, tuple[str, ...]] = {
+    "zamek.castle.bots.base": ("Bot", "Budget"),
+    "zamek.castle.bots.levels": ("BOT_NAMES", "LEVELS", "make_bot"),
+    "zamek.castle.data.loader": ("new_game", "position_state", "read_position", "rules_for"),
+    "zamek.castle.record": ("make_record", "read_record", "replay"),
+    "zamek.castle.rules.actions": (
+        "Action", "ChanceOutcome", "Decline", "Draw", "Follower", "Order", "Pass", "Piece", "Place", "PlayerAction",
+        "Reveal", "UseToken", "action_from_index", "parse_action",
+    ),
+    "zamek.castle.rules.board": ("BOARDS", "CURRENT_BOARD", "CastleDef"),
+    "zamek.castle.rules.breakdown": ("ScoreItem",),
+    "zamek.castle.rules.editions": ("EDITIONS", "Edition"),
+    "zamek.castle.rules.errors": (
+        "DataError", "IllegalActionError", "MalformedActionError", "RecordError", "ZamekError",
+    ),
+    "zamek.castle.rules.features": ("FeatureView",),
+    "zamek.castle.rules.position": ("Position",),
+    "zamek.castle.rules.setup": ("HeldToken", "Phase", "Result", "Rules", "Setup"),
+    "zamek.castle.rules.state": ("GameState",),
+    "zamek.castle.rules.tiles": ("FeatureKind", "TileDef", "TileSet"),
+    "zamek.castle.rules.tokens": ("TokenKind",),
+}
+_MODULE_OF: dict[str, str] = {name: module for module, names in _WHERE.items() for name in names}
 
 __all__ = [
     "BOARDS",
@@ -87,3 +122,18 @@ __all__ = [
     "replay",
     "rules_for",
 ]
+"""The public API; each name loads from its module in ``_WHERE`` (a test checks the two agree)."""
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module on first use (PEP 562)."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'zamek' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -3,7 +3,7 @@
 ``gymnasium.make("zamek/Castle-v0", opponent="hard", rules="zamek", seat=None, reward="win")``: the
 observation and action spaces are ``castle_v0``'s; the opponent (any name ``zamek.make_bot`` knows: random,
 greedy, beginner, easy, medium, hard, deep…) moves inside ``step`` until it is the agent's turn again, with the
-random stream ``zamek.runner.play_game`` would give it, so a game against a bot on seed ``s`` is that bot's game
+random stream ``zamek.castle.runner.play_game`` would give it, so a game against a bot on seed ``s`` is that bot's game
 of ``play_game(s)``. ``seat=None`` lets the seed choose the agent's seat (else 0 or 1). The mask is in the
 observation (``"action_mask"``) and in ``info["action_mask"]``. An illegal action ends the game as a loss
 (reward -1, ``info["illegal_action"]``), as PettingZoo's ``TerminateIllegalWrapper`` does, so that unmasked
@@ -18,11 +18,11 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
-from zamek.bots.levels import make_bot
-from zamek.core.setup import Setup
+from zamek.castle.bots.levels import make_bot
+from zamek.castle.rules.setup import Setup
+from zamek.castle.seeding import player_rng
 from zamek.env.base import Reward
 from zamek.env.castle_v0 import CastleEnv
-from zamek.seeding import player_rng
 
 __all__ = ["CastleGymEnv"]
 
@@ -93,7 +93,7 @@ class CastleGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._python = self.game.python_state()
             self._synced = len(self.game.moves)
         else:
-            from zamek import fast
+            from zamek.castle import fast
 
             rules = fast.core_rules(self.game.game_setup)
             for code in self.game.moves[self._synced:]:

@@ -3,9 +3,9 @@
 ``env(rules="zamek", render_mode=None, chance="sampled", reward="win")`` is the AEC environment: agents
 ``player_0`` and ``player_1`` (seats 0 and 1), observations ``{"observation": int16[7178], "action_mask":
 int8[1100]}`` (the layout: ``zamek.env.spec.CASTLE`` and docs/environment.md), actions the engine's stable
-indices (``zamek.core.actions``). Chance (tile draws, token reveals) is played inside from the seed given to
+indices (``zamek.castle.rules.actions``). Chance (tile draws, token reveals) is played inside from the seed given to
 ``reset(seed=...)`` under the project's seeding convention, so seat choices never move the tiles and a game is
-``zamek.runner.play_game(seed)``'s game for the same actions; or, with ``chance="explicit"``, a third agent
+``zamek.castle.runner.play_game(seed)``'s game for the same actions; or, with ``chance="explicit"``, a third agent
 ``chance`` picks the outcome (OpenSpiel's convention): its mask marks the outcomes possible now, and
 ``infos["chance"]["probabilities"]`` gives their probabilities. Rewards: +1/-1/0 at the end, or with
 ``reward="score"`` each seat's change in lead at every step (they add up to the final score difference).
@@ -25,36 +25,35 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from zamek import fast
-from zamek.core.editions import Edition
-from zamek.core.setup import Setup
+from zamek.castle import fast
+from zamek.castle.fast import core as fast_core
+from zamek.castle.rules import rulesets
+from zamek.castle.rules.setup import Setup
+from zamek.castle.seeding import first_player as seeded_first_player
 from zamek.env.base import CHANCE_AGENT, Chance, Reward, TurnEnv, check_options
 from zamek.env.spec import CASTLE, CASTLE_ACTIONS, CASTLE_CHANCE_ACTIONS, CASTLE_SIDE, MAX_TILES
-from zamek.seeding import first_player as seeded_first_player
 
 __all__ = ["RULE_SETS", "CastleEnv", "CastleVectorEnv", "VectorStep", "env", "raw_env", "setup_of", "vector_env"]
 
-RULE_SETS: Final = {
-    "zamek": Setup(),
-    "castle2003": Setup(edition=Edition.CASTLE_2003),
-    "sokol": Setup(sokol=True),
-    "castle2003-sokol": Setup(edition=Edition.CASTLE_2003, sokol=True),
-    "gate-guard": Setup(sokol=True, gate_guard=True),
-}
-"""The rule sets by name: Zamek (2020), The Castle (2003), each with Sokół, and Sokół's gate-guard variant."""
+RULE_SETS: Final = {name: Setup.parse(name) for name in rulesets.RULE_SETS}
+"""Every rule set by its name (``zamek+sokol``, :mod:`zamek.castle.rules.rulesets`)."""
+_ALIASES: Final = {"castle2003-sokol": "castle2003+sokol", "gate-guard": "zamek+sokol+gate-guard"}
+"""Names of earlier versions of this environment."""
 
 RENDER_MODES: Final = ("ansi", "rgb_array")
-_DRAW: Final = 2000  # the compiled core's chance codes (zamek.fast._core.DRAW / REVEAL)
+_DRAW: Final = 2000  # the compiled core's chance codes (zamek.castle.fast._core.DRAW / REVEAL)
 _REVEAL: Final = 3000
 
 
 def setup_of(rules: str | Setup) -> Setup:
-    """A rule set by name (``RULE_SETS``) or a ``Setup`` as it is; a clear ValueError otherwise."""
+    """A rule set by name (``RULE_SETS``; the edition may be left out: ``sokol``) or a ``Setup`` as it is; a clear
+    ValueError otherwise."""
     if isinstance(rules, Setup):
         return rules
-    if rules not in RULE_SETS:
-        raise ValueError(f"unknown rule set {rules!r}; choose from {', '.join(RULE_SETS)} or pass a Setup")
-    return RULE_SETS[rules]
+    try:
+        return Setup.parse(_ALIASES.get(rules, rules))
+    except ValueError:
+        raise ValueError(f"unknown rule set {rules!r}; choose from {', '.join(RULE_SETS)} or pass a Setup") from None
 
 
 def _observation_space(actions: int) -> spaces.Dict:
@@ -84,7 +83,7 @@ class CastleEnv(TurnEnv):
             raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
         if first_player not in (None, 0, 1):
             raise ValueError(f"first_player must be 0, 1 or None, not {first_player!r}")
-        fast._need()
+        fast_core._need()
         self.setup = setup_of(rules)
         self.render_mode = render_mode
         self.chance_mode = chance
@@ -112,7 +111,7 @@ class CastleEnv(TurnEnv):
 
     @property
     def state_core(self) -> Any:
-        """The position (``zamek.fast.CoreState``): for tools and tests; agents should use ``observe``."""
+        """The position (``zamek.castle.fast.CoreState``): for tools and tests; agents should use ``observe``."""
         return self._state
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -188,7 +187,7 @@ class CastleEnv(TurnEnv):
 
     def python_state(self) -> Any:
         """The Python engine's ``GameState`` of the game so far (replayed: for bots, pictures and records)."""
-        from zamek.datafiles import new_game
+        from zamek.castle.data.loader import new_game
 
         rules = fast.core_rules(self.game_setup)
         state = new_game(self.game_setup)
@@ -200,7 +199,7 @@ class CastleEnv(TurnEnv):
         if self.render_mode is None:
             return None
         if self.render_mode == "ansi":
-            from zamek.render import render_castle
+            from zamek.castle.render import render_castle
 
             scores = self._state.scores
             over = " (over)" if self._state.is_over() else f", {self.agent_selection} to move"
@@ -239,8 +238,8 @@ _PLAYERS: Final = ((40, 90, 200), (230, 200, 30))
 def castle_picture(setup: Setup, state: Any) -> np.ndarray:
     """An RGB picture (uint8, height x width x 3) of a position: tiles by their features' kinds, figures as
     dots in their players' colours."""
-    from zamek.datafiles import rules_for
-    from zamek.render import INNER_CELLS, SEGMENT_CELLS
+    from zamek.castle.data.loader import rules_for
+    from zamek.castle.render import INNER_CELLS, SEGMENT_CELLS
 
     rules = rules_for(setup)
     castle = rules.castle
@@ -323,7 +322,7 @@ class CastleVectorEnv:
             raise ValueError(f"a vector environment holds at least one game, not {n}")
         if first_player not in (None, 0, 1):
             raise ValueError(f"first_player must be 0, 1 or None, not {first_player!r}")
-        fast._need()
+        fast_core._need()
         self.setup = setup_of(rules)
         self.n = n
         self.seed = seed
@@ -343,7 +342,7 @@ class CastleVectorEnv:
 
     def reset(self, seed: int | None = None) -> VectorStep:
         """Start ``n`` new games (on ``seed``, ``seed + 1``…; None: the constructor's seed)."""
-        import zamek.fast._core as _core
+        import zamek.castle.fast._core as _core
 
         if seed is not None:
             self.seed = seed
@@ -403,7 +402,7 @@ class CastleVectorEnv:
         return self._core
 
     def state(self, i: int) -> Any:
-        """A copy of game ``i``'s position (``zamek.fast.CoreState``), e.g. for a bot to think on."""
+        """A copy of game ``i``'s position (``zamek.castle.fast.CoreState``), e.g. for a bot to think on."""
         if not 0 <= i < self.n:
             raise ValueError(f"there is no game {i} in a vector environment of {self.n}")
         return self._started().state(i)
@@ -412,10 +411,10 @@ class CastleVectorEnv:
         """The action a computer level chooses in game ``i``, thinking in C on a copy of it: ``random``, or a
         greedy level (``greedy``, ``greedy:N``, ``beginner``, ``easy``, ``medium``), as ``zamek.make_bot(level)``
         would choose with ``rng`` (an opponent for training and for measuring an agent)."""
-        import zamek.fast._core as _core
-        from zamek.bots.evaluate import DEFAULT
-        from zamek.bots.levels import LEVELS
-        from zamek.fast.players import compiled_estimate
+        import zamek.castle.fast._core as _core
+        from zamek.castle.bots.compiled import compiled_estimate
+        from zamek.castle.bots.evaluate import DEFAULT
+        from zamek.castle.bots.levels import LEVELS
 
         state = self.state(i)
         spec = LEVELS.get(level, level)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from zamek.env.spec import Layout, Part
-from zamek.knights.actions import ACTION_COUNT
-from zamek.knights.cards import ARMY, TILES, Card
+from zamek.env.layout import Layout, Part
+from zamek.knights.rules.actions import ACTION_COUNT
+from zamek.knights.rules.cards import ARMY, TILES, Card
 
 MAX_SEATS: Final = 4
 KNIGHTS_TILES: Final = tuple(TILES)

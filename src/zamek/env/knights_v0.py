@@ -2,10 +2,10 @@
 
 ``env(players=3, render_mode=None, chance="sampled", reward="win")``: agents ``player_0``… in seat order,
 observations ``{"observation": int8[...], "action_mask": int8[28]}`` (layout: ``zamek.env.knights_spec.KNIGHTS``
-and docs/environment.md), actions the game's stable indices (``zamek.knights.actions``: ``Choose`` 0..21,
+and docs/environment.md), actions the game's stable indices (``zamek.knights.rules.actions``: ``Choose`` 0..21,
 ``Recruit`` 22..27). The secret choice of a round (K4) is asked seat by seat, and a seat's observation never
 holds another's choice, hand or hidden recruitment (K8): only what ``KnightsState.view`` shows it, and what that
-lets it deduce (``zamek.knights.knowledge``). Tiles are turned up from ``random.Random(seed)`` as
+lets it deduce (``zamek.knights.rules.knowledge``). Tiles are turned up from ``random.Random(seed)`` as
 ``zamek.knights.runner.play_game(seed)`` turns them, or by a ``chance`` agent with ``chance="explicit"`` (its
 action k turns up tile ``KNIGHTS_TILES[k]``). Rewards: +1 to the winner and -1 to the others at the end
 (K6 leaves no tie), or with ``reward="score"`` the change of each seat's castle points minus the mean of the
@@ -25,11 +25,11 @@ from pettingzoo.utils import wrappers
 
 from zamek.env.base import CHANCE_AGENT, Chance, Reward, TurnEnv, check_options
 from zamek.env.knights_spec import KNIGHTS, KNIGHTS_TILES, MAX_SEATS
-from zamek.games.play import sample_chance
-from zamek.knights.actions import ACTION_COUNT, Draw, action_from_index
-from zamek.knights.cards import ARMY, TILES, Card
-from zamek.knights.engine import KnightsSetup, KnightsState, Phase, View
-from zamek.knights.knowledge import deduce
+from zamek.kit.play import sample_chance
+from zamek.knights.rules.actions import ACTION_COUNT, Draw, action_from_index
+from zamek.knights.rules.cards import ARMY, TILES, Card
+from zamek.knights.rules.engine import KnightsSetup, KnightsState, Phase, View
+from zamek.knights.rules.knowledge import deduce
 
 __all__ = ["KnightsEnv", "encode_view", "env", "raw_env"]
 

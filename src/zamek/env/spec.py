@@ -7,8 +7,10 @@ checks the ranges against the compiled core's layout (``zamek_obs.h``) and again
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
+
+from zamek.env.knights_spec import KNIGHTS
+from zamek.env.layout import Layout, Part
 
 CASTLE_SIDE: Final = 13
 """The castle planes' width and height: the largest castle (Sokół's, 11 x 11) and its wall around it."""
@@ -18,56 +20,9 @@ MAX_TILES: Final = 128
 FEATURE_SIZE: Final = 10
 """Numbers that describe one feature of the tile placed last (``last_features``)."""
 CASTLE_ACTIONS: Final = 1100
-"""Player actions: the engine's stable indices (``zamek.core.actions``)."""
+"""Player actions: the engine's stable indices (``zamek.castle.rules.actions``)."""
 CASTLE_CHANCE_ACTIONS: Final = MAX_TILES + 10
 """The chance player's actions (``chance="explicit"``): draw tile t is t; reveal token kind k is 128 + k."""
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """A run of numbers in an observation."""
-
-    name: str
-    size: int
-    meaning: str
-    labels: tuple[str, ...] = ()
-    """For a part of several planes or entries: what each one is, in order."""
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """The parts of an observation in order; planes first (each ``area`` numbers), then the vector."""
-
-    planes: tuple[Part, ...]
-    vector: tuple[Part, ...]
-    area: int
-    dtype: str
-
-    @property
-    def plane_count(self) -> int:
-        return sum(p.size for p in self.planes)
-
-    @property
-    def size(self) -> int:
-        return self.plane_count * self.area + sum(p.size for p in self.vector)
-
-    def span(self, name: str) -> slice:
-        """The indices of a part in the flat observation (a plane part spans ``size * area`` numbers)."""
-        start = 0
-        for part in self.planes:
-            if part.name == name:
-                return slice(start, start + part.size * self.area)
-            start += part.size * self.area
-        for part in self.vector:
-            if part.name == name:
-                return slice(start, start + part.size)
-            start += part.size
-        raise KeyError(f"no part {name!r} in this observation")
-
-    def plane(self, name: str, k: int = 0) -> slice:
-        """The indices of plane ``k`` of a plane part."""
-        whole = self.span(name)
-        return slice(whole.start + k * self.area, whole.start + (k + 1) * self.area)
 
 
 _SIDES = ("N", "E", "S", "W")
@@ -146,8 +101,6 @@ def castle_square(place_action: int) -> tuple[int, int]:
 
 def markdown() -> str:
     """The observation spec as the Markdown of ``docs/environment.md``'s tables."""
-    from zamek.env.knights_spec import KNIGHTS
-
     lines: list[str] = []
 
     def table(layout: Layout, planes_title: str) -> None:

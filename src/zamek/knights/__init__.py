@@ -6,9 +6,9 @@
 ``bots``, ``runner``, ``arena``, ``terms`` (words for people) and ``cli``.
 """
 
-from zamek.knights.actions import Choose, Draw, Recruit, action_from_index, parse_action
-from zamek.knights.cards import Card, CastleKind, load_cards
-from zamek.knights.engine import KnightsResult, KnightsSetup, KnightsState, Phase, View
+from zamek.knights.rules.actions import Choose, Draw, Recruit, action_from_index, parse_action
+from zamek.knights.rules.cards import Card, CastleKind, load_cards
+from zamek.knights.rules.engine import KnightsResult, KnightsSetup, KnightsState, Phase, View
 
 __all__ = [
     "Card",

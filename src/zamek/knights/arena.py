@@ -1,6 +1,6 @@
 """Matches between Rycerze i zamki bots: every seat rotation, win rates with confidence intervals.
 
-Games are scheduled and played by the one arena of both games (:mod:`zamek.games.arena`): game ``i``
+Games are scheduled and played by the one arena of both games (:mod:`zamek.kit.arena`): game ``i``
 uses seed ``S + i // n`` and rotation ``i % n`` (n players), so over n games on one seed each listed
 player sits in every seat (the last seat is the youngest, who holds the sword first and wins final
 ties, K3, K6) and all see the same tiles (they come from the seed alone).
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from zamek.games.arena import play_all, schedule
-from zamek.games.arena import seating as seating  # the arena's, as before
-from zamek.games.intervals import wilson_interval
-from zamek.knights.engine import KnightsSetup
+from zamek.kit.arena import play_all, schedule
+from zamek.kit.arena import seating as seating  # the arena's, as before
+from zamek.kit.intervals import wilson_interval
+from zamek.knights.rules.engine import KnightsSetup
 from zamek.knights.runner import play_game
 
 

@@ -5,7 +5,7 @@ Every bot has the castle bots' interface, ``choose(state, rng, budget)``, and lo
 decision taken straight from a view.
 
 The heuristic (``heuristic``) imagines a couple of dozen ways the others might lay their cards
-(from the hands they may hold, :mod:`zamek.knights.knowledge`): mostly one of their three best
+(from the hands they may hold, :mod:`zamek.knights.rules.knowledge`): mostly one of their three best
 cards for this castle, sometimes two, sometimes only shepherds. It scores each lay of its own by
 the castle points it would take in those scenes minus a price for the cards it spends when cards
 are short, and picks at random among the lays close to the best. Mixing matters in this game:
@@ -29,11 +29,11 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Final, Protocol
 
-from zamek.games.budget import Budget
-from zamek.knights.actions import Choose, Draw, PlayerAction, Recruit
-from zamek.knights.cards import ARMY, ROUNDS, TILES, Card, CardTable, CastleKind
-from zamek.knights.engine import KnightsState, Phase, View, choices_from
-from zamek.knights.knowledge import ArmyHand, camp_of, full_hand, possible_hands
+from zamek.kit.budget import Budget
+from zamek.knights.rules.actions import Choose, Draw, PlayerAction, Recruit
+from zamek.knights.rules.cards import ARMY, ROUNDS, TILES, Card, CardTable, CastleKind
+from zamek.knights.rules.engine import KnightsState, Phase, View, choices_from
+from zamek.knights.rules.knowledge import ArmyHand, camp_of, full_hand, possible_hands
 
 SHEPHERD: Final = Card.SHEPHERD
 TOP_TWO: Final = len(ARMY) - 2

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from zamek.games.errors import RecordError, ZamekError
-from zamek.games.records import check_header, parse_moves
-from zamek.knights.actions import Action, parse_action
-from zamek.knights.engine import KnightsSetup, KnightsState
+from zamek.kit.errors import RecordError, ZamekError
+from zamek.kit.records import check_header, parse_moves
+from zamek.knights.rules.actions import Action, parse_action
+from zamek.knights.rules.engine import KnightsSetup, KnightsState
 
 FORMAT: Final = "zamek-knights-game"
 VERSION: Final = 1

@@ -1,4 +1,4 @@
-"""Driving games of Rycerze i zamki: seeds and bots (the loop is :func:`zamek.games.play.run`)."""
+"""Driving games of Rycerze i zamki: seeds and bots (the loop is :func:`zamek.kit.play.run`)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from zamek.games.play import run, sample_chance
-from zamek.knights.actions import Action
+from zamek.kit.play import run, sample_chance
 from zamek.knights.bots import KnightsBot, make_bot
-from zamek.knights.engine import KnightsSetup, KnightsState
+from zamek.knights.rules.actions import Action
+from zamek.knights.rules.engine import KnightsSetup, KnightsState
 
 __all__ = ["PlayedGame", "bot_rng", "play_game", "sample_chance"]
 

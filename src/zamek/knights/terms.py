@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from zamek.knights.cards import ROUNDS, Card
-from zamek.knights.engine import (
+from zamek.knights.rules.cards import ROUNDS, Card
+from zamek.knights.rules.engine import (
     CardsRevealed,
     CardsToCamp,
     CastleTaken,

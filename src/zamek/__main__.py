@@ -1,0 +1,5 @@
+"""``python -m zamek``: the command line."""
+
+from zamek.cli.main import main
+
+main()

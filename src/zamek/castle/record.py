@@ -1,0 +1,133 @@
+"""Saved games: a JSON record of setup, seed and every action and chance outcome.
+
+The record is plain data (a dict); reading and writing files is the caller's job.
+``replay`` re-applies every entry with full checks, so a corrupt or inconsistent
+record raises :class:`RecordError` naming the first bad entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from zamek.castle.data.loader import new_game
+from zamek.castle.rules.actions import Action, parse_action
+from zamek.castle.rules.editions import Edition, edition_of
+from zamek.castle.rules.errors import RecordError, ZamekError
+from zamek.castle.rules.rulesets import OPTIONS
+from zamek.castle.rules.setup import Setup
+from zamek.castle.rules.state import GameState
+from zamek.kit.records import check_header, parse_moves
+
+FORMAT: Final = "zamek-game"
+VERSION: Final = 3
+"""Version 3: the seed follows the one seeding convention (``zamek.castle.seeding``). Version 2 named the board
+(the castle's revision) in the setup; version 1 records, without it, were played on board 1 and replay
+there. A record's moves hold every draw and reveal, so every version replays without its seed."""
+
+
+def setup_to_json(setup: Setup) -> dict[str, Any]:
+    """A setup as a record holds it: its rule set spelt out (the edition, then the registry's keys of its
+    expansions and of its variants: ``Setup.name`` joins the three), then what the rule set leaves open."""
+    options = setup.options
+    return {
+        "edition": setup.edition,
+        "expansions": [entry.key for entry in OPTIONS if entry.kind == "expansion" and entry.key in options],
+        "variants": [entry.key for entry in OPTIONS if entry.kind == "variant" and entry.key in options],
+        "first_player": setup.first_player,
+        "draw_order": list(setup.draw_order) if setup.draw_order is not None else None,
+        "board": setup.board,
+    }
+
+
+def setup_from_json(raw: Any, version: int | None = None) -> Setup:
+    """Read a setup; a missing setup is the default game.
+
+    The board: a version 1 record was played on board 1; later versions name theirs. A stored setup with
+    no record version (the web app's database) and no board predates board 2.
+    """
+    if raw is None:
+        return Setup(board=1) if version == 1 else Setup()
+    if not isinstance(raw, dict):
+        raise RecordError("setup: must be an object")
+    try:
+        draw_order = raw.get("draw_order")
+        if draw_order is not None and not (
+            isinstance(draw_order, list) and all(isinstance(t, str) for t in draw_order)
+        ):
+            raise RecordError("setup.draw_order: must be a list of tile ids or null")
+        expansions = raw.get("expansions", [])
+        variants = raw.get("variants", [])
+        if not all(isinstance(keys, list) and all(isinstance(k, str) for k in keys) for keys in (expansions, variants)):
+            raise RecordError("setup: 'expansions' and 'variants' must be lists of names")
+        unknown = set(raw) - {"edition", "expansions", "variants", "first_player", "draw_order", "board"}
+        if unknown:
+            raise RecordError(f"setup: unknown field(s) {sorted(unknown)}")
+        if version == 1 and raw.get("board", 1) != 1:
+            raise RecordError("setup.board: a version 1 record was played on board 1")
+        if version is not None and version >= 2 and "board" not in raw:
+            raise RecordError("setup.board: missing (records of version 2 and later name their board)")
+        kinds = {entry.key: entry.kind for entry in OPTIONS}
+        for field, kind, keys in (("expansions", "expansion", expansions), ("variants", "variant", variants)):
+            if wrong := [key for key in keys if kinds.get(key) != kind]:
+                raise RecordError(f"setup.{field}: unknown name(s) {wrong}")
+        name = "+".join([edition_of(str(raw.get("edition", Edition.ZAMEK))).value, *expansions, *variants])
+        return Setup.parse(
+            name,
+            first_player=raw.get("first_player", 0),
+            draw_order=tuple(draw_order) if draw_order is not None else None,
+            board=raw.get("board", 1),
+        )
+    except RecordError:
+        raise
+    except ValueError as exc:
+        raise RecordError(f"setup: {exc}") from None
+
+
+def make_record(
+    setup: Setup, seed: int | None, actions: Sequence[Action], state: GameState | None = None
+) -> dict[str, Any]:
+    """Return the JSON-ready record of a game (with its result when ``state`` is finished)."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "setup": setup_to_json(setup),
+        "seed": seed,
+        "moves": [str(a) for a in actions],
+    }
+    if state is not None and state.is_over():
+        record["result"] = {"scores": list(state.scores)}
+    return record
+
+
+def read_record(raw: Any) -> tuple[Setup, list[Action]]:
+    """Check a record's header and parse its moves; raise RecordError naming the first bad entry."""
+    record = check_header(raw, FORMAT, VERSION)
+    setup = setup_from_json(record.get("setup"), record["version"])
+    return setup, parse_moves(record, parse_action)
+
+
+def replay(raw: Any, upto: int | None = None) -> GameState:
+    """Replay a record with full checks, up to move ``upto`` (all by default); verify the result."""
+    setup, actions = read_record(raw)
+    try:
+        state = new_game(setup)
+    except ZamekError as exc:
+        raise RecordError(f"setup: {exc}") from None
+    limit = len(actions) if upto is None else upto
+    if not 0 <= limit <= len(actions):
+        raise RecordError(f"the record has {len(actions)} moves; there is no move {upto}")
+    for number, action in enumerate(actions[:limit], start=1):
+        try:
+            state.play(action)
+        except ZamekError as exc:
+            raise RecordError(f"move {number} ({action}): {exc}") from None
+    if upto is None:
+        result = raw.get("result")
+        if result is not None:
+            if not state.is_over():
+                raise RecordError("result: the record claims a result but its moves do not finish the game")
+            scores = result.get("scores") if isinstance(result, dict) else None
+            if scores != list(state.scores):
+                raise RecordError(f"result: the record says scores {scores}, the moves give {list(state.scores)}")
+    return state

@@ -1,0 +1,11 @@
+"""The errors the castle game's core raises: those both games share, and its own."""
+
+from __future__ import annotations
+
+from zamek.kit.errors import DataError, IllegalActionError, MalformedActionError, RecordError, ZamekError
+
+__all__ = ["DataError", "IllegalActionError", "MalformedActionError", "PositionError", "RecordError", "ZamekError"]
+
+
+class PositionError(ZamekError):
+    """A position's text is malformed, or the position it describes cannot arise in a game."""

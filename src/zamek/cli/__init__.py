@@ -1,0 +1,1 @@
+"""The ``zamek`` command line: ``main`` is the group, one module per group of commands."""

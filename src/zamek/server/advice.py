@@ -1,0 +1,120 @@
+"""Hints and analyses for the web app: the answers built from :mod:`zamek.castle.analysis`.
+
+A hint is one of the best moves for the player to move, with the expected final lead it leads to; the answer
+also names its placement (space, rotation) and its figure (the feature's index on the tile), so the page draws
+it on the board without parsing notation, and says each action in words. An analysis is stored as
+``zamek.castle.analysis``'s JSON, language-free; the words of each decision's move played and best move are added to
+each answer from a replay of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from zamek import Action, GameState, Setup, ZamekError, new_game, parse_action
+from zamek.castle.analysis import Hint
+from zamek.castle.report import describe_move
+from zamek.castle.rules.actions import Follower, Place
+from zamek.castle.rules.geometry import SEGMENTS, rotate_segment, space_name
+from zamek.castle.rules.tiles import TileDef, canonical_form
+from zamek.server.schemas import AnalysedDecision, AnalysisView, HintMove
+
+
+def _words(state: GameState, texts: Sequence[str], lang: str) -> list[str]:
+    """The actions ``texts`` played one after another from ``state`` (left untouched), in words."""
+    state = state.copy()
+    words = []
+    for text in texts:
+        try:
+            action = parse_action(text)
+            words.append(describe_move(state, action, lang))
+            state.apply(action)
+        except ZamekError:
+            words.append(text)  # never expected (the moves are the engine's own): the notation says it
+            break
+    return words
+
+
+def _turned(tile: TileDef, rotation: int) -> tuple[tuple[object, ...], dict[int, int]]:
+    """The tile turned ``rotation`` quarter turns as its rules see it (``canonical_form``), and the label that form
+    gives each feature: two turns of a tile with equal forms are the same placement, and features of equal labels
+    the same feature."""
+    owner = [0] * SEGMENTS
+    for index, feature in enumerate(tile.features):
+        for segment in feature.segments:
+            owner[rotate_segment(segment, rotation)] = index
+    labels: dict[int, int] = {}
+    for segment in range(SEGMENTS):
+        labels.setdefault(owner[segment], len(labels))
+    return canonical_form(tile.features, tile.fountain, rotation), labels
+
+
+def _same_move(state: GameState, move: Sequence[str]) -> tuple[object, ...]:
+    """What a move does, the same for moves that differ only by a turn of a symmetric tile (a tile of houses
+    only, a crossroads): its space, the tile's form as turned, and the figure's feature by its label in that
+    form; any other move is its notation."""
+    try:
+        actions = [parse_action(text) for text in move]
+    except ZamekError:
+        return tuple(move)
+    if not actions or not isinstance(actions[0], Place) or state.drawn < 0:
+        return tuple(move)
+    place = actions[0]
+    form, labels = _turned(state.tiles.tiles[state.drawn], place.rotation)
+    figure: tuple[object, ...] = ()
+    for action in actions[1:]:
+        if isinstance(action, Follower):
+            figure = (action.piece.key, labels.get(action.feature, -1 - action.feature))
+        else:
+            figure = (str(action),)
+    return (place.x, place.y, form, figure)
+
+
+def distinct_hints(state: GameState, hints: Sequence[Hint], count: int) -> list[Hint]:
+    """The first ``count`` of ``hints`` (best first) that are different moves: of moves that differ only by how a
+    symmetric tile is turned, the best one stays (the others would fill the list with one move three times)."""
+    seen: set[tuple[object, ...]] = set()
+    kept = []
+    for hint in hints:
+        key = _same_move(state, hint.move)
+        if key not in seen:
+            seen.add(key)
+            kept.append(hint)
+            if len(kept) == count:
+                break
+    return kept
+
+
+def hint_move(state: GameState, hint: Hint, lang: str) -> HintMove:
+    """A hint as the page draws it: the tile's space and rotation, the figure's feature, the words."""
+    answer = HintMove(move=list(hint.move), lead=hint.lead, words=_words(state, hint.move, lang))
+    for text in hint.move:
+        try:
+            action = parse_action(text)
+        except ZamekError:
+            continue
+        if isinstance(action, Place):
+            answer.space, answer.rotation = space_name(action.x, action.y), action.rotation
+        elif isinstance(action, Follower):
+            answer.part, answer.piece = action.feature, action.piece.key  # type: ignore[assignment]
+    return answer
+
+
+def analysis_view(data: dict[str, Any], setup: Setup, actions: Sequence[Action], lang: str,
+                  game: str | None = None) -> AnalysisView:
+    """A stored analysis with each decision's moves in words (replaying the game's ``actions`` once); a move played
+    that is the best move with its symmetric tile turned another way is shown as the best move played."""
+    view = AnalysisView.model_validate(data | {"game": game})
+    by_index: dict[int, AnalysedDecision] = {d.index: d for d in view.decisions}
+    state = new_game(setup)
+    for index, action in enumerate(actions):
+        decision = by_index.get(index)
+        if decision is not None:
+            best, played = decision.best, decision.played
+            if best != played and _same_move(state, best) == _same_move(state, played):
+                decision.best = list(decision.played)  # the best move, the symmetric tile turned another way
+            decision.played_words = _words(state, decision.played, lang)
+            decision.best_words = _words(state, decision.best, lang)
+        state.apply(action)
+    return view

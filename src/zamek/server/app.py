@@ -1,0 +1,397 @@
+"""The web app: ``create_app(config)`` builds it; handlers parse, call the game service and answer JSON.
+
+Every answer is a model of :mod:`zamek.server.schemas` (Rycerze i zamki: :mod:`zamek.server.knights_schemas`),
+declared as the route's return type, so ``/api/openapi.json`` describes each one; every ``/api/`` answer
+carries the protocol's version in the ``Zamek-Api`` header. Every refusal is a 4xx JSON answer
+``{"error": code, "message": text}`` (``ErrorAnswer``) whose text is the engine's own message (an illegal
+move, a corrupt saved game), so the page can show it as it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from zamek import BOARDS, CURRENT_BOARD, EDITIONS, Edition, Setup, rules_for
+from zamek.castle.bots.levels import OFFERED_LEVELS
+from zamek.castle.terms import LANGUAGES
+from zamek.server.events import stream
+from zamek.server.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
+from zamek.server.knights import KnightsService, add_routes
+from zamek.server.knights_schemas import LobbyGames
+from zamek.server.layout import Geometry, geometry
+from zamek.server.routing import Token, event_stream, last_event_id
+from zamek.server.schemas import (
+    API_HEADER,
+    API_VERSION,
+    Adopted,
+    AnalysisView,
+    ErrorAnswer,
+    GameStatus,
+    GameView,
+    Hints,
+    Join,
+    Lobby,
+    Meta,
+    Move,
+    NewGame,
+    ReplayView,
+    Revision,
+    SavedGame,
+    SeatedView,
+    errors,
+)
+from zamek.server.seats import seat_of
+from zamek.server.service import GameService, ServiceError, WebConfig
+from zamek.server.words import in_language
+
+STATIC: Final = Path(__file__).parent / "static"
+MAX_IMPORT_BYTES: Final = 2_000_000
+MAX_JSON_DEPTH: Final = 64
+"""The deepest nesting of arrays and objects a saved game may have (a real one has 3)."""
+log = logging.getLogger("zamek.server")
+CLOCK_CHECK_SECONDS: Final = 0.25
+"""How often the server looks for a player out of time."""
+LOOPBACK: Final = frozenset({"127.0.0.1", "::1", "localhost"})
+DESCRIPTION: Final = f"""The JSON protocol of the Zamek web app, version {API_VERSION} (every answer under `/api/`
+says so in its `{API_HEADER}` header; game views and `/api/meta` in their `api` field). Places are named by
+their space names (`e10`; start spaces by their id, `S5`), features by their id in the engine's feature view.
+A request that changes a game proves its seat: `Authorization: Bearer <token>`, the token given when the game
+was created or joined. A refused request gets a 4xx answer `{{"error": code, "message": text}}`."""
+
+
+def preferred_language(header: str | None) -> str:
+    """Return 'pl' or 'en' from an Accept-Language header (English unless Polish comes first)."""
+    best, best_q = "en", -1.0
+    for part in (header or "").split(","):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        lang = tag.strip().lower()[:2]
+        if lang in LANGUAGES and q > best_q:
+            best, best_q = lang, q
+    return best
+
+
+def json_depth(text: bytes) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (strings skipped), in one linear pass."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
+
+
+def parse_record(body: bytes) -> Any:
+    """A saved game sent as a request's body, parsed; refused when too large, too deep or not JSON."""
+    if len(body) > MAX_IMPORT_BYTES:
+        raise ServiceError(413, "too-large", f"a saved game is at most {MAX_IMPORT_BYTES // 1000} kB")
+    if json_depth(body) > MAX_JSON_DEPTH:
+        raise ServiceError(400, "invalid-record", f"the file nests deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, a too long integer
+        raise ServiceError(400, "invalid-record", f"the file is not valid JSON: {exc}") from None
+
+
+def docs_page(spec: dict[str, Any]) -> str:
+    """The API's routes in HTML, built from its OpenAPI description on the server."""
+    rows = []
+    for path, operations in spec.get("paths", {}).items():
+        for method, operation in operations.items():
+            doc = operation.get("description") or operation.get("summary") or ""
+            rows.append(f"<tr><td><code>{html.escape(method.upper())}</code></td><td><code>{html.escape(path)}"
+                        f"</code></td><td>{html.escape(doc)}</td></tr>")
+    title = html.escape(f"{spec.get('info', {}).get('title', 'Zamek')} API {spec.get('info', {}).get('version', '')}")
+    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title></head><body>"
+            f"<h1>{title}</h1><p>{html.escape(DESCRIPTION)}</p><p>Every model: "
+            f"<a href=\"/api/openapi.json\">/api/openapi.json</a></p>"
+            f"<table><tr><th>Method</th><th>Path</th><th>What</th></tr>{''.join(rows)}</table></body></html>")
+
+
+def _lang(lang: str | None) -> str:
+    return lang if lang in LANGUAGES else "en"
+
+
+@lru_cache(maxsize=8)
+def _geometry(sokol: bool, board: int) -> Geometry:
+    return geometry(rules_for(Setup(sokol=sokol, board=board)))
+
+
+def create_app(config: WebConfig | None = None) -> FastAPI:
+    """Return the app for a configuration (database URL, the computer's pause, where the page's files are)."""
+    config = config or WebConfig()
+    service = GameService(config)
+
+    async def watch_clocks() -> None:
+        while True:
+            await asyncio.sleep(CLOCK_CHECK_SECONDS)
+            try:
+                await run_in_threadpool(service.expire_clocks)
+            except Exception:  # a failure must not stop the clocks of every other game
+                log.exception("checking the clocks failed")
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        service.resume()
+        clocks = asyncio.create_task(watch_clocks())
+        yield
+        clocks.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await clocks
+        service.close()
+
+    app = FastAPI(title="Zamek", version=str(API_VERSION), description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None, openapi_url="/api/openapi.json", redoc_url=None)
+    app.state.service = service
+    knights = KnightsService(service.repo, ServiceError, service.events)
+    # Outermost last: the security headers go on every answer, refusals of the guards included.
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
+    app.add_middleware(SecurityHeaders, api_headers=((API_HEADER.lower().encode(), str(API_VERSION).encode()),))
+
+    def refuse(status: int, code: str, message: str) -> JSONResponse:
+        return JSONResponse(ErrorAnswer(error=code, message=message).model_dump(), status_code=status)
+
+    def language_of(request: Request) -> str:
+        asked = request.query_params.get("lang")
+        return asked if asked in LANGUAGES else preferred_language(request.headers.get("accept-language"))
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        # A castle game's refusal speaks the words of its edition (a "road" of 2020 is a "path" of 2003).
+        game_id = request.path_params.get("game_id")
+        live = service.sessions.peek(game_id) if isinstance(game_id, str) else None
+        edition = str(live.setup.edition) if live is not None else "zamek"
+        return refuse(exc.status, exc.code, in_language(exc.code, exc.message, language_of(request), edition))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for error in exc.errors():
+            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+            message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+            parts.append(f"{where}: {message}" if where else message)
+        text = "; ".join(parts) or "invalid request"
+        return refuse(422, "invalid", in_language("invalid", text, language_of(request)))
+
+    @app.exception_handler(HTTPException)
+    async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
+        return refuse(exc.status_code, "http", str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        # Answered outside the other middleware (Starlette's ServerErrorMiddleware): the headers are set here.
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        answer = refuse(500, "internal", "the server failed to answer this request; the error is in its log")
+        answer.headers.update({k.decode(): v.decode() for k, v in SECURITY_HEADERS})
+        if request.url.path.startswith("/api/"):
+            answer.headers[API_HEADER] = str(API_VERSION)
+        return answer
+
+    # ------------------------------------------------------------------ page
+
+    static = config.static_dir or STATIC
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(static / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=static), name="static")
+
+    @app.get("/api/docs", include_in_schema=False)
+    def docs() -> Response:
+        """The protocol's routes as a plain page (no scripts, nothing from another site); the models are in
+        ``/api/openapi.json``."""
+        return Response(docs_page(app.openapi()), media_type="text/html")
+
+    # ------------------------------------------------------------------- api
+
+    @app.get("/api/meta")
+    def meta(request: Request) -> Meta:
+        """The protocol's version, the choices for a new game and the language the browser prefers."""
+        return Meta(levels=list(OFFERED_LEVELS), editions=[Edition(e) for e in EDITIONS], languages=list(LANGUAGES),
+                    lang=preferred_language(request.headers.get("accept-language")))
+
+    @app.get("/api/geometry", responses=errors(400, 422))
+    def castle_geometry(sokol: bool = False, board: int = CURRENT_BOARD) -> Geometry:
+        """The castle (wall, track, towers, gates, start spaces) and every tile's features.
+
+        ``board`` is the castle's revision a game was played on (games saved before board 2 keep board 1).
+        """
+        if board not in BOARDS:
+            raise ServiceError(400, "bad-board", f"board {board}: the castle has boards {', '.join(map(str, BOARDS))}")
+        return _geometry(sokol, board)
+
+    @app.post("/api/lobby", responses=errors(422))
+    def lobby(body: Lobby) -> LobbyGames:
+        """The games of the seat tokens this browser holds (castle and Rycerze i zamki), the latest changed first, a
+        page at a time; no other game is ever listed."""
+        castle, held, more = service.lobby(body.tokens, body.offset, body.limit)
+        return LobbyGames(castle=castle, knights=knights.lines(held), more=more)
+
+    legacy_left = True
+    """Games stored before seats may still be in the database (the page asks at every visit to the lobby)."""
+
+    @app.post("/api/adopt")
+    def adopt(request: Request) -> list[Adopted]:
+        """Seats for the games stored before games had seats, for a browser on this machine (once: later calls
+        find none). From another machine the answer is empty."""
+        forwarded = any(h in request.headers for h in ("forwarded", "x-forwarded-for", "x-real-ip"))
+        host = request.headers.get("host", "").rsplit(":", 1)[0].strip("[]")
+        if request.client is None or request.client.host not in LOOPBACK or forwarded or host not in LOOPBACK:
+            return []  # behind a reverse proxy every visitor looks local: those requests are not from here
+        nonlocal legacy_left
+        if not legacy_left:  # every game made since has seats: once adopted, none is left to look for
+            return []
+        adopted = service.adopt() + knights.adopt()
+        legacy_left = False
+        return adopted
+
+    @app.post("/api/games", status_code=201, responses=errors(422))
+    def new_game(body: NewGame, lang: str = "en") -> SeatedView:
+        """Start a game; the answer is its first position with the tokens of the creator's seats (both at one
+        screen) and, against a friend, the invitation code of the link to send."""
+        setup = Setup(edition=body.edition, sokol=body.sokol, gate_guard=body.gate_guard)
+        created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name, body.hints)
+        return service.seated_view(created, _lang(lang))
+
+    @app.get("/api/games/{game_id}", responses=errors(404, 422))
+    def get_game(game_id: str, lang: str = "en") -> GameView:
+        """The position, with everything the page draws (anyone who knows the game's id may watch it)."""
+        return service.view(game_id, _lang(lang))
+
+    @app.get("/api/games/{game_id}/status", responses=errors(404, 422))
+    def game_status(game_id: str) -> GameStatus:
+        """Cheap to poll: the revision changes with every move."""
+        return service.status(game_id)
+
+    @app.get("/api/games/{game_id}/events", responses=errors(403, 404, 422, 429),
+             response_class=StreamingResponse)
+    async def game_events(game_id: str, request: Request, token: Token) -> StreamingResponse:
+        """Server-Sent Events: ``change`` (its id the revision; a stream resumes after ``Last-Event-ID``),
+        ``presence`` (the seats with a page open) and ``gone``. With a seat's token the page counts as that
+        seat's player being connected; without one, as a spectator."""
+        live = await run_in_threadpool(service.get, game_id)
+        seat = seat_of(live.seats, token)
+        if token is not None and seat is None:
+            raise ServiceError(403, "not-your-seat", "this token holds no seat of this game")
+        return await event_stream(stream(service.events, game_id, seat, live.revision, last_event_id(request)))
+
+    @app.post("/api/games/{game_id}/actions", responses=errors(400, 401, 403, 404, 409, 422))
+    def play(game_id: str, body: Move, token: Token, lang: str = "en") -> GameView:
+        """A person's move, in the game's notation, by the seat to move."""
+        return service.view(game_id, _lang(lang), service.act(game_id, body.action, body.revision, token))
+
+    @app.post("/api/games/{game_id}/draw", responses=errors(401, 403, 404, 409, 422))
+    def draw(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
+        """Draw the next tile (two people at one screen), by the seat to move."""
+        return service.view(game_id, _lang(lang), service.draw(game_id, body.revision if body else None, token))
+
+    @app.post("/api/games/{game_id}/undo", responses=errors(401, 403, 404, 409, 422))
+    def undo(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
+        """Take the last move back while nothing has happened since, by the seat that made it."""
+        return service.view(game_id, _lang(lang), service.undo(game_id, body.revision if body else None, token))
+
+    @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(403, 404, 409, 422))
+    def join(game_id: str, body: Join, lang: str = "en") -> SeatedView:
+        """Take the free seat of a friend's game with the invitation code of its link; the answer has the seat's
+        token."""
+        return service.seated_view(service.join(game_id, body.invite, body.name), _lang(lang))
+
+    @app.post("/api/games/{game_id}/resign", responses=errors(401, 403, 404, 409, 422))
+    def resign(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
+        """Resign: the other player wins."""
+        return service.view(game_id, _lang(lang), service.resign(game_id, token, body.revision if body else None))
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409, 422))
+    def rematch(game_id: str, token: Token, lang: str = "en") -> SeatedView:
+        """A finished game against a friend: offer a rematch (seats swapped), or take your seat in the one
+        offered. The answer is the new game with your seat's token."""
+        return service.seated_view(service.rematch(game_id, token), _lang(lang))
+
+    @app.delete("/api/games/{game_id}", status_code=204, responses=errors(401, 403, 404, 409, 422))
+    def delete_game(game_id: str, token: Token) -> Response:
+        """Delete a game (one of its seats' token); a game against a friend who has joined stays."""
+        service.delete(game_id, token)
+        return Response(status_code=204)
+
+    @app.get("/api/games/{game_id}/record", response_model_exclude_unset=True, responses=errors(404, 422))
+    def export_record(game_id: str, response: Response) -> SavedGame:
+        """The saved-game JSON (setup, every move; the seed once the game is over), as a file to download."""
+        response.headers["Content-Disposition"] = f'attachment; filename="zamek-{game_id}.json"'
+        return service.record(game_id)
+
+    @app.get("/api/games/{game_id}/replay", responses=errors(400, 404, 422))
+    def replay(game_id: str, move: int | None = None, lang: str = "en") -> ReplayView:
+        """The position after ``move`` moves (default: all), with every move of the game in words."""
+        return service.replay_view(game_id, move, _lang(lang))
+
+    @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422))
+    def game_hints(game_id: str, token: Token, lang: str = "en") -> Hints:
+        """The three best moves for the seat to move (its token), each with the mover's expected final lead: in
+        games against the computer, at one screen, and against a friend when both agreed to hints."""
+        return service.hints(game_id, token, _lang(lang))
+
+    @app.get("/api/games/{game_id}/analysis", responses=errors(404, 409, 422))
+    def game_analysis(game_id: str, lang: str = "en") -> AnalysisView:
+        """A finished game's analysis: every decision judged against the best move by the expected final lead,
+        flagged (inaccuracy, mistake, blunder), with each player's summary. Computed once and stored."""
+        return service.analysis(game_id, _lang(lang))
+
+    @app.post(
+        "/api/analysis", responses=errors(400, 413, 422),
+        openapi_extra={"requestBody": {"required": True, "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}},
+    )
+    async def analyse_record(request: Request, lang: str = "en") -> AnalysisView:
+        """The analysis of a finished saved game sent as the request's JSON body (nothing is stored)."""
+        raw = parse_record(await request.body())
+        return await run_in_threadpool(service.analyse_record, raw, _lang(lang))
+
+    add_routes(app, knights, _lang)
+
+    @app.post(
+        "/api/import", status_code=201, responses=errors(400, 413, 422),
+        openapi_extra={"requestBody": {"required": True, "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}},
+    )
+    async def import_game(request: Request, lang: str = "en") -> SeatedView:
+        """Store a saved game sent as the request's JSON body; a corrupt one is refused with the reason."""
+        raw = parse_record(await request.body())
+        created = await run_in_threadpool(service.import_record, raw)
+        return await run_in_threadpool(service.seated_view, created, _lang(lang))
+
+    return app

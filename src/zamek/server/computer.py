@@ -1,0 +1,219 @@
+"""The computer's turns of castle games, scheduled from the database and thought out in a pool of processes.
+
+A change that leaves the computer to move stores a job for it (``computer_jobs``, due after a pause in which
+a person may still take their move back), in the same transaction as the change. Every process of a server
+runs a :class:`ComputerPlayer`: it claims due jobs for a lease (on PostgreSQL with ``FOR UPDATE SKIP
+LOCKED``, so that one process takes each), thinks in its pool (of processes, or of threads for a small
+server and the tests), and stores the turn only on the revision the job was due on: an undo in the moment
+before it replies cancels its move. Nothing waits while a pause runs: a job is simply not due yet.
+
+Nothing is lost when something fails. A failed write is retried a moment later; a process that dies leaves
+its lease to run out, and another process takes the job (the lease is the watchdog); a pool whose process
+was killed is replaced and the job tried again; a position the computer cannot play (a bug) is marked on the
+job, shown to the player, and tried again only once the game changes. The computer's choices come from the
+game's seed and the move number (``zamek.castle.seeding``), so whichever process plays a turn plays the same one.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Final
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from zamek import Action, make_bot, new_game, parse_action
+from zamek.castle import record as records
+from zamek.castle.seeding import player_move_rng
+from zamek.kit.pools import process_pool
+from zamek.kit.records import parse_moves
+from zamek.server.db import Repository
+from zamek.server.errors import ServiceError
+from zamek.server.sessions import MoveInfo, Sessions, chance_for, step
+from zamek.server.tables import Job
+
+log = logging.getLogger("zamek.server")
+
+LEASE_SECONDS: Final = 15.0
+"""How long a claimed turn is a process's alone; a process that dies gives it up when the lease runs out."""
+POLL_SECONDS: Final = 0.1
+"""How often the jobs are looked at when nothing has told this process of a new one (another process's)."""
+RETRY_SECONDS: Final = 1.0
+"""The pause before a turn whose write failed is tried again."""
+
+
+def computer_pool(processes: int) -> ProcessPoolExecutor:
+    """A pool of ``processes`` processes to think in, started afresh (this process runs threads), each ending
+    soon after the server process that made the pool dies."""
+    return process_pool(processes, spawn=True)
+
+
+def think(setup: dict[str, Any], moves: list[str], seed: int, level: str, human: int) -> list[str]:
+    """The computer's whole turn from a game's record: its moves in notation (chance included) until a person is
+    to decide or the game ends. A pure function of its arguments, run in the pool."""
+    state = new_game(records.setup_from_json(setup))
+    for move in parse_moves({"moves": moves}, parse_action):
+        state.apply(move)
+    bot = make_bot(level)
+    played: list[str] = []
+    while not state.is_over() and (state.is_chance() or state.current != human):
+        if state.is_chance():
+            action: Action = chance_for(seed, state)
+        else:
+            action = bot.choose(state, player_move_rng(seed, state.current, len(moves) + len(played)))
+        state.apply(action)
+        played.append(str(action))
+    return played
+
+
+def worker_name() -> str:
+    """This process, as the jobs it claims name it."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"[:64]
+
+
+class ComputerPlayer:
+    """Plays the computer's turns that are due (see the module's doc)."""
+
+    def __init__(self, sessions: Sessions, repo: Repository, processes: int = 0, threads: int = 2,
+                 lease: float = LEASE_SECONDS, clock: Callable[[], float] = time.time) -> None:
+        self.sessions = sessions
+        self.repo = repo
+        self.processes = processes
+        self.slots = max(1, processes or threads)
+        self.lease = lease
+        self.now = clock
+        self.name = worker_name()
+        self._pool: Executor | None = None
+        self._threads = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="zamek-bot")
+        self._claimed: set[Job] = set()
+        self._lock = threading.Lock()
+        self._poke = threading.Event()
+        self._stopping = threading.Event()
+        self._loop: threading.Thread | None = None
+
+    # ------------------------------------------------------------ life cycle
+
+    def start(self) -> None:
+        self._loop = threading.Thread(target=self._run, name="zamek-computer", daemon=True)
+        self._loop.start()
+
+    def close(self) -> None:
+        """Stop: the turns being thought out are finished, those claimed but not begun are given back."""
+        self._stopping.set()
+        self._poke.set()
+        if self._loop is not None:
+            self._loop.join(timeout=5)
+        self._threads.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            pool, self._pool = self._pool, None
+            unplayed, self._claimed = list(self._claimed), set()
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        for job in unplayed:  # given back at once, rather than when their leases run out
+            self._give_back(job)
+
+    def poke(self) -> None:
+        """A turn may be due: look at the jobs now."""
+        self._poke.set()
+
+    # -------------------------------------------------------------- schedule
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._poke.clear()
+            wait = POLL_SECONDS
+            try:
+                with self._lock:
+                    free = self.slots - len(self._claimed)
+                jobs = self.repo.claim_jobs(self.name, self._ms(), round(self.lease * 1000), free) if free else []
+                for job in jobs:
+                    with self._lock:
+                        self._claimed.add(job)
+                    self._threads.submit(self._play, job)
+                due = self.repo.next_job_due()
+                if due is not None:
+                    wait = min(wait, max(0.0, due / 1000 - self.now()))
+            except SQLAlchemyError:
+                log.warning("the computer's jobs cannot be read now; trying again", exc_info=True)
+                wait = RETRY_SECONDS
+            except RuntimeError:  # the thread pool is shut down: the server stops
+                return
+            self._poke.wait(wait)
+
+    def _ms(self) -> int:
+        return round(self.now() * 1000)
+
+    # ------------------------------------------------------------------ play
+
+    def _play(self, job: Job) -> None:
+        try:
+            self._turn(job)
+        except ServiceError:
+            pass  # the game was deleted, or changed before the turn was stored: its job went with the change
+        except (SQLAlchemyError, BrokenProcessPool) as exc:
+            if isinstance(exc, BrokenProcessPool):
+                self._replace_pool()
+            log.warning("the computer's turn in game %s failed; trying again", job.game_id, exc_info=True)
+            self._try(lambda: self.repo.retry_job(job, self._ms() + round(RETRY_SECONDS * 1000)))
+        except Exception as exc:  # a bug: shown to the player instead of trying forever
+            log.exception("the computer player failed in game %s", job.game_id)
+            error = f"the computer player failed: {exc}"
+            self._try(lambda: self.repo.fail_job(job, error))
+        finally:
+            with self._lock:
+                self._claimed.discard(job)
+            self._poke.set()
+
+    def _give_back(self, job: Job) -> None:
+        self._try(lambda: self.repo.retry_job(job, self._ms()))
+
+    @staticmethod
+    def _try(write: Callable[[], None]) -> None:
+        try:
+            write()
+        except SQLAlchemyError:
+            log.warning("the computer's job cannot be updated; its lease will run out", exc_info=True)
+
+    def _turn(self, job: Job) -> None:
+        live = self.sessions.get(job.game_id)
+        with live.lock:
+            if live.revision != job.revision or not live.computer_to_move():
+                self.repo.drop_job(job)  # a job left by an older version, or one whose game moved on
+                return
+            assert live.level is not None and live.human is not None
+            args = (records.setup_to_json(live.setup), [str(a) for a in live.actions], live.seed, live.level,
+                    live.human)
+        texts = self._think(*args)
+        with live.lock:
+            if live.revision != job.revision or live.deleted:
+                return  # changed while the computer thought (an undo): the change dropped this job
+            state = live.state.copy()
+            actions = [parse_action(t) for t in texts]
+            infos: list[MoveInfo] = [step(state, action) for action in actions]
+            if actions:
+                self.sessions.commit(live, state, actions, infos)
+
+    def _think(self, *args: Any) -> list[str]:
+        if not self.processes:
+            return think(*args)
+        future: Future[list[str]] = self._process_pool().submit(think, *args)
+        return future.result()
+
+    def _process_pool(self) -> Executor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = computer_pool(self.processes)
+            return self._pool
+
+    def _replace_pool(self) -> None:
+        with self._lock:
+            broken, self._pool = self._pool, None
+        if broken is not None:
+            broken.shutdown(wait=False, cancel_futures=True)

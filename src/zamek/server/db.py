@@ -1,0 +1,412 @@
+"""The games database: one row per game (SQLAlchemy 2.x; SQLite by default, PostgreSQL for ``zamek serve``).
+
+A game is stored as its saved-game record, i.e. setup + seed + the list of moves, plus metadata
+(who plays, the computer's level, status, scores). Every change is one transaction, so a server
+killed in the middle of a request loses nothing that was committed, and half a change is never
+stored.
+
+The database is the truth, shared by every process of a server: a change is stored only on the revision
+it was made from (a compare-and-set: ``UPDATE … WHERE id = :id AND revision = :expected``), so of two
+processes changing a game at once exactly one succeeds and the other learns that it is stale. The
+computer's turns wait in ``computer_jobs`` (claimed by one process at a time, for a lease), the game
+clocks' deadlines in ``game_extras.deadline_ms``. On PostgreSQL every change also sends a notification
+(``NOTIFY zamek``) in its transaction, for the live events of the other processes. The schema is kept by
+Alembic migrations (:mod:`zamek.server.migrate`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from typing import Any, Final, Literal
+
+from sqlalchemy import (
+    delete,
+    func,
+    or_,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from zamek.server.seats import Seat
+from zamek.server.tables import (
+    AnalysisRow,
+    ComputerJobRow,
+    Extras,
+    ExtrasRow,
+    GameRow,
+    Job,
+    KnightsRow,
+    SeatRow,
+    StoredAnalysis,
+    StoredGame,
+    StoredKnights,
+    driver_url,
+    make_engine,
+    now,
+)
+
+NEVER: Final = 2**62
+"""A due time that never comes (a job that failed for good)."""
+Written = Literal["stored", "stale", "gone"]
+"""What became of a change: stored; refused because the game changed meanwhile; refused because it is deleted."""
+CHANNEL: Final = "zamek"
+"""The PostgreSQL notification channel of game changes (payloads: see :mod:`zamek.server.pgevents`)."""
+
+
+class Repository:
+    """Load and store games; each method is one transaction."""
+
+    def __init__(self, url: str, migrate: bool = True) -> None:
+        self.engine = make_engine(url)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        if migrate:
+            from zamek.server.migrate import upgrade  # loads Alembic: only when asked for
+
+            upgrade(self.engine)
+        # SQLite takes one writer at a time and makes the others sleep in growing steps (up to 100 ms): the
+        # server's threads queue for it here instead, each waking as soon as the one before has committed.
+        self._write_lock: AbstractContextManager[Any] = (
+            threading.Lock() if url.startswith("sqlite") else contextlib.nullcontext())
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[Session]:
+        """A write transaction (committed when the block ends, rolled back on an error)."""
+        with self._write_lock, Session(self.engine) as session, session.begin():
+            yield session
+
+    @staticmethod
+    def describe(url: str) -> str:
+        """The database's URL without its password (for messages)."""
+        from sqlalchemy.engine import make_url
+
+        return make_url(driver_url(url)).render_as_string(hide_password=True)
+
+    def _notify(self, session: Session, payload: str) -> None:
+        """Tell the other processes of a change, when it commits (PostgreSQL; SQLite serves one process)."""
+        if self.postgres:
+            session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def add(self, game: StoredGame, seats: Sequence[Seat] = (), extras: Extras | None = None,
+            job_due_ms: int | None = None) -> None:
+        with self._writing() as session:
+            session.add(GameRow(**game.__dict__))
+            self._add_seats(session, game.id, seats, extras)
+            if job_due_ms is not None:
+                session.add(ComputerJobRow(game_id=game.id, revision=game.revision, due_ms=job_due_ms, attempts=0))
+
+    @staticmethod
+    def _add_seats(session: Session, game_id: str, seats: Sequence[Seat], extras: Extras | None) -> None:
+        session.add_all([SeatRow.of(game_id, seat) for seat in seats])
+        if extras is not None:
+            session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
+
+    def get(self, game_id: str) -> StoredGame | None:
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            return StoredGame.of(row) if row is not None else None
+
+    def all(self) -> list[StoredGame]:
+        """Every castle game, the latest changed first (for tools and tests: the server never lists them all)."""
+        with Session(self.engine) as session:
+            return [StoredGame.of(r) for r in session.scalars(select(GameRow).order_by(GameRow.updated_at.desc()))]
+
+    def all_knights(self) -> list[StoredKnights]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(KnightsRow).order_by(KnightsRow.updated_at.desc()))
+            return [StoredKnights.of(r) for r in rows]
+
+    def revision(self, game_id: str) -> int | None:
+        """A castle game's revision as stored (None: there is no such game): is a copy in memory still current?"""
+        with Session(self.engine) as session:
+            return session.scalar(select(GameRow.revision).where(GameRow.id == game_id))
+
+    def save_moves(
+        self, game_id: str, expected: int, moves: list[str], status: str, scores: list[int], turn: int,
+        extras: Extras | None = None, job_due_ms: int | None = None,
+    ) -> Written:
+        """Store a game's new move list (and its extras, and the computer's next turn: due at ``job_due_ms``, or
+        none) in one transaction, only if the stored game is still at revision ``expected``; it then has
+        revision ``expected + 1``."""
+        revision = expected + 1
+        with self._writing() as session:
+            refused = self._compare_and_set(session, GameRow, game_id, expected, extras, moves=list(moves),
+                                            status=status, scores=list(scores), turn=turn, revision=revision)
+            if refused is not None:
+                return refused
+            session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
+            if job_due_ms is not None:
+                session.add(ComputerJobRow(game_id=game_id, revision=revision, due_ms=job_due_ms, attempts=0))
+            self._notify(session, f"c {game_id} {revision}")
+            return "stored"
+
+    def _compare_and_set(self, session: Session, table: type[GameRow] | type[KnightsRow], game_id: str,
+                         expected: int, extras: Extras | None, **values: Any) -> Written | None:
+        """Change a game's row only if it is still at revision ``expected`` (and then its extras); None when it was
+        changed, else why not."""
+        result = session.execute(update(table).where(table.id == game_id, table.revision == expected)
+                                 .values(**values, updated_at=now()))
+        if not getattr(result, "rowcount", 0):
+            return "stale" if session.get(table, game_id) is not None else "gone"
+        if extras is not None:
+            self._save_extras(session, game_id, extras)
+        return None
+
+    def delete(self, game_id: str) -> bool:
+        with self._writing() as session:
+            result = session.execute(delete(GameRow).where(GameRow.id == game_id))
+            self._delete_seats(session, game_id)
+            session.execute(delete(AnalysisRow).where(AnalysisRow.game_id == game_id))
+            session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
+            self._notify(session, f"g {game_id}")
+            return bool(getattr(result, "rowcount", 0))
+
+    @staticmethod
+    def _delete_seats(session: Session, game_id: str) -> None:
+        session.execute(delete(SeatRow).where(SeatRow.game_id == game_id))
+        session.execute(delete(ExtrasRow).where(ExtrasRow.game_id == game_id))
+
+    @staticmethod
+    def _save_extras(session: Session, game_id: str, extras: Extras) -> None:
+        row = session.get(ExtrasRow, game_id)
+        if row is None:
+            session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
+        else:
+            row.clock, row.ended, row.rematch, row.to_move = extras.clock, extras.ended, extras.rematch, extras.to_move
+            row.deadline_ms = extras.deadline_ms
+
+    # ------------------------------------------------------------- analyses
+
+    def analysis(self, game_id: str) -> StoredAnalysis | None:
+        """The analysis stored for a castle game, or None."""
+        with Session(self.engine) as session:
+            row = session.get(AnalysisRow, game_id)
+            if row is None:
+                return None
+            return StoredAnalysis(row.game_id, row.estimator, row.moves, dict(row.analysis), row.created_at)
+
+    def save_analysis(self, game_id: str, estimator: str, moves: int, analysis: dict[str, Any]) -> None:
+        """Store (or replace) a game's analysis. Two processes storing one at once: the later one's stays. A game
+        deleted while it was analysed gets none (nothing would ever delete it)."""
+        try:
+            with self._writing() as session:
+                if session.get(GameRow, game_id) is None:
+                    return
+                session.execute(delete(AnalysisRow).where(AnalysisRow.game_id == game_id))
+                session.add(AnalysisRow(game_id=game_id, estimator=estimator, moves=moves, analysis=analysis,
+                                        created_at=now()))
+        except IntegrityError:
+            pass  # another process stored the same game's analysis meanwhile (PostgreSQL): that one stays
+
+    # ----------------------------------------------------- the computer's turns
+
+    def claim_jobs(self, worker: str, moment_ms: int, lease_ms: int, limit: int) -> list[Job]:
+        """Claim up to ``limit`` computer turns that are due and claimed by no live process, for ``lease_ms``.
+        On PostgreSQL two processes never claim the same job (``FOR UPDATE SKIP LOCKED``); SQLite has one writer."""
+        with self._writing() as session:
+            query = (select(ComputerJobRow)
+                     .where(ComputerJobRow.due_ms <= moment_ms,
+                            or_(ComputerJobRow.claimed_until_ms.is_(None),
+                                ComputerJobRow.claimed_until_ms < moment_ms))
+                     .order_by(ComputerJobRow.due_ms).limit(limit))
+            if self.postgres:
+                query = query.with_for_update(skip_locked=True)
+            jobs = []
+            for row in session.scalars(query):
+                row.claimed_by, row.claimed_until_ms = worker, moment_ms + lease_ms
+                row.attempts += 1
+                jobs.append(Job(row.game_id, row.revision, row.attempts))
+            return jobs
+
+    def next_job_due(self) -> int | None:
+        """When the next unclaimed computer turn is due (epoch ms), or None."""
+        with Session(self.engine) as session:
+            return session.scalar(select(func.min(ComputerJobRow.due_ms)).where(ComputerJobRow.due_ms < NEVER))
+
+    def retry_job(self, job: Job, due_ms: int) -> None:
+        """A claimed turn could not be played now (a failed write): try again at ``due_ms``."""
+        with self._writing() as session:
+            session.execute(update(ComputerJobRow)
+                            .where(ComputerJobRow.game_id == job.game_id, ComputerJobRow.revision == job.revision)
+                            .values(due_ms=due_ms, claimed_by=None, claimed_until_ms=None))
+
+    def fail_job(self, job: Job, error: str) -> None:
+        """The computer cannot play this position (a bug): no process tries again until the game changes."""
+        with self._writing() as session:
+            session.execute(update(ComputerJobRow)
+                            .where(ComputerJobRow.game_id == job.game_id, ComputerJobRow.revision == job.revision)
+                            .values(due_ms=NEVER, claimed_by=None, claimed_until_ms=None, error=error[:500]))
+            self._notify(session, f"c {job.game_id} {job.revision}")
+
+    def drop_job(self, job: Job) -> None:
+        """The game has no computer's turn to play on this revision (it changed, or was never the computer's)."""
+        with self._writing() as session:
+            session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == job.game_id,
+                                                         ComputerJobRow.revision == job.revision))
+
+    def job_error(self, game_id: str) -> str | None:
+        with Session(self.engine) as session:
+            return session.scalar(select(ComputerJobRow.error).where(ComputerJobRow.game_id == game_id))
+
+    def jobs_waiting(self) -> int:
+        with Session(self.engine) as session:
+            return session.scalar(select(func.count()).select_from(ComputerJobRow)) or 0
+
+    def out_of_time(self, moment_ms: int, limit: int = 100) -> list[str]:
+        """The games whose player to move has run out of time at ``moment_ms``."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(ExtrasRow.game_id).where(ExtrasRow.deadline_ms <= moment_ms)
+                                   .order_by(ExtrasRow.deadline_ms).limit(limit))
+            return list(rows)
+
+    # ----------------------------------------------------------------- seats
+
+    def seats(self, game_id: str) -> list[Seat]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
+            return [r.value() for r in rows]
+
+    def extras(self, game_id: str) -> Extras:
+        with Session(self.engine) as session:
+            row = session.get(ExtrasRow, game_id)
+            return Extras() if row is None else _extras(row)
+
+    def names_of(self, ids: Iterable[str]) -> dict[str, list[str | None]]:
+        """The names people chose for the seats of these games, by game id and seat."""
+        found: dict[str, list[str | None]] = {}
+        with Session(self.engine) as session:
+            rows = session.execute(select(SeatRow.game_id, SeatRow.seat, SeatRow.name)
+                                   .where(SeatRow.game_id.in_(list(ids))).order_by(SeatRow.seat))
+            for game_id, seat, name in rows:
+                names = found.setdefault(game_id, [])
+                names.extend([None] * (seat + 1 - len(names)))
+                names[seat] = name
+        return found
+
+    def extras_of(self, ids: Iterable[str]) -> dict[str, Extras]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(ExtrasRow).where(ExtrasRow.game_id.in_(list(ids))))
+            return {r.game_id: _extras(r) for r in rows}
+
+    def take_seat(self, game_id: str, seat: Seat) -> bool:
+        """Store a friend taking an open seat, only if it is still open (two friends at once: one gets it)."""
+        with self._writing() as session:
+            result = session.execute(
+                update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat.index,
+                                      SeatRow.player == "open")
+                .values(player=seat.player, token_digest=seat.token_digest, invite_digest=seat.invite_digest,
+                        name=seat.name, joined_at=seat.joined_at))
+            return bool(getattr(result, "rowcount", 0))
+
+    def set_token(self, game_id: str, seat: int, token_digest: str) -> None:
+        with self._writing() as session:
+            session.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                            .values(token_digest=token_digest))
+
+    def held(self, token_digests: Iterable[str]) -> dict[str, list[int]]:
+        """The games (by id) that the tokens with these digests hold seats of, with those seats."""
+        wanted = sorted(set(token_digests))
+        found: dict[str, list[int]] = {}
+        with Session(self.engine) as session:
+            for start in range(0, len(wanted), 500):
+                rows = session.execute(select(SeatRow.game_id, SeatRow.seat)
+                                       .where(SeatRow.token_digest.in_(wanted[start:start + 500])))
+                for game_id, seat in rows:
+                    found.setdefault(game_id, []).append(seat)
+        return found
+
+    def unseated_games(self) -> list[StoredGame]:
+        """Castle games stored before games had seats (none of their seats is in the seats table)."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(GameRow).where(GameRow.id.not_in(select(SeatRow.game_id))))
+            return [StoredGame.of(r) for r in rows]
+
+    def unseated_knights(self) -> list[StoredKnights]:
+        """Rycerze i zamki games stored before games had seats."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(KnightsRow).where(KnightsRow.id.not_in(select(SeatRow.game_id))))
+            return [StoredKnights.of(r) for r in rows]
+
+    def add_seats(self, game_id: str, seats: Sequence[Seat]) -> bool:
+        """Give seats to a game that has none yet; False when another request did meanwhile."""
+        with self._writing() as session:
+            if session.scalars(select(SeatRow.seat).where(SeatRow.game_id == game_id)).first() is not None:
+                return False
+            self._add_seats(session, game_id, seats, None)
+            self._notify(session, f"s {game_id}")
+            return True
+
+    def page_of(self, ids: Iterable[str], offset: int, limit: int) -> tuple[list[str], bool]:
+        """One page of these games (castle and Rycerze i zamki), the latest changed first; and whether more follow."""
+        wanted = list(ids)
+        found: list[tuple[datetime, str]] = []
+        with Session(self.engine) as session:
+            for start in range(0, len(wanted), 500):
+                part = wanted[start:start + 500]
+                found += list(session.execute(select(GameRow.updated_at, GameRow.id).where(GameRow.id.in_(part))))
+                found += list(session.execute(select(KnightsRow.updated_at, KnightsRow.id)
+                                              .where(KnightsRow.id.in_(part))))
+        found.sort(key=lambda row: (_aware(row[0]), row[1]), reverse=True)
+        return [game_id for _, game_id in found[offset:offset + limit]], len(found) > offset + limit
+
+    def games_by_id(self, ids: Iterable[str]) -> tuple[list[StoredGame], list[StoredKnights]]:
+        wanted = list(ids)
+        with Session(self.engine) as session:
+            games = session.scalars(select(GameRow).where(GameRow.id.in_(wanted)).order_by(GameRow.updated_at.desc()))
+            knights = session.scalars(select(KnightsRow).where(KnightsRow.id.in_(wanted))
+                                      .order_by(KnightsRow.updated_at.desc()))
+            return [StoredGame.of(r) for r in games], [StoredKnights.of(r) for r in knights]
+
+    # ------------------------------------------------------- Rycerze i zamki
+
+    def add_knights(self, game: StoredKnights, seats: Sequence[Seat] = (), extras: Extras | None = None) -> None:
+        with self._writing() as session:
+            session.add(KnightsRow(**game.__dict__))
+            self._add_seats(session, game.id, seats, extras)
+
+    def get_knights(self, game_id: str) -> StoredKnights | None:
+        with Session(self.engine) as session:
+            row = session.get(KnightsRow, game_id)
+            return StoredKnights.of(row) if row is not None else None
+
+    def knights_revision(self, game_id: str) -> int | None:
+        with Session(self.engine) as session:
+            return session.scalar(select(KnightsRow.revision).where(KnightsRow.id == game_id))
+
+    def save_knights(self, game_id: str, expected: int, revision: int, moves: list[str], status: str,
+                     points: list[int], round: int, extras: Extras | None = None) -> Written:
+        """Store a game's new move list, only if the stored game is still at revision ``expected``."""
+        with self._writing() as session:
+            refused = self._compare_and_set(session, KnightsRow, game_id, expected, extras, moves=list(moves),
+                                            status=status, points=list(points), round=round, revision=revision)
+            if refused is not None:
+                return refused
+            self._notify(session, f"c {game_id} {revision}")
+            return "stored"
+
+    def delete_knights(self, game_id: str) -> bool:
+        with self._writing() as session:
+            result = session.execute(delete(KnightsRow).where(KnightsRow.id == game_id))
+            self._delete_seats(session, game_id)
+            self._notify(session, f"g {game_id}")
+            return bool(getattr(result, "rowcount", 0))
+
+
+def _extras(row: ExtrasRow) -> Extras:
+    return Extras(row.clock, row.ended, row.rematch, row.to_move, row.deadline_ms)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back times without their zone (they were stored in UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+

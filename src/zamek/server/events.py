@@ -1,0 +1,239 @@
+"""Live updates: which game changed, to every page that watches it, as Server-Sent Events.
+
+:class:`GameEvents` is the one small interface the app uses: ``publish`` a game's new revision (from any
+thread), ``subscribe`` to a game (a page's stream, with the seat it holds, for presence), and ``connected``
+seats. :class:`LocalEvents` implements it inside one process; a server of several processes replaces it
+with one that carries the same calls between processes (e.g. PostgreSQL's LISTEN/NOTIFY).
+
+An event carries no secret: only a game's id and revision (and which seats have a page open). A page that
+sees a revision newer than its own asks for its view again, with its seat's token, so each seat still sees
+only what it may.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+from collections.abc import AsyncGenerator, Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Final, Protocol
+
+from zamek.server.errors import ServiceError
+
+KEEP_ALIVE_SECONDS: Final = 15.0
+REMEMBERED_GAMES: Final = 50_000
+"""The games whose latest revision is kept while nobody watches them (then the oldest are forgotten: a new
+stream learns a game's revision from the game itself)."""
+MAX_WATCHERS_PER_GAME: Final = 64
+"""Spectators' pages of one game."""
+MAX_PAGES_PER_SEAT: Final = 8
+MAX_WATCHERS: Final = 10_000
+
+
+class Subscription(Protocol):
+    async def wait(self, timeout: float) -> bool:
+        """Wait until the game changes, a seat connects or leaves, or the server stops; False on timeout."""
+        ...
+
+    @property
+    def closed(self) -> bool: ...
+
+
+class GameEvents(Protocol):
+    """What the app needs of live updates (see the module's doc)."""
+
+    def publish(self, game_id: str, revision: int) -> None: ...
+
+    def gone(self, game_id: str) -> None:
+        """The game was deleted: its streams end."""
+        ...
+
+    def is_gone(self, game_id: str) -> bool: ...
+
+    def latest(self, game_id: str) -> int | None: ...
+
+    def subscribe(self, game_id: str, seat: int | None, revision: int) -> AbstractContextManager[Subscription]:
+        ...
+
+    def connected(self, game_id: str) -> list[int]: ...
+
+    def start(self) -> None:
+        """The server starts: begin hearing of other processes' changes (if there are any)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class _Watcher:
+    def __init__(self, loop: asyncio.AbstractEventLoop, seat: int | None) -> None:
+        self.loop = loop
+        self.seat = seat
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    def poke(self) -> None:
+        self.loop.call_soon_threadsafe(self.wake.set)
+
+    async def wait(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(self.wake.wait(), timeout)
+        except TimeoutError:
+            return False
+        self.wake.clear()
+        return True
+
+
+class LocalEvents:
+    """Live updates within one process (threads and the event loop share it)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._latest: dict[str, int] = {}
+        self._watchers: dict[str, list[_Watcher]] = {}
+        self._seats: dict[str, dict[int, int]] = {}
+        self._gone: set[str] = set()
+        self._count = 0
+        self._closed = False
+
+    def start(self) -> None:
+        pass  # one process: every change is published here
+
+    def publish(self, game_id: str, revision: int) -> None:
+        with self._lock:
+            self._latest[game_id] = max(revision, self._latest.pop(game_id, revision))  # re-inserted: newest last
+            if len(self._latest) > REMEMBERED_GAMES:
+                self._forget()
+            watchers = list(self._watchers.get(game_id, ()))
+        for watcher in watchers:
+            watcher.poke()
+
+    def _forget(self) -> None:
+        """Forget the oldest half of the unwatched games (the caller holds the lock)."""
+        unwatched = [g for g in self._latest if g not in self._watchers]
+        for game_id in unwatched[: len(unwatched) // 2 + 1]:
+            del self._latest[game_id]
+        if len(self._gone) > REMEMBERED_GAMES:
+            self._gone.clear()
+
+    def gone(self, game_id: str) -> None:
+        with self._lock:
+            self._gone.add(game_id)
+            watchers = list(self._watchers.get(game_id, ()))
+        for watcher in watchers:
+            watcher.closed = True
+            watcher.poke()
+
+    def latest(self, game_id: str) -> int | None:
+        with self._lock:
+            return self._latest.get(game_id)
+
+    def is_gone(self, game_id: str) -> bool:
+        with self._lock:
+            return game_id in self._gone
+
+    @contextmanager
+    def subscribe(self, game_id: str, seat: int | None, revision: int) -> Iterator[_Watcher]:
+        """Watch a game from a running event loop; ``revision`` is the game's revision as the caller read it."""
+        watcher = _Watcher(asyncio.get_running_loop(), seat)
+        with self._lock:
+            if self._closed:
+                watcher.closed = True
+            games = self._watchers.get(game_id, [])
+            # Spectators and each seat have pages of their own to count: spectators never shut a player out.
+            alike = sum(1 for w in games if w.seat == seat)
+            if alike >= (MAX_WATCHERS_PER_GAME if seat is None else MAX_PAGES_PER_SEAT) or self._count >= MAX_WATCHERS:
+                raise ServiceError(429, "too-many-watchers", "this game has too many pages open; close one")
+            self._watchers[game_id] = games
+            games.append(watcher)
+            self._count += 1
+            self._latest[game_id] = max(revision, self._latest.get(game_id, revision))
+            others = list(games)
+            if seat is not None:
+                seats = self._seats.setdefault(game_id, {})
+                seats[seat] = seats.get(seat, 0) + 1
+        for other in others:
+            other.poke()
+        try:
+            yield watcher
+        finally:
+            with self._lock:
+                games = self._watchers.get(game_id, [])
+                if watcher in games:
+                    games.remove(watcher)
+                    self._count -= 1
+                if not games:
+                    self._watchers.pop(game_id, None)
+                others = list(games)
+                if seat is not None:
+                    seats = self._seats.get(game_id, {})
+                    seats[seat] = seats.get(seat, 1) - 1
+                    if seats.get(seat) == 0:
+                        del seats[seat]
+                    if not seats:
+                        self._seats.pop(game_id, None)
+            for other in others:
+                other.poke()
+
+    def connected(self, game_id: str) -> list[int]:
+        with self._lock:
+            return sorted(self._seats.get(game_id, {}))
+
+    def watched(self) -> dict[str, list[int]]:
+        """The games that pages watch here, with the seats whose pages they are."""
+        with self._lock:
+            return {g: sorted(self._seats.get(g, {})) for g in self._watchers}
+
+    def touch(self, game_id: str) -> None:
+        """Wake the streams of a game (its presence changed elsewhere)."""
+        with self._lock:
+            watchers = list(self._watchers.get(game_id, ()))
+        for watcher in watchers:
+            watcher.poke()
+
+    def close(self) -> None:
+        """The server stops: every stream ends."""
+        with self._lock:
+            self._closed = True
+            watchers = [w for ws in self._watchers.values() for w in ws]
+        for watcher in watchers:
+            watcher.closed = True
+            with contextlib.suppress(RuntimeError):  # its loop has already stopped
+                watcher.poke()
+
+
+def sse(event: str, data: dict[str, object], event_id: int | None = None) -> str:
+    lines = [f"event: {event}"]
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    lines.append(f"data: {json.dumps(data, separators=(',', ':'))}")
+    return "\n".join(lines) + "\n\n"
+
+
+async def stream(events: GameEvents, game_id: str, seat: int | None, revision: int, last_seen: int | None,
+                 connected: Callable[[], list[int]] | None = None) -> AsyncGenerator[str, None]:
+    """The text of a game's event stream: a ``change`` event for each revision after ``last_seen`` (its id the
+    revision), ``presence`` when a seat's page connects or leaves, ``gone`` when the game is deleted, and a
+    comment now and then so that proxies keep the connection open."""
+    who = connected or (lambda: events.connected(game_id))
+    sent = revision if last_seen is None else min(last_seen, revision)
+    with events.subscribe(game_id, seat, revision) as watcher:
+        yield "retry: 1000\n\n"
+        presence: list[int] | None = None
+        while True:
+            if events.is_gone(game_id):
+                yield sse("gone", {"game": game_id})
+                return
+            latest = events.latest(game_id) or revision
+            for number in range(sent + 1, latest + 1):
+                yield sse("change", {"game": game_id, "revision": number, "latest": latest}, number)
+            sent = max(sent, latest)
+            now = who()
+            if now != presence:
+                presence = now
+                yield sse("presence", {"game": game_id, "connected": now})
+            if watcher.closed:
+                return
+            if not await watcher.wait(KEEP_ALIVE_SECONDS):
+                yield ": keep-alive\n\n"

@@ -1,0 +1,178 @@
+"""Live updates across the processes of a server, through PostgreSQL's LISTEN/NOTIFY.
+
+Every stored change sends a notification on the channel ``zamek`` in its own transaction
+(:class:`zamek.server.db.Repository`), so that it is heard exactly when it is committed: ``c GAME REVISION``
+(changed), ``g GAME`` (deleted). Each process listens on one connection of its own and feeds its streams
+through a :class:`~zamek.server.events.LocalEvents`; after a lost connection it reads the revision of every
+game it streams again, so that no change is missed.
+
+Presence (which seats have a page open) lives in the processes that hold the streams: each tells the others
+``p PROCESS GAME SEATS`` when it changes, and again every few seconds; a process that stops telling (it
+died) is forgotten after ``PRESENCE_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Final
+
+import psycopg
+from sqlalchemy.engine import Engine
+
+from zamek.server.db import CHANNEL
+from zamek.server.events import LocalEvents, Subscription
+
+log = logging.getLogger("zamek.server")
+
+HEARTBEAT_SECONDS: Final = 5.0
+PRESENCE_SECONDS: Final = 15.0
+"""A process's presence is forgotten when it has not told it again for this long (it died)."""
+
+
+def conninfo(engine: Engine) -> str:
+    """The connection string psycopg takes, from a SQLAlchemy engine's URL."""
+    return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PgEvents:
+    """:class:`~zamek.server.events.GameEvents` across processes (see the module's doc)."""
+
+    def __init__(self, engine: Engine, revision_of: Callable[[str], int | None]) -> None:
+        self.local = LocalEvents()
+        self._conninfo = conninfo(engine)
+        self._revision_of = revision_of
+        self.name = uuid.uuid4().hex[:12]
+        self._lock = threading.Lock()
+        self._remote: dict[str, dict[str, tuple[list[int], float]]] = {}
+        self._outbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.listening = threading.Event()
+        """Set while the process hears the others' changes."""
+
+    # -------------------------------------------------------- GameEvents
+
+    def publish(self, game_id: str, revision: int) -> None:
+        self.local.publish(game_id, revision)  # the other processes hear it from the database
+
+    def gone(self, game_id: str) -> None:
+        self.local.gone(game_id)
+
+    def is_gone(self, game_id: str) -> bool:
+        return self.local.is_gone(game_id)
+
+    def latest(self, game_id: str) -> int | None:
+        return self.local.latest(game_id)
+
+    @contextmanager
+    def subscribe(self, game_id: str, seat: int | None, revision: int) -> Iterator[Subscription]:
+        with self.local.subscribe(game_id, seat, revision) as watcher:
+            if seat is not None:
+                self._announce(game_id)
+            try:
+                yield watcher
+            finally:
+                if seat is not None:
+                    self._outbox.put(game_id)  # announced after the local count has dropped
+
+    def connected(self, game_id: str) -> list[int]:
+        seats = set(self.local.connected(game_id))
+        horizon = time.monotonic() - PRESENCE_SECONDS
+        with self._lock:
+            for others, seen in self._remote.get(game_id, {}).values():
+                if seen >= horizon:
+                    seats.update(others)
+        return sorted(seats)
+
+    def start(self) -> None:
+        for target, name in ((self._listen, "zamek-listen"), (self._tell, "zamek-presence")):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def close(self) -> None:
+        self._stopping.set()
+        self._outbox.put(None)
+        for thread in self._threads:
+            thread.join(timeout=3)
+        self.local.close()
+
+    # --------------------------------------------------------------- hearing
+
+    def _listen(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(self._conninfo, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    self._catch_up()
+                    while not self._stopping.is_set():
+                        for note in connection.notifies(timeout=0.5):
+                            self._heard(note.payload)
+            except (psycopg.Error, OSError):
+                self.listening.clear()
+                log.warning("lost the database's notifications; listening again in a second", exc_info=True)
+                self._stopping.wait(1.0)
+
+    def _catch_up(self) -> None:
+        """After (re)connecting: the games streamed here may have changed while nobody listened."""
+        for game_id in self.local.watched():
+            revision = self._revision_of(game_id)
+            if revision is None:
+                self.local.gone(game_id)
+            else:
+                self.local.publish(game_id, revision)
+
+    def _heard(self, payload: str) -> None:
+        parts = payload.split(" ")
+        try:
+            if parts[0] == "c" and len(parts) == 3:
+                self.local.publish(parts[1], int(parts[2]))
+            elif parts[0] == "g" and len(parts) == 2:
+                self.local.gone(parts[1])
+            elif parts[0] == "p" and len(parts) == 4 and parts[1] != self.name:
+                seats = [int(s) for s in parts[3].split(",") if s]
+                with self._lock:
+                    others = self._remote.setdefault(parts[2], {})
+                    if seats:
+                        others[parts[1]] = (seats, time.monotonic())
+                    else:
+                        others.pop(parts[1], None)
+                        if not others:
+                            self._remote.pop(parts[2], None)
+                self.local.touch(parts[2])
+        except ValueError:
+            log.warning("an unreadable notification: %r", payload)
+
+    # --------------------------------------------------------------- telling
+
+    def _announce(self, game_id: str) -> None:
+        self._outbox.put(game_id)
+
+    def _tell(self) -> None:
+        """Send this process's presence: each change, and all of it every few seconds."""
+        beat = time.monotonic()
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(self._conninfo, autocommit=True) as connection:
+                    while not self._stopping.is_set():
+                        try:
+                            game_id = self._outbox.get(timeout=max(0.0, beat + HEARTBEAT_SECONDS - time.monotonic()))
+                        except queue.Empty:
+                            game_id = None
+                        games = [game_id] if game_id else []
+                        if time.monotonic() >= beat + HEARTBEAT_SECONDS:
+                            beat = time.monotonic()
+                            games = [g for g, seats in self.local.watched().items() if seats]
+                        for game in games:
+                            seats = ",".join(map(str, self.local.connected(game)))
+                            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"p {self.name} {game} {seats}"))
+            except (psycopg.Error, OSError):
+                log.warning("cannot tell the other processes who is connected; trying again", exc_info=True)
+                self._stopping.wait(1.0)

@@ -1,0 +1,108 @@
+"""Run the web app with uvicorn: ``zamek play`` (one process, opens the browser) and ``zamek serve`` (worker
+processes on one shared database)."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import socket
+import threading
+import time
+import webbrowser
+
+import uvicorn
+
+from zamek.server.app import create_app
+from zamek.server.db import Repository
+from zamek.server.guard import local_addresses
+from zamek.server.service import WebConfig
+from zamek.server.tables import default_db_url
+
+EVERYWHERE = ("0.0.0.0", "::", "")
+
+
+def served_hosts(host: str) -> tuple[str, ...]:
+    """The names a request may come for (its ``Host``): the local ones, ``host``, and this machine's
+    addresses and name when it listens on every interface."""
+    names = [*(n for n in WebConfig.allowed_hosts if n != "testserver"), host]
+    if host in EVERYWHERE:
+        names += [*local_addresses(), socket.gethostname(), socket.getfqdn()]
+    return tuple(dict.fromkeys(n for n in names if n and n not in EVERYWHERE))
+
+
+def exposure_warning(host: str, port: int) -> list[str]:
+    """The lines ``zamek play`` prints when the server is reachable from other machines; none when it is not."""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return []
+    addresses = [host]
+    if host in EVERYWHERE:  # 0.0.0.0 is every IPv4 address; :: every address
+        addresses = [a for a in local_addresses() if host != "0.0.0.0" or ":" not in a]
+    shown = [f"http://[{a}]:{port}/" if ":" in a else f"http://{a}:{port}/" for a in addresses]
+    return [
+        f"Zamek: WARNING: listening on {host or '*'}: the server is reachable from other machines; anyone who "
+        "reaches it can start and import games, and watch any game whose link they have (moves need a seat's "
+        "token). Across the internet, put it behind a reverse proxy with TLS.",
+        f"Zamek: it listens on {', '.join(shown) or 'every address of this machine'}",
+    ]
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, open_browser: bool = True) -> None:
+    """Serve the app until interrupted; open the page in the browser once the server listens."""
+    url_db = db_url or default_db_url()
+    app = create_app(WebConfig(db_url=url_db, allowed_hosts=served_hosts(host)))
+    # Live event streams never end by themselves: a stopping server cuts them after a second.
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=1))
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    page = f"http://{shown}:{port}/"
+    print(f"Zamek: games stored in {url_db}")
+    print(f"Zamek: open {page} (Ctrl+C stops the server)")
+    for line in exposure_warning(host, port):
+        print(line)
+
+    def open_when_ready() -> None:
+        for _ in range(200):
+            if server.started:
+                webbrowser.open(page)
+                return
+            time.sleep(0.05)
+
+    if open_browser:
+        threading.Thread(target=open_when_ready, daemon=True).start()
+    # What is loaded at start-up lives as long as the server: kept out of the collector's full passes, which
+    # otherwise pause every request for tens of milliseconds (measured with zamek loadtest).
+    gc.collect()
+    gc.freeze()
+    server.run()
+
+
+CONFIG_VARIABLE = "ZAMEK_SERVE_CONFIG"
+"""How ``zamek serve`` gives its configuration to the worker processes uvicorn starts (they import the app)."""
+
+
+def serve_workers(db_url: str, workers: int, host: str, port: int, computer_processes: int = 1,
+                  allowed_hosts: tuple[str, ...] = (), forwarded_allow_ips: str = "127.0.0.1",
+                  computer_delay: float = 0.8, computer_lease: float = 15.0) -> None:
+    """Serve the app from ``workers`` processes sharing the database at ``db_url``, until interrupted; uvicorn
+    starts a worker again when one dies."""
+    if db_url.startswith("sqlite") and workers > 1:
+        raise ValueError("several workers need a database server (PostgreSQL); SQLite serves one process: zamek play")
+    Repository(db_url).close()  # the schema is upgraded once, before the workers start
+    config = {"db_url": db_url, "allowed_hosts": list(allowed_hosts or served_hosts(host)),
+              "bot_workers": computer_processes, "bot_delay": computer_delay, "bot_lease": computer_lease}
+    os.environ[CONFIG_VARIABLE] = json.dumps(config)
+    print(f"Zamek: {workers} workers on {host}:{port}, games stored in {Repository.describe(db_url)}", flush=True)
+    uvicorn.run("zamek.server.server:app_from_environment", factory=True, host=host, port=port, workers=workers,
+                proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips, timeout_graceful_shutdown=1,
+                log_level="info")
+
+
+def app_from_environment() -> object:
+    """The app of one ``zamek serve`` worker (uvicorn imports it in each worker process)."""
+    raw = json.loads(os.environ[CONFIG_VARIABLE])
+    app = create_app(WebConfig(db_url=raw["db_url"], allowed_hosts=tuple(raw["allowed_hosts"]),
+                               bot_workers=int(raw["bot_workers"]), bot_processes=True,
+                               bot_delay=float(raw["bot_delay"]), bot_lease=float(raw["bot_lease"])))
+    gc.collect()
+    gc.freeze()
+    return app

@@ -1,0 +1,311 @@
+"""The game service: the façade the app's routes call for castle games.
+
+It ties together the sessions and their storage (:mod:`zamek.server.sessions`: loading, replaying,
+committing moves, undo), the computer's worker (:mod:`zamek.server.computer`) and the answers
+(:mod:`zamek.server.views`, models of :mod:`zamek.server.schemas`). A view is built while holding the
+game's lock, so that it shows one position and the metadata of that position.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from zamek import Setup, ZamekError
+from zamek.castle import analysis as judging
+from zamek.castle import record as records
+from zamek.server.advice import analysis_view, distinct_hints, hint_move
+from zamek.server.clock import ClockSettings
+from zamek.server.computer import ComputerPlayer
+from zamek.server.db import Repository
+from zamek.server.errors import ServiceError, refusing_bad_records
+from zamek.server.events import GameEvents, LocalEvents
+from zamek.server.schemas import (
+    Adopted,
+    AnalysisView,
+    GameLine,
+    GameStatus,
+    GameView,
+    Hints,
+    ReplayView,
+    SavedGame,
+    SeatedView,
+    SeatToken,
+)
+from zamek.server.seats import SeatPlayer, digest, prove_seat, seat_of, seats_for
+from zamek.server.sessions import COMPUTER, MAX_IMPORT_MOVES, Created, LiveGame, Sessions, players_of, replay_moves
+from zamek.server.tables import default_db_url
+from zamek.server.views import (
+    clock_view,
+    ended_view,
+    game_line,
+    game_status,
+    game_view,
+    public_setup,
+    replay_view,
+    seat_views,
+)
+from zamek.server.words import in_language
+
+__all__ = ["GameService", "ServiceError", "WebConfig"]
+
+log = logging.getLogger("zamek.server")
+
+
+@dataclass
+class WebConfig:
+    """Configuration of the web app."""
+
+    db_url: str | None = None
+    """Any SQLAlchemy URL; None uses a SQLite file in the user's data directory."""
+    bot_delay: float = 0.8
+    """Seconds the computer waits before replying (a person may undo meanwhile)."""
+    bot_workers: int = 2
+    """How many of the computer's turns this process thinks out at once."""
+    bot_processes: bool = False
+    """Think in a pool of ``bot_workers`` processes (a server: the web requests never wait for the computer's
+    thinking) rather than threads (one small process, and the tests)."""
+    bot_lease: float = 15.0
+    """Seconds a process holds a computer's turn it claimed; another process takes it when this one died."""
+    cached_games: int = 2000
+    """The castle games a process keeps in memory."""
+    static_dir: Path | None = None
+    """Where the page's files are; None uses the package's ``web/static``."""
+    max_body_bytes: int = 2_000_000
+    """The largest request body taken; a larger one is refused with 413 before it is read."""
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver")
+    """The names the server is served as (its ``Host`` header; ``testserver`` is the test client's);
+    any other is refused (DNS rebinding). ``zamek play --host H`` adds H and, for 0.0.0.0, this machine's
+    addresses. ``"*"`` allows any."""
+    clock: Callable[[], float] = time.time
+    """What time it is (seconds since the epoch) for the game clocks; tests set it."""
+
+
+def events_for(repo: Repository) -> GameEvents:
+    """Live updates for a database: across processes on PostgreSQL, within the one process on SQLite."""
+    if not repo.postgres:
+        return LocalEvents()
+    from zamek.server.pgevents import PgEvents  # psycopg is needed only here
+
+    def revision_of(game_id: str) -> int | None:
+        castle = repo.revision(game_id)
+        return castle if castle is not None else repo.knights_revision(game_id)
+
+    return PgEvents(repo.engine, revision_of)
+
+
+class GameService:
+    """Every castle game of the app: creation, seats, moves, the computer's turns, undo, import and export, views."""
+
+    def __init__(self, config: WebConfig, events: GameEvents | None = None) -> None:
+        self.config = config
+        self.repo = Repository(config.db_url or default_db_url())
+        self.events: GameEvents = events if events is not None else events_for(self.repo)
+        self.sessions = Sessions(self.repo, config.clock, config.bot_delay, config.cached_games)
+        self.computer = ComputerPlayer(self.sessions, self.repo, config.bot_workers if config.bot_processes else 0,
+                                       config.bot_workers, config.bot_lease, config.clock)
+        self.sessions.computer_due = self.computer.poke
+        self.sessions.changed = lambda live: self.events.publish(live.id, live.revision)
+
+    # ------------------------------------------------------------ life cycle
+
+    def resume(self) -> None:
+        """Start the work no request asks for: the computer's turns (from the database: nothing is loaded at start,
+        a game is read when it is asked for or has something due)."""
+        self.events.start()
+        self.computer.start()
+
+    def close(self) -> None:
+        self.events.close()
+        self.computer.close()
+        self.repo.close()
+
+    def expire_clocks(self) -> list[str]:
+        return self.sessions.expire_clocks()
+
+    # --------------------------------------------------------------- changes
+
+    def get(self, game_id: str) -> LiveGame:
+        return self.sessions.get(game_id)
+
+    def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
+               clock: ClockSettings | None = None, name: str | None = None, hints: bool = False) -> Created:
+        return self.sessions.create(mode, level, seat, setup, seed, clock, name, hints=hints)
+
+    def import_record(self, raw: Any) -> Created:
+        return self.sessions.import_record(raw)
+
+    def delete(self, game_id: str, token: str | None) -> None:
+        self.sessions.delete(game_id, token)
+        self.events.gone(game_id)
+
+    def act(self, game_id: str, text: str, revision: int | None = None, token: str | None = None) -> LiveGame:
+        return self.sessions.act(game_id, text, revision, token)
+
+    def draw(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
+        return self.sessions.draw(game_id, revision, token)
+
+    def undo(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
+        return self.sessions.undo(game_id, revision, token)
+
+    def join(self, game_id: str, invite: str, name: str | None) -> Created:
+        return self.sessions.join(game_id, invite, name)
+
+    def resign(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
+        return self.sessions.resign(game_id, token, revision)
+
+    def rematch(self, game_id: str, token: str | None) -> Created:
+        return self.sessions.rematch(game_id, token)
+
+    # --------------------------------------------------------------- answers
+
+    def view(self, game_id: str, lang: str, changed: LiveGame | None = None) -> GameView:
+        """The game as it stands (the same for everyone: a castle game hides nothing but its seed); ``changed``: the
+        game as this request has just changed and stored it (not asked of the database again)."""
+        live = changed if changed is not None else self.get(game_id)
+        connected = self.events.connected(game_id)
+        with live.lock:
+            self._bot_error(live)
+            refusal = self.sessions.undo_refusal(live)
+            words = in_language("cannot-undo", refusal, lang) if refusal is not None else None
+            return game_view(live, live.state, live.infos, lang, can_undo=refusal is None, undo_refusal=words,
+                             thinking=live.thinking, seats=seat_views(live, connected),
+                             clock=clock_view(live, self.sessions.now()), ended=ended_view(live))
+
+    def seated_view(self, created: Created, lang: str) -> SeatedView:
+        """The game with the secrets of the request that made or joined it."""
+        view = self.view(created.live.id, lang, created.live)
+        tokens = [SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())]
+        return SeatedView(**dict(view), tokens=tokens, invite=created.invite)
+
+    def seat_of(self, game_id: str, token: str | None) -> int | None:
+        live = self.get(game_id)
+        with live.lock:
+            return seat_of(live.seats, token)
+
+    def replay_view(self, game_id: str, move: int | None, lang: str) -> ReplayView:
+        """The game after ``move`` moves (default: all), with the list of every move in words."""
+        live = self.get(game_id)
+        with live.lock:  # the moves and the metadata of one moment
+            snapshot = replace(live, actions=list(live.actions), infos=list(live.infos))
+        total = len(snapshot.actions)
+        upto = total if move is None else move
+        if not 0 <= upto <= total:
+            raise ServiceError(400, "invalid", f"the game has {total} moves; there is no position after move {move}")
+        state, _ = replay_moves(snapshot.setup, snapshot.actions[:upto])
+        return replay_view(snapshot, state, snapshot.infos, upto, lang, ended_view(snapshot))
+
+    def status(self, game_id: str) -> GameStatus:
+        live = self.get(game_id)
+        with live.lock:
+            self._bot_error(live)
+            return game_status(live)
+
+    def _bot_error(self, live: LiveGame) -> None:
+        """Whether the computer failed to play its turn (in whichever process took it)."""
+        live.bot_error = self.repo.job_error(live.id) if live.computer_to_move() else None
+
+    def lobby(self, tokens: list[str], offset: int = 0, limit: int = 50
+              ) -> tuple[list[GameLine], dict[str, list[int]], bool]:
+        """One page of the games these tokens hold seats of, the latest changed first: its castle games, every game
+        of the page with the seats held (for the caller's Rycerze i zamki lines), and whether more follow."""
+        every = self.repo.held(digest(t) for t in tokens)
+        page, more = self.repo.page_of(every, offset, limit)
+        held = {game_id: every[game_id] for game_id in page}
+        games, _ = self.repo.games_by_id(held)
+        extras = self.repo.extras_of(g.id for g in games)
+        names = self.repo.names_of(g.id for g in games)
+        lines = [game_line(g, sorted(held[g.id]), extras.get(g.id), names.get(g.id, [])) for g in games]
+        return lines, held, more
+
+    def adopt(self) -> list[Adopted]:
+        """Seats for the castle games stored before games had seats: each person's seat gets a token."""
+        adopted = []
+        games = self.repo.unseated_games()
+        for stored in games:
+            players: list[SeatPlayer] = ["person", "person"]
+            if stored.mode == COMPUTER and stored.human in (0, 1):
+                players[1 - stored.human] = "computer"
+            seats, tokens, _ = seats_for(players, stored.created_at)
+            if not self.repo.add_seats(stored.id, seats):
+                continue
+            live = self.sessions.peek(stored.id)
+            if live is not None:
+                with live.lock:
+                    live.seats = seats
+            adopted += [Adopted(kind="castle", id=stored.id, seat=s, token=t) for s, t in tokens.items()]
+        return adopted
+
+    # ---------------------------------------------------- hints and analysis
+
+    def hints(self, game_id: str, token: str | None, lang: str, count: int = 3) -> Hints:
+        """The best moves for the seat to move, asked with that seat's token, in a game that allows hints."""
+        live = self.get(game_id)
+        with live.lock:
+            seat = prove_seat(live.seats, token)
+            if not live.hints_allowed:
+                raise ServiceError(403, "hints-off", "hints are off in this game: its players did not agree to them "
+                                                     "when it was created")
+            if live.over:
+                raise ServiceError(409, "illegal", "the game is over")
+            if live.waiting_for_friend:
+                raise ServiceError(409, "waiting", "the game starts when your friend has opened the invitation")
+            to_act = live.state.current
+            if not live.human_to_act() or seat != to_act:
+                raise ServiceError(409, "not-your-turn", "hints are for the player to move, in their own decision")
+            state, revision = live.state.copy(), live.revision
+        # Judged outside the game's lock: its other requests need not wait for the judging. Every move is judged
+        # anyway: the best ones that are different moves (a symmetric tile turned is one move) are kept.
+        found = distinct_hints(state, judging.hints(state, judging.ALL_MOVES), count)
+        return Hints(revision=revision, player=to_act, hints=[hint_move(state, h, lang) for h in found])
+
+    def analysis(self, game_id: str, lang: str) -> AnalysisView:
+        """A finished game's analysis: computed once and stored with the game (again when the estimate changed)."""
+        live = self.get(game_id)
+        with live.lock:
+            if not live.over:
+                raise ServiceError(409, "in-progress", "a game is analysed once it is over: until then its analysis "
+                                                       "would tell the players what is hidden from them")
+            raw, setup, actions = live.record(), live.setup, list(live.actions)
+        estimator = judging.estimator_name()
+        stored = self.repo.analysis(game_id)
+        if (stored is not None and stored.estimator == estimator and stored.moves == len(actions)
+                and stored.analysis.get("format") == judging.FORMAT
+                and stored.analysis.get("version") == judging.VERSION):
+            data = stored.analysis  # else one of another estimate or another version of the format: made again
+        else:
+            try:
+                data = judging.analyse(raw).to_json()
+            except ZamekError as exc:
+                raise ServiceError(500, "corrupt", f"game {game_id} cannot be replayed: {exc}") from None
+            self.repo.save_analysis(game_id, str(data["estimator"]), len(actions), data)
+        return analysis_view(data, setup, actions, lang, game_id)
+
+    def analyse_record(self, raw: Any, lang: str) -> AnalysisView:
+        """The analysis of a saved game sent by the caller (not stored): only of a finished game."""
+        if isinstance(raw, dict) and isinstance(raw.get("moves"), list) and len(raw["moves"]) > MAX_IMPORT_MOVES:
+            raise ServiceError(400, "invalid-record", f"moves: more than {MAX_IMPORT_MOVES} moves")
+        with refusing_bad_records(log, "a record sent for analysis"):
+            setup, actions = records.read_record(raw)
+            if not records.replay(raw).is_over():
+                raise ServiceError(400, "invalid-record", "the saved game is not over: only a finished game is "
+                                                          "analysed")
+            data = judging.analyse(raw).to_json()
+            return analysis_view(data, setup, actions, lang)
+
+    def record(self, game_id: str) -> SavedGame:
+        live = self.get(game_id)
+        with live.lock:
+            raw = live.record()
+            players = players_of(live)
+            if players is not None:
+                raw["players"] = players
+            over = live.over
+            raw["setup"] = public_setup(live.setup, over)
+            if not over:
+                raw["seed"] = None  # Z22: the seed would tell every tile and token to come; given at the end
+            return SavedGame.model_validate(raw)

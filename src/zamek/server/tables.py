@@ -1,0 +1,278 @@
+"""The games database's tables and the values read from them (SQLAlchemy 2.x), and how to reach a database.
+
+The schema is kept by Alembic migrations (:mod:`zamek.server.migrate`); the store that reads and writes these
+tables is :class:`zamek.server.db.Repository`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_data_dir
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Integer,
+    String,
+    create_engine,
+    event,
+    false,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import StaticPool
+
+from zamek.server.seats import Seat, new_game_id
+
+
+def default_db_url() -> str:
+    """Return the SQLite file in the user's data directory (created when missing)."""
+    folder = Path(user_data_dir("zamek", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'games.sqlite3'}"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """A stored game."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    mode: Mapped[str] = mapped_column(String(16))
+    """'computer' (one person against a computer player) or 'hotseat' (two people at one screen)."""
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    human: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The person's player index against the computer."""
+    seed: Mapped[int] = mapped_column(BigInteger)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    moves: Mapped[list[str]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    """'playing' or 'over'."""
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    turn: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(Integer)
+    """Counts the changes, so that a stale request or a computer move computed on an old position is refused."""
+    hints: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    """A game against a friend whose players agreed to hints (the creator asked, the friend joined knowing it)."""
+
+
+class KnightsRow(Base):
+    """A stored game of Rycerze i zamki (its own table: castle games are untouched).
+
+    ``seats`` names each seat's player: 'person' or a computer player ('random', 'heuristic', 'mc').
+    ``moves`` holds every secret choice: the server never sends it while the game is on.
+    """
+
+    __tablename__ = "knights_games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    moves: Mapped[list[str]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    points: Mapped[list[int]] = mapped_column(JSON)
+    round: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Counts the changes (every choice and tile, every friend who took a seat): the compare-and-set of a change."""
+
+
+@dataclass
+class StoredKnights:
+    """A Rycerze i zamki row as a plain value."""
+
+    id: str
+    created_at: datetime
+    updated_at: datetime
+    seats: list[str]
+    seed: int
+    setup: dict[str, Any]
+    moves: list[str]
+    status: str
+    points: list[int]
+    round: int
+    revision: int = 0
+
+    @classmethod
+    def of(cls, row: KnightsRow) -> StoredKnights:
+        return cls(
+            row.id, row.created_at, row.updated_at, list(row.seats), row.seed, dict(row.setup), list(row.moves),
+            row.status, list(row.points), row.round, row.revision,
+        )
+
+
+@dataclass
+class StoredGame:
+    """A game row as a plain value (safe to use outside a database session)."""
+
+    id: str
+    created_at: datetime
+    updated_at: datetime
+    mode: str
+    level: str | None
+    human: int | None
+    seed: int
+    setup: dict[str, Any]
+    moves: list[str]
+    status: str
+    scores: list[int]
+    turn: int
+    revision: int
+    hints: bool = False
+
+    @classmethod
+    def of(cls, row: GameRow) -> StoredGame:
+        return cls(
+            row.id, row.created_at, row.updated_at, row.mode, row.level, row.human, row.seed, dict(row.setup),
+            list(row.moves), row.status, list(row.scores), row.turn, row.revision, bool(row.hints),
+        )
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    return new_game_id()
+
+
+class SeatRow(Base):
+    """A seat of a game (castle or Rycerze i zamki; ids are unique across both): see :mod:`zamek.server.seats`."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(16))
+    token_digest: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    invite_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(48), nullable=True)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    def value(self) -> Seat:
+        player = self.player if self.player in ("person", "computer", "open") else "computer"
+        return Seat(self.seat, player, self.token_digest, self.invite_digest, self.name,  # type: ignore[arg-type]
+                    self.joined_at)
+
+    @classmethod
+    def of(cls, game_id: str, seat: Seat) -> SeatRow:
+        return cls(game_id=game_id, seat=seat.index, player=seat.player, token_digest=seat.token_digest,
+                   invite_digest=seat.invite_digest, name=seat.name, joined_at=seat.joined_at)
+
+
+class ExtrasRow(Base):
+    """What a game has beyond its moves: its clock, how it ended when not by its rules (a resignation, a time
+    out), and its rematch."""
+
+    __tablename__ = "game_extras"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    ended: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat the game waits for (for the lobby's "your move")."""
+    deadline_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    """When the time of the seat to move runs out (epoch milliseconds; None: no clock runs)."""
+
+
+@dataclass
+class Extras:
+    clock: dict[str, Any] | None = None
+    ended: dict[str, Any] | None = None
+    rematch: str | None = None
+    to_move: int | None = None
+    deadline_ms: int | None = None
+
+
+class ComputerJobRow(Base):
+    """A castle game waiting for the computer's turn: due at ``due_ms`` (after the pause in which a person may
+    still take their move back), played on ``revision`` only. A process claims it for a lease; a process that
+    dies leaves its lease to run out, and another takes the job."""
+
+    __tablename__ = "computer_jobs"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    revision: Mapped[int] = mapped_column(Integer)
+    due_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed_until_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    """Why the computer cannot play this game (a bug): the job waits for no one until the game changes."""
+
+
+class AnalysisRow(Base):
+    """A finished castle game's analysis (``zamek.castle.analysis``), computed once and kept: ``estimator`` names the
+    estimate it was made with (another one makes it stale), ``moves`` how many moves of the game it covers."""
+
+    __tablename__ = "game_analyses"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    estimator: Mapped[str] = mapped_column(String(64))
+    moves: Mapped[int] = mapped_column(Integer)
+    analysis: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class StoredAnalysis:
+    """A stored analysis as a plain value."""
+
+    game_id: str
+    estimator: str
+    moves: int
+    analysis: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Job:
+    """A computer's turn to play: the game, the revision it is due on, and how many times it was tried."""
+
+    game_id: str
+    revision: int
+    attempts: int
+
+
+def driver_url(url: str) -> str:
+    """A PostgreSQL URL names the driver the project installs (psycopg 3), whichever way the operator wrote it."""
+    for prefix in ("postgresql://", "postgres://", "postgresql+psycopg2://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """Return an engine; SQLite gets a connection usable from the server's threads and a busy timeout."""
+    if not url.startswith("sqlite"):
+        # A database server restarted under a running app: a dead pooled connection is replaced, not used.
+        return create_engine(driver_url(url), pool_pre_ping=True, pool_size=10, max_overflow=20)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    options: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+    if memory:
+        options["poolclass"] = StaticPool
+    engine = create_engine(url, **options)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.close()
+
+    return engine
