@@ -29,9 +29,7 @@ from zamek import (
 )
 from zamek.castle import record as records
 from zamek.castle.report import item_line, player_name
-from zamek.castle.rules.board import TRACK_LENGTH
 from zamek.castle.rules.geometry import rotate_segment, space_name
-from zamek.castle.rules.scoring import SHRINE_RATE, advance_marker, feature_points
 from zamek.castle.rules.setup import ROLES, Setup
 from zamek.castle.rules.tokens import printed_number
 from zamek.castle.terms import LANGUAGES, counted, term, token_name
@@ -155,17 +153,6 @@ def _doubling_gain(state: GameState, use: UseToken) -> int:
     return used.scores[player] - kept.scores[player]
 
 
-def feature_worth(feature: FeatureView) -> int:
-    """What a feature is worth to its owner: a road, house, pigsty or chapel complete (now, or were it completed
-    now; Z14, F2, doubled by the owner's prince, F4), a meadow at the end (its shrines, Z20)."""
-    if feature.kind is FeatureKind.MEADOW:
-        return feature.shrines * SHRINE_RATE
-    points = feature_points(feature.kind, feature.tiles, feature.stocks)
-    if feature.controller is not None and feature.prince_of(feature.controller):
-        points *= 2
-    return points
-
-
 def feature_infos(state: GameState, spaces: Spaces) -> tuple[list[list[int]], list[FeatureInfo]]:
     """Return the feature id of each part of each placed tile, in order of placement, and those features."""
     parts: list[list[int]] = []
@@ -179,28 +166,19 @@ def feature_infos(state: GameState, spaces: Spaces) -> tuple[list[list[int]], li
                 found[feature.id] = FeatureInfo(
                     id=feature.id, kind=feature.kind.key, tiles=feature.tiles, spaces=spaces.of(feature.cells),
                     complete=feature.complete, figures=list(feature.followers), owner=feature.controller,
-                    points=feature_worth(feature), shrines=feature.shrines, stocks=feature.stocks,
+                    points=state.worth(feature), shrines=feature.shrines, stocks=feature.stocks,
                 )
         parts.append(ids)
     return parts, list(found.values())
 
 
 def order_outcome(state: GameState, feature: FeatureView) -> dict[str, Any]:
-    """What scoring ``feature`` first does (Z15, Z16, F8): the points, where its owner's marker ends, the tower whose
-    token that movement takes and whether it stops on a gate. A x2 token left aside (it is asked afterwards)."""
-    owner = feature.controller
-    if owner is None:
+    """What scoring ``feature`` first does (the engine's ``order_preview``), as an order choice's fields."""
+    preview = state.order_preview(feature)
+    if preview.owner is None:
         return {"owner": None, "points": 0}
-    points = feature_worth(feature)
-    rules = state.rules
-    before = state.scores[owner]
-    if rules.gate_guard:
-        marker, gate = advance_marker(before, state.on_gate[owner], points, rules.gates)
-    else:
-        marker, gate = before + points, False
-    tower = rules.tower_at[marker % TRACK_LENGTH]
-    takes = marker != before and not gate and tower >= 0 and state.tower_token[tower]
-    return {"owner": owner, "points": points, "marker": marker, "tower": tower if takes else None, "gate": gate}
+    return {"owner": preview.owner, "points": preview.points, "marker": preview.marker, "tower": preview.tower,
+            "gate": preview.gate}
 
 
 def choices(state: GameState, spaces: Spaces, lang: str) -> list[Choice]:

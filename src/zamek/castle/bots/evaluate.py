@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from zamek.castle.rules.regions import majority
-from zamek.castle.rules.scoring import SHRINE_RATE, feature_points
 from zamek.castle.rules.state import GameState
 from zamek.castle.rules.tiles import FeatureKind
 
@@ -86,20 +85,13 @@ def player_values(state: GameState, weights: Weights = DEFAULT) -> tuple[float, 
         owner = feature.controller
         if owner is None:
             continue
-        double = 2 if feature.princes >> owner & 1 else 1
         if feature.kind is FeatureKind.MEADOW:
-            values[owner] += feature.shrines * SHRINE_RATE * double
+            values[owner] += state.worth(feature)
             continue
-        worth = float(feature_points(feature.kind, feature.tiles, feature.stocks))
-        values[owner] += worth * double * completion_chance(feature.open_edges, left, weights)
-    tower_at = state.rules.tower_at
+        values[owner] += float(state.worth(feature)) * completion_chance(feature.open_edges, left, weights)
     for player in (0, 1):
-        position = state.scores[player]
-        for step in range(1, weights.tower_reach + 1):
-            tower = tower_at[(position + step) % 100]
-            if tower >= 0 and state.tower_token[tower]:
-                values[player] += weights.tower_near
-                break
+        if state.token_tower_ahead(player, weights.tower_reach):
+            values[player] += weights.tower_near
         values[player] += weights.free_follower * min(state.supply[player], weights.follower_cap)
         values[player] += sum(weights.token_values[t.kind] for t in state.tokens[player])
     family = majority((state.family_size[0], state.family_size[1]))

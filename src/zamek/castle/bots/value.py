@@ -25,7 +25,6 @@ from importlib import resources
 from typing import Any, Final
 
 from zamek.castle.rules.regions import majority
-from zamek.castle.rules.scoring import SHRINE_RATE, feature_points
 from zamek.castle.rules.setup import Rules
 from zamek.castle.rules.state import GameState
 from zamek.castle.rules.tiles import FeatureKind
@@ -105,13 +104,12 @@ def position_features(state: GameState) -> tuple[list[float], list[float]]:
         counts = feature.followers
         owner = feature.controller
         kind = feature.kind
-        double = 2 if owner is not None and feature.princes >> owner & 1 else 1
         if kind is FeatureKind.MEADOW:
             if owner is None:
                 for p in (0, 1):
                     x[p][INDEX["meadow_blocked"]] += counts[p]
                 continue
-            points = feature.shrines * SHRINE_RATE * double
+            points = state.worth(feature)
             x[owner][INDEX["meadow"]] += points
             x[owner][INDEX["meadow_early"]] += points * early
             x[owner][INDEX["meadow_monks"]] += counts[owner]
@@ -122,7 +120,7 @@ def position_features(state: GameState) -> tuple[list[float], list[float]]:
                 x[p][INDEX["blocked"]] += counts[p]
             continue
         x[1 - owner][INDEX["blocked"]] += counts[1 - owner]
-        worth = float(feature_points(kind, feature.tiles, feature.stocks)) * double
+        worth = float(state.worth(feature))
         spaces = state.frontier(feature)
         dead = left == 0 or any(fit[_fit_key(state.space_needs(c))] & remaining_bits == 0 for c in spaces)
         reach = 0 if dead else min(len(spaces), 3)
@@ -133,7 +131,6 @@ def position_features(state: GameState) -> tuple[list[float], list[float]]:
         xo[at_held] += counts[owner]
     family = majority((state.family_size[0], state.family_size[1]))
     nests = majority((state.nests[0], state.nests[1])) if state.rules.sokol else None
-    tower_at = state.rules.tower_at
     for p in (0, 1):
         xp = x[p]
         supply = state.supply[p]
@@ -149,12 +146,8 @@ def position_features(state: GameState) -> tuple[list[float], list[float]]:
             xp[INDEX["family_lead"]] = 1.0
             xp[INDEX["family_lead_area"]] = min(state.largest_empty_area(), AREA_CAP) * (1 - early)
         xp[INDEX["family_size"]] = state.family_size[p]
-        position = state.scores[p]
-        for step in range(1, TOWER_REACH + 1):
-            tower = tower_at[(position + step) % 100]
-            if tower >= 0 and state.tower_token[tower]:
-                xp[INDEX["tower_near"]] = 1.0
-                break
+        if state.token_tower_ahead(p, TOWER_REACH):
+            xp[INDEX["tower_near"]] = 1.0
         if nests == p:
             xp[INDEX["nest_lead"]] = 1.0
     x[state.current][INDEX["to_move"]] = 1.0

@@ -20,6 +20,8 @@ OBSERVATION_VECTOR: int
 
 class CoreLimitError(ValueError): ...
 
+RATE_FIELDS: tuple[str, ...]
+
 class CoreRules:
     setup: Setup
     rules: Rules

@@ -60,6 +60,13 @@ cdef extern from "zamek_core.h" nogil:
         uint8_t nests[12]
         uint8_t open[12]
 
+    ctypedef struct zc_rates:
+        int road, road_with_stocks, house, pigsty, shrine, meadow_token, family_token_tiles, five_points
+        int open_house, open_pigsty, open_road, open_road_with_stocks, empty_space, prince_factor, token_factor
+        int falconer_nests
+        int n_chapel
+        int chapel[16]
+
     ctypedef struct zc_rules:
         int cell_count, stride
         int offsets[4]
@@ -84,6 +91,7 @@ cdef extern from "zamek_core.h" nogil:
         int sokol, gate_guard, same_turn, road_token_stocks, first_player
         int n_draw_order
         int16_t draw_order[128]
+        zc_rates rates
 
     ctypedef struct zc_follower:
         uint8_t player, piece, feature
@@ -269,6 +277,26 @@ class CoreLimitError(ValueError):
     """A rule set too large for the compiled core's fixed tables."""
 
 
+RATE_FIELDS = ("road", "road_with_stocks", "house", "pigsty", "shrine", "meadow_token", "family_token_tiles",
+               "five_points", "open_house", "open_pigsty", "open_road", "open_road_with_stocks", "empty_space",
+               "prince_factor", "token_factor", "falconer_nests", "chapel")
+"""The fields of ``zamek.castle.rules.rates.Rates`` that ``zc_rates`` holds (a test checks they are all of them)."""
+
+
+cdef void _copy_rates(rates, zc_rates *T) except *:
+    """Copy the rules' table of rates into the C rules: the compiled core states no rate of its own."""
+    if len(rates.chapel) > 16 or not rates.chapel:
+        raise CoreLimitError(f"{len(rates.chapel)} chapel sizes: 1 to 16 fit")
+    T.road, T.road_with_stocks, T.house, T.pigsty = rates.road, rates.road_with_stocks, rates.house, rates.pigsty
+    T.shrine, T.meadow_token, T.family_token_tiles = rates.shrine, rates.meadow_token, rates.family_token_tiles
+    T.five_points, T.open_house, T.open_pigsty = rates.five_points, rates.open_house, rates.open_pigsty
+    T.open_road, T.open_road_with_stocks, T.empty_space = rates.open_road, rates.open_road_with_stocks, rates.empty_space
+    T.prince_factor, T.token_factor, T.falconer_nests = rates.prince_factor, rates.token_factor, rates.falconer_nests
+    T.n_chapel = len(rates.chapel)
+    for i, points in enumerate(rates.chapel):
+        T.chapel[i] = points
+
+
 cdef class CoreRules:
     """The C tables of one setup's rules, built from the public values of ``zamek.rules_for(setup)``."""
 
@@ -385,6 +413,7 @@ cdef class CoreRules:
         R.same_turn = 1 if rules.edition.tokens_usable_same_turn else 0
         R.road_token_stocks = 1 if rules.edition.open_road_token_counts_stocks else 0
         R.first_player = setup.first_player
+        _copy_rates(rules.rates, &R.rates)
         self.tile_ids = tuple(tile.id for tile in tiles)
         self.tile_index = {tile.id: t for t, tile in enumerate(tiles)}
         if setup.draw_order is None:

@@ -67,7 +67,6 @@ enum {
 };
 #define ZB_TOWER_REACH 6 /* value.TOWER_REACH */
 #define ZB_AREA_CAP 20 /* value.AREA_CAP */
-#define ZB_SHRINE_RATE 3 /* scoring.SHRINE_RATE */
 
 typedef struct {
     int kind;         /* ZB_WEIGHTS or ZB_VALUE */
@@ -102,11 +101,11 @@ static inline void zb_sum_add(zb_sum *s, double x) {
 static inline double zb_sum_total(const zb_sum *s) { return s->compensated && s->c != 0.0 ? s->f + s->c : s->f; }
 
 /* scoring.feature_points */
-static inline int zb_feature_points(int kind, int tiles, int stocks) {
-    if (kind == ZC_CHAPEL) return zc_chapel_points[tiles < 8 ? tiles : 8];
-    if (kind == ZC_ROAD) return tiles * (stocks > 0 ? 2 : 1);
-    if (kind == ZC_HOUSE) return tiles;
-    return tiles * 2;
+/* GameState.worth (Z14, F2, Z20, F4): what a feature is worth to its owner, complete or at the end */
+static inline int zb_worth(const zc_rates *T, const zc_node *f, int owner) {
+    int dbl = owner >= 0 && (f->prince >> owner & 1) ? T->prince_factor : 1;
+    if (f->kind == ZC_MEADOW) return f->shrines * T->shrine * dbl;
+    return zc_complete_points(T, f->kind, zc_bits_count(f->cells), f->stocks) * dbl;
 }
 
 /* Features.occupied_features: the roots holding figures, each once, in the order the figures came */
@@ -140,10 +139,8 @@ static void zb_player_values(const zc_rules *R, zc_state *S, const zb_eval *E, d
         const zc_node *f = &S->nodes[roots[i]];
         int owner = zc_owner(S, roots[i]);
         if (owner < 0) continue;
-        int dbl = (f->prince >> owner & 1) ? 2 : 1;
-        if (f->kind == ZC_MEADOW) { values[owner] += (double)(f->shrines * ZB_SHRINE_RATE * dbl); continue; }
-        double worth = (double)zb_feature_points(f->kind, zc_bits_count(f->cells), f->stocks);
-        values[owner] += worth * dbl * zb_completion_chance(f->open, left, E);
+        if (f->kind == ZC_MEADOW) { values[owner] += (double)zb_worth(&R->rates, f, owner); continue; }
+        values[owner] += (double)zb_worth(&R->rates, f, owner) * zb_completion_chance(f->open, left, E);
     }
     for (int p = 0; p < 2; p++) {
         int position = S->scores[p];
@@ -217,13 +214,12 @@ static void zb_position_features(const zc_rules *R, const zb_tables *B, zc_state
         const zc_node *f = &S->nodes[root];
         int counts[2] = {f->fol0, f->fol1};
         int owner = zc_owner(S, root);
-        int dbl = owner >= 0 && (f->prince >> owner & 1) ? 2 : 1;
         if (f->kind == ZC_MEADOW) {
             if (owner < 0) {
                 for (int p = 0; p < 2; p++) x[p][ZB_MEADOW_BLOCKED] += counts[p];
                 continue;
             }
-            int points = f->shrines * ZB_SHRINE_RATE * dbl;
+            int points = zb_worth(&R->rates, f, owner);
             x[owner][ZB_MEADOW] += points;
             x[owner][ZB_MEADOW_EARLY] += points * early;
             x[owner][ZB_MEADOW_MONKS] += counts[owner];
@@ -235,7 +231,7 @@ static void zb_position_features(const zc_rules *R, const zb_tables *B, zc_state
             continue;
         }
         x[1 - owner][ZB_BLOCKED] += counts[1 - owner];
-        double worth = (double)zb_feature_points(f->kind, zc_bits_count(f->cells), f->stocks) * dbl;
+        double worth = (double)zb_worth(&R->rates, f, owner);
         int dead;
         int spaces = zb_frontier(R, B, S, root, remaining, &dead);
         int reach = left == 0 || dead ? 0 : spaces < 3 ? spaces : 3;

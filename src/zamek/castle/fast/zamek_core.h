@@ -90,6 +90,16 @@ typedef struct {
     uint8_t open[ZC_MAX_FEATURES];
 } zc_start;
 
+/* The rates of scoring: zamek.castle.rules.rates.Rates, copied in by _core.pyx from the rules' own table. */
+#define ZC_MAX_CHAPEL 16
+typedef struct {
+    int road, road_with_stocks, house, pigsty, shrine, meadow_token, family_token_tiles, five_points;
+    int open_house, open_pigsty, open_road, open_road_with_stocks, empty_space, prince_factor, token_factor;
+    int falconer_nests;
+    int n_chapel; /* chapel[min(tiles, n_chapel - 1)] */
+    int chapel[ZC_MAX_CHAPEL];
+} zc_rates;
+
 typedef struct {
     int cell_count, stride, offsets[4];
     int n_interior;
@@ -114,6 +124,7 @@ typedef struct {
     int sokol, gate_guard, same_turn, road_token_stocks, first_player;
     int n_draw_order; /* -1: draws at random */
     int16_t draw_order[ZC_MAX_TILES];
+    zc_rates rates;
 } zc_rules;
 
 typedef struct { uint8_t player, piece, feature; int16_t node, cell; } zc_follower;
@@ -480,23 +491,33 @@ static inline int zc_is_chance(const zc_state *S) { return S->phase == ZC_DRAW_P
 
 /* ------------------------------------------------------------------------------------- scoring */
 
-static const int zc_chapel_points[9] = {0, 1, 3, 6, 10, 15, 21, 28, 36};
+/* Rates.chapel_points (F2) */
+static inline int zc_chapel_points(const zc_rates *T, int tiles) {
+    return T->chapel[tiles < T->n_chapel - 1 ? tiles : T->n_chapel - 1];
+}
+
+/* Rates.complete_points (Z14, F2): a complete road, house, pigsty or chapel before a prince or a x2 token */
+static inline int zc_complete_points(const zc_rates *T, int kind, int tiles, int stocks) {
+    if (kind == ZC_CHAPEL) return zc_chapel_points(T, tiles);
+    if (kind == ZC_ROAD) return tiles * (stocks ? T->road_with_stocks : T->road);
+    return tiles * (kind == ZC_HOUSE ? T->house : T->pigsty);
+}
 
 /* scoring._base_points (Z14, F2, F4): count, rate, multiplier, detail flags of a complete region */
-static inline void zc_base_points(const zc_state *S, int root, int owner, int *count, int *rate, int *mult,
-                                  int *flags, int *size) {
+static inline void zc_base_points(const zc_rates *T, const zc_state *S, int root, int owner, int *count, int *rate,
+                                  int *mult, int *flags, int *size) {
     const zc_node *n = &S->nodes[root];
     int tiles = zc_bits_count(n->cells);
     *flags = 0; *size = tiles;
     if (n->kind == ZC_CHAPEL) {
-        *count = 1; *rate = zc_chapel_points[tiles < 8 ? tiles : 8]; *flags |= ZC_D_CHAPEL;
+        *count = 1; *rate = zc_chapel_points(T, tiles); *flags |= ZC_D_CHAPEL;
     } else {
         *count = tiles;
-        if (n->kind == ZC_ROAD) { *rate = n->stocks ? 2 : 1; if (n->stocks) *flags |= ZC_D_STOCKS; }
-        else *rate = n->kind == ZC_HOUSE ? 1 : 2;
+        if (n->kind == ZC_ROAD) { *rate = n->stocks ? T->road_with_stocks : T->road; if (n->stocks) *flags |= ZC_D_STOCKS; }
+        else *rate = n->kind == ZC_HOUSE ? T->house : T->pigsty;
     }
     *mult = 1;
-    if (owner >= 0 && (n->prince >> owner & 1)) { *mult = 2; *flags |= ZC_D_PRINCE; }
+    if (owner >= 0 && (n->prince >> owner & 1)) { *mult = T->prince_factor; *flags |= ZC_D_PRINCE; }
 }
 
 /* scoring.advance_marker (F8) */
@@ -545,7 +566,7 @@ static void zc_walk(zc_walk_ctx *c, int i, int32_t score, int on_gate, uint32_t 
     int usable = token == ZC_HOUSE_X2 ? house : token == ZC_PIGSTY_X2 ? pigsty : 0;
     int choices = 1 + (token && usable ? 1 : 0);
     for (int ch = 0; ch < choices; ch++) {
-        int gain = ch ? 2 * c->points[i] : c->points[i];
+        int gain = ch ? c->R->rates.token_factor * c->points[i] : c->points[i];
         int h = house, pg = pigsty;
         if (gain != c->points[i]) { if (token == ZC_HOUSE_X2) h--; else pg--; }
         int gated = on_gate;
@@ -583,7 +604,7 @@ static void zc_permute(zc_walk_ctx *c, const zc_state *S, int owner, int16_t *or
     if (k == c->n) {
         for (int i = 0; i < c->n; i++) {
             int count, rate, mult, flags, size, root = order[i];
-            zc_base_points(S, root, owner, &count, &rate, &mult, &flags, &size);
+            zc_base_points(&c->R->rates, S, root, owner, &count, &rate, &mult, &flags, &size);
             c->points[i] = count * rate * mult;
             int token = zc_doubling_kind(S->nodes[root].kind);
             int eligible = owner == S->current && token && !(S->nodes[root].prince >> owner & 1);
@@ -662,8 +683,8 @@ static void zc_score_head(const zc_rules *R, zc_state *S, zc_log *L, int doubled
     int owner = zc_owner(S, root);
     zc_node *n = &S->nodes[root];
     int count, rate, mult, flags, size;
-    zc_base_points(S, root, owner, &count, &rate, &mult, &flags, &size);
-    if (doubled_by) mult *= 2;
+    zc_base_points(&R->rates, S, root, owner, &count, &rate, &mult, &flags, &size);
+    if (doubled_by) mult *= R->rates.token_factor;
     if (owner < 0) {
         if (n->fol0 + n->fol1 == 0) return;
         if (L) {
@@ -674,7 +695,7 @@ static void zc_score_head(const zc_rules *R, zc_state *S, zc_log *L, int doubled
         return;
     }
     int points = count * rate * mult;
-    int nests = n->nests + ((n->falconer >> owner & 1) ? 1 : 0);
+    int nests = n->nests + ((n->falconer >> owner & 1) ? R->rates.falconer_nests : 0);
     int gained = zc_move_marker(R, S, owner, points);
     S->nests[owner] += (int16_t)nests;
     if (L) {
@@ -793,7 +814,7 @@ static void zc_finish(const zc_rules *R, zc_state *S, zc_log *L) {
             int r = meadows[j].root;
             if (zc_owner(S, r) != p || !S->nodes[r].shrines) continue;
             mine[n] = meadows[j];
-            mine[n].value = S->nodes[r].shrines * ((S->nodes[r].prince >> p & 1) ? 2 : 1);
+            mine[n].value = S->nodes[r].shrines * ((S->nodes[r].prince >> p & 1) ? R->rates.prince_factor : 1);
             mine[n].index = j;
             n++;
         }
@@ -802,10 +823,10 @@ static void zc_finish(const zc_rules *R, zc_state *S, zc_log *L) {
     }
     for (int j = 0; j < n_meadows; j++) {
         int root = meadows[j].root, owner = zc_owner(S, root);
-        int shrines = S->nodes[root].shrines, rate = 3, mult = 1, flags = 0, token = 0;
+        int shrines = S->nodes[root].shrines, rate = R->rates.shrine, mult = 1, flags = 0, token = 0;
         if (owner >= 0) {
-            if (S->nodes[root].prince >> owner & 1) { mult = 2; flags |= ZC_D_PRINCE; }
-            if (upgraded[j]) { rate = 4; token = ZC_MEADOW_4; }
+            if (S->nodes[root].prince >> owner & 1) { mult = R->rates.prince_factor; flags |= ZC_D_PRINCE; }
+            if (upgraded[j]) { rate = R->rates.meadow_token; token = ZC_MEADOW_4; }
         }
         int points = owner >= 0 ? shrines * rate * mult : 0;
         if (owner >= 0) gain[owner] += points;
@@ -820,12 +841,12 @@ static void zc_finish(const zc_rules *R, zc_state *S, zc_log *L) {
     int sizes[2];
     for (int p = 0; p < 2; p++) {
         sizes[p] = S->family_size[p];
-        if (sizes[p]) sizes[p] += 2 * zc_held(S, p, ZC_FAMILY_PLUS_2);
+        if (sizes[p]) sizes[p] += R->rates.family_token_tiles * zc_held(S, p, ZC_FAMILY_PLUS_2);
     }
-    int owner = zc_majority(sizes[0], sizes[1]);
-    if (owner >= 0) gain[owner] += area;
+    int owner = zc_majority(sizes[0], sizes[1]), worth = area * R->rates.empty_space;
+    if (owner >= 0) gain[owner] += worth;
     if (L) {
-        zc_item it = zc_new_item(ZC_R_FAMILY, owner, area, 1, owner >= 0 ? area : 0, turn);
+        zc_item it = zc_new_item(ZC_R_FAMILY, owner, area, R->rates.empty_space, owner >= 0 ? worth : 0, turn);
         if (owner >= 0) {
             it.cells = S->family_cells[owner];
             if (sizes[owner] != S->family_size[owner]) it.token = ZC_FAMILY_PLUS_2;
@@ -836,7 +857,7 @@ static void zc_finish(const zc_rules *R, zc_state *S, zc_log *L) {
     for (int p = 0; p < 2; p++) {
         static const int open_tokens[3] = {ZC_OPEN_HOUSE, ZC_OPEN_PIGSTY, ZC_OPEN_ROAD};
         static const int open_kinds[3] = {ZC_HOUSE, ZC_PIGSTY, ZC_ROAD};
-        static const int open_rates[3] = {1, 2, 1};
+        const int open_rates[3] = {R->rates.open_house, R->rates.open_pigsty, R->rates.open_road};
         for (int t = 0; t < 3; t++) {
             int held = zc_held(S, p, open_tokens[t]);
             if (!held) continue;
@@ -846,8 +867,8 @@ static void zc_finish(const zc_rules *R, zc_state *S, zc_log *L) {
                 const zc_node *node = &S->nodes[r];
                 if (node->parent != r || node->kind != open_kinds[t] || node->open == 0 || zc_owner(S, r) != p) continue;
                 int rate = open_rates[t];
-                if (open_kinds[t] == ZC_ROAD && R->road_token_stocks && node->stocks) rate = 2;
-                int mult = (node->prince >> p & 1) ? 2 : 1;
+                if (open_kinds[t] == ZC_ROAD && R->road_token_stocks && node->stocks) rate = R->rates.open_road_with_stocks;
+                int mult = (node->prince >> p & 1) ? R->rates.prince_factor : 1;
                 options[n].root = r;
                 options[n].value = zc_bits_count(node->cells) * rate * mult;
                 zc_place_key(R, S, r, &options[n].cells, &options[n].part);
@@ -857,9 +878,11 @@ static void zc_finish(const zc_rules *R, zc_state *S, zc_log *L) {
             for (int j = 0; j < n && j < held; j++) {
                 const zc_node *node = &S->nodes[options[j].root];
                 int rate = open_rates[t], flags = ZC_D_UNFINISHED;
-                if (open_kinds[t] == ZC_ROAD && R->road_token_stocks && node->stocks) { rate = 2; flags |= ZC_D_STOCKS; }
-                int mult = (node->prince >> p & 1) ? 2 : 1;
-                if (mult == 2) flags |= ZC_D_PRINCE;
+                if (open_kinds[t] == ZC_ROAD && R->road_token_stocks && node->stocks) {
+                    rate = R->rates.open_road_with_stocks; flags |= ZC_D_STOCKS;
+                }
+                int mult = (node->prince >> p & 1) ? R->rates.prince_factor : 1;
+                if (node->prince >> p & 1) flags |= ZC_D_PRINCE;
                 int tiles = zc_bits_count(node->cells);
                 gain[p] += options[j].value;
                 if (L) {
@@ -872,9 +895,9 @@ static void zc_finish(const zc_rules *R, zc_state *S, zc_log *L) {
         }
         int fives = zc_held(S, p, ZC_FIVE_POINTS);
         for (int j = 0; j < fives; j++) {
-            gain[p] += 5;
+            gain[p] += R->rates.five_points;
             if (L) {
-                zc_item it = zc_new_item(ZC_R_TOKEN, p, 1, 5, 5, turn);
+                zc_item it = zc_new_item(ZC_R_TOKEN, p, 1, R->rates.five_points, R->rates.five_points, turn);
                 it.token = ZC_FIVE_POINTS; it.final = 1;
                 zc_log_add(L, it);
             }
@@ -882,9 +905,9 @@ static void zc_finish(const zc_rules *R, zc_state *S, zc_log *L) {
     }
     if (R->sokol) {
         int o = zc_majority(S->nests[0], S->nests[1]);
-        if (o >= 0) gain[o] += area;
+        if (o >= 0) gain[o] += worth;
         if (L) {
-            zc_item it = zc_new_item(ZC_R_NESTS, o, area, 1, o >= 0 ? area : 0, turn);
+            zc_item it = zc_new_item(ZC_R_NESTS, o, area, R->rates.empty_space, o >= 0 ? worth : 0, turn);
             it.final = 1;
             zc_log_add(L, it);
         }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Final
 
@@ -10,53 +11,19 @@ from zamek.castle.rules.board import EMPTY, TRACK_LENGTH
 from zamek.castle.rules.breakdown import ScoreItem
 from zamek.castle.rules.features import FeatureView
 from zamek.castle.rules.legality import Legality
+from zamek.castle.rules.rates import RATES, Rates
 from zamek.castle.rules.regions import majority
 from zamek.castle.rules.setup import Phase
 from zamek.castle.rules.tiles import FeatureKind
-from zamek.castle.rules.tokens import DOUBLING_TOKENS, MEADOW_TOKEN_RATE, TokenKind
+from zamek.castle.rules.tokens import DOUBLING_TOKENS, TokenKind
 
-ROAD_RATE: Final = 1
-ROAD_WITH_STOCKS_RATE: Final = 2
-HOUSE_RATE: Final = 1
-PIGSTY_RATE: Final = 2
-SHRINE_RATE: Final = 3
+CHAPEL_POINTS: Final = RATES.chapel
+"""F2: a complete chapel's points by its tiles, in the rulebook's rates (``rates.Rates.chapel``)."""
 
 
-CHAPEL_POINTS: Final = (0, 1, 3, 6, 10, 15, 21, 28, 36)
-
-
-def chapel_points(tiles: int) -> int:
+def chapel_points(tiles: int, rates: Rates = RATES) -> int:
     """Return the points of a complete chapel of ``tiles`` tiles (F2)."""
-    return CHAPEL_POINTS[min(tiles, len(CHAPEL_POINTS) - 1)]
-
-
-_RATES: Final = {
-    FeatureKind.ROAD: (ROAD_RATE, ROAD_WITH_STOCKS_RATE),
-    FeatureKind.HOUSE: (HOUSE_RATE, HOUSE_RATE),
-    FeatureKind.PIGSTY: (PIGSTY_RATE, PIGSTY_RATE),
-}
-"""Points a tile of a complete feature, without and with stocks beside it (only a road counts them, Z14)."""
-
-
-def feature_points(kind: FeatureKind, tiles: int, stocks: int) -> int:
-    """Return what a complete road, house, pigsty or chapel of ``tiles`` tiles is worth (Z14, F2).
-
-    Before a prince or a x2 token doubles it (F4, Z19); the bots judge open features by it too.
-    """
-    if kind is FeatureKind.CHAPEL:
-        return chapel_points(tiles)
-    return tiles * _RATES[kind][stocks > 0]
-
-
-def feature_rate(kind: FeatureKind, stocks: int) -> tuple[int, str]:
-    """Return the points per tile of a complete feature and a word on why (Z14)."""
-    if kind is FeatureKind.ROAD:
-        return (ROAD_WITH_STOCKS_RATE, "stocks") if stocks else (ROAD_RATE, "")
-    if kind is FeatureKind.HOUSE:
-        return HOUSE_RATE, ""
-    if kind is FeatureKind.PIGSTY:
-        return PIGSTY_RATE, ""
-    raise ValueError(f"{kind.key} is not scored at completion in the base game")
+    return rates.chapel_points(tiles)
 
 
 # ---------------------------------------------------------------------------------- a game's scoring
@@ -77,6 +44,30 @@ def advance_marker(score: int, on_gate: bool, points: int, gates: frozenset[int]
         score += 1
         points -= 1
     return score, on_gate
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerMove:
+    """Where a movement of a score marker ends (Z16, F8)."""
+
+    score: int
+    on_gate: bool
+    tower: int | None
+    """The tower whose token the movement takes, if it takes one."""
+
+
+@dataclass(frozen=True, slots=True)
+class OrderPreview:
+    """What scoring one feature next would do (Z15): for the order question's choices."""
+
+    owner: int | None
+    points: int
+    marker: int | None = None
+    """Where the owner's marker ends."""
+    tower: int | None = None
+    """The tower whose token that movement takes, if any."""
+    gate: bool = False
+    """The movement stops on a gate (F8)."""
 
 
 _OrderOutcome = tuple[int, bool, tuple[int, ...], int, int, int]
@@ -139,18 +130,19 @@ class Scoring(Legality):
         """Return (count, rate, multiplier, details) of a complete region for its owner (Z14, F2, F4)."""
         kind = FeatureKind(self.kind[root])
         tiles = self.region_tiles(root)
+        rates = self.rules.rates
         details = []
         if kind is FeatureKind.CHAPEL:
-            count, rate = 1, chapel_points(tiles)
+            count = 1  # a chapel scores by its size, not by the tile (F2)
+            rate = rates.chapel_points(tiles)
             details.append(f"chapel-size:{tiles}")
         else:
-            rate, detail = feature_rate(kind, self.stocks[root])
-            count = tiles
-            if detail:
-                details.append(detail)
+            rate, count = rates.complete_rate(kind, self.stocks[root]), tiles
+            if kind is FeatureKind.ROAD and self.stocks[root]:
+                details.append("stocks")
         multiplier = 1
         if owner is not None and self.prince[root] >> owner & 1:
-            multiplier = 2
+            multiplier = rates.prince_factor
             details.append("prince")
         return count, rate, multiplier, details
 
@@ -196,6 +188,7 @@ class Scoring(Legality):
             doubling.append(token if eligible else None)
         outcomes: set[_OrderOutcome] = set()
         house, pigsty = TokenKind.HOUSE_X2, TokenKind.PIGSTY_X2
+        factor = self.rules.rates.token_factor
 
         def walk(i: int, score: int, on_gate: bool, towers: tuple[bool, ...], usable: dict[TokenKind, int],
                  pool: tuple[int, ...], emptied: tuple[int, ...], others: int) -> None:
@@ -203,7 +196,7 @@ class Scoring(Legality):
                 outcomes.add((score, on_gate, tuple(sorted(emptied)), usable[house], usable[pigsty], others))
                 return
             token = doubling[i]
-            choices = [points[i]] + ([2 * points[i]] if token is not None and usable[token] else [])
+            choices = [points[i]] + ([factor * points[i]] if token is not None and usable[token] else [])
             for gain in choices:
                 spent = dict(usable)
                 if gain != points[i]:
@@ -240,7 +233,7 @@ class Scoring(Legality):
         kind = FeatureKind(self.kind[root])
         count, rate, multiplier, details = self._base_points(root, owner)
         if doubled_by is not None:
-            multiplier *= 2
+            multiplier *= self.rules.rates.token_factor
             details.append(f"token:{int(doubled_by)}")
         if owner is None:
             if self.fol0[root] + self.fol1[root] == 0:
@@ -248,7 +241,7 @@ class Scoring(Legality):
             self.log.append(ScoreItem(kind.key, None, count, rate, 0, self.turn, self.cells[root], ",".join(details)))
             return
         points = count * rate * multiplier
-        nests = self.region_nests[root] + (1 if self.falconer[root] >> owner & 1 else 0)
+        nests = self.region_nests[root] + (self.rules.rates.falconer_nests if self.falconer[root] >> owner & 1 else 0)
         gained = self._move_marker(owner, points)
         self.nests[owner] += nests
         self.log.append(
@@ -262,18 +255,63 @@ class Scoring(Legality):
 
     def _move_marker(self, player: int, points: int) -> int:
         """Move a score marker; return the points gained. A movement ending on a tower with a token takes it (Z16)."""
-        before = self.scores[player]
+        move = self.marker_move(player, points)
+        gained = move.score - self.scores[player]
+        self.scores[player] = move.score
         if self.rules.gate_guard:
-            score, self.on_gate[player] = advance_marker(before, self.on_gate[player], points, self.rules.gates)
+            self.on_gate[player] = move.on_gate
+        if move.tower is not None:
+            self.tower_token[move.tower] = False
+            self.pending_reveals.append(player)
+        return gained
+
+    # --------------------------------------------------------------------- previews (for the views and the bots)
+
+    def marker_move(self, player: int, points: int) -> MarkerMove:
+        """Where ``player``'s marker would end after a movement of ``points``, without moving it (Z16, F8)."""
+        before = self.scores[player]
+        on_gate = self.on_gate[player]
+        if self.rules.gate_guard:
+            score, on_gate = advance_marker(before, on_gate, points, self.rules.gates)
         else:
             score = before + points
-        self.scores[player] = score
-        if score != before and not self.on_gate[player]:
-            tower = self.rules.tower_at[score % TRACK_LENGTH]
+        tower = self.rules.tower_at[score % TRACK_LENGTH] if score != before and not on_gate else -1
+        return MarkerMove(score, on_gate, tower if tower >= 0 and self.tower_token[tower] else None)
+
+    def worth(self, feature: FeatureView) -> int:
+        """What ``feature`` is worth to its controller: a road, house, pigsty or chapel complete (now, or were it
+        completed now; Z14, F2), a meadow at the end (its shrines, Z20); times the controller's prince (F4).
+        Before a x2 token (Z19)."""
+        rates = self.rules.rates
+        if feature.kind is FeatureKind.MEADOW:
+            points = feature.shrines * rates.shrine
+        else:
+            points = rates.complete_points(feature.kind, feature.tiles, feature.stocks)
+        if feature.controller is not None and feature.prince_of(feature.controller):
+            points *= rates.prince_factor
+        return points
+
+    def order_preview(self, feature: FeatureView) -> OrderPreview:
+        """What scoring ``feature`` next does (Z15, Z16, F8): its points, where its owner's marker ends, the tower
+        whose token that movement takes, and whether it stops on a gate. A x2 token left aside (it is asked after)."""
+        owner = feature.controller
+        if owner is None:
+            return OrderPreview(None, 0)
+        points = self.worth(feature)
+        move = self.marker_move(owner, points)
+        gate = move.on_gate if self.rules.gate_guard else False
+        return OrderPreview(owner, points, move.score, move.tower, gate)
+
+    def token_tower_ahead(self, player: int, reach: int) -> bool:
+        """Whether a tower still holding its token lies 1 to ``reach`` numbers ahead of ``player``'s marker (Z16;
+        the track's gates aside)."""
+        position = self.scores[player]
+        tower_at = self.rules.tower_at
+        for step in range(1, reach + 1):
+            tower = tower_at[(position + step) % TRACK_LENGTH]
             if tower >= 0 and self.tower_token[tower]:
-                self.tower_token[tower] = False
-                self.pending_reveals.append(player)
-        return score - before
+                return True
+        return False
 
     def _return_followers(self) -> None:
         """Send the figures on complete regions home (Z17); monks stay."""
@@ -340,6 +378,7 @@ class Scoring(Legality):
         """
         items: list[ScoreItem] = []
         turn = self.turn
+        rates = self.rules.rates
         # Ordered by the spaces they cover, not by node number: a position rebuilt from text scores alike.
         roots = {self.find(f.node) for f in self.followers if self.kind[f.node] == FeatureKind.MEADOW}
         meadows = sorted(roots, key=self.place_key)
@@ -348,14 +387,14 @@ class Scoring(Legality):
             owner = self.region_owner(root)
             shrines = self.shrines[root]
             details = []
-            rate = SHRINE_RATE
+            rate = rates.shrine
             multiplier = 1
             if owner is not None:
                 multiplier = self._prince_factor(root, owner)
-                if multiplier == 2:
+                if self.prince[root] >> owner & 1:
                     details.append("prince")
                 if root in upgraded:
-                    rate = MEADOW_TOKEN_RATE
+                    rate = rates.meadow_token
                     details.append(f"token:{int(TokenKind.MEADOW_4)}")
             points = shrines * rate * multiplier if owner is not None else 0
             items.append(ScoreItem("meadow", owner, shrines, rate, points, turn, self.cells[root],
@@ -366,13 +405,15 @@ class Scoring(Legality):
         detail = ""
         if owner is not None and sizes[owner] != self.family_size[owner]:
             detail = f"token:{int(TokenKind.FAMILY_PLUS_2)}"
-        items.append(ScoreItem("family-house", owner, area, 1, area if owner is not None else 0, turn,
+        worth = area * rates.empty_space
+        items.append(ScoreItem("family-house", owner, area, rates.empty_space, worth if owner is not None else 0, turn,
                                self.family_cells[owner] if owner is not None else 0, detail, final=True))
         for player in (0, 1):
             items.extend(self._end_token_items(player, turn))
         if self.rules.sokol:
             owner = majority((self.nests[0], self.nests[1]))
-            items.append(ScoreItem("nests", owner, area, 1, area if owner is not None else 0, turn, final=True))
+            items.append(ScoreItem("nests", owner, area, rates.empty_space, worth if owner is not None else 0, turn,
+                                   final=True))
         return items
 
     def _finish(self) -> None:

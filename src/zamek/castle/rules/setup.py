@@ -15,6 +15,7 @@ from zamek.castle.rules.actions import Piece, Place
 from zamek.castle.rules.board import BOARDS, CURRENT_BOARD, TRACK_LENGTH, CastleDef
 from zamek.castle.rules.editions import Edition, edition_of
 from zamek.castle.rules.geometry import SEGMENTS
+from zamek.castle.rules.rates import RATES, Rates
 from zamek.castle.rules.rulesets import OPTIONS, check_options, parse_rule_set, rule_set_name
 from zamek.castle.rules.tiles import FeatureKind, TileSet
 
@@ -134,14 +135,16 @@ class Rules:
     """The Place action for each cell and rotation (shared, immutable: saves building them per call)."""
     start_inward_side: tuple[int, ...] = ()
     """For each cell, the side a start space there faces the interior by; -1 for other cells."""
+    rates: Rates = RATES
+    """What everything scores (:mod:`zamek.castle.rules.rates`)."""
 
     @property
     def gates(self) -> frozenset[int]:
         return frozenset(self.castle.gates)
 
 
-def make_rules(castle: CastleDef, tiles: TileSet, setup: Setup | None = None) -> Rules:
-    """Return rules tables for a castle and a tile set."""
+def make_rules(castle: CastleDef, tiles: TileSet, setup: Setup | None = None, rates: Rates = RATES) -> Rules:
+    """Return rules tables for a castle and a tile set, scored at ``rates``."""
     setup = setup or Setup()
     tower_at = [-1] * TRACK_LENGTH
     for tower in castle.towers:
@@ -163,7 +166,7 @@ def make_rules(castle: CastleDef, tiles: TileSet, setup: Setup | None = None) ->
         inward[start.cell] = (start.side + 2) % 4
     return Rules(
         castle, tiles, tuple(tower_at), tuple(start_tables), setup.edition, setup.sokol, setup.gate_guard,
-        tuple(place_actions), tuple(inward),
+        tuple(place_actions), tuple(inward), rates,
     )
 
 

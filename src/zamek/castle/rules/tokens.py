@@ -73,10 +73,6 @@ _OPEN_TOKENS: Final = {
     TokenKind.OPEN_PIGSTY: FeatureKind.PIGSTY,
     TokenKind.OPEN_ROAD: FeatureKind.ROAD,
 }
-OPEN_RATES: Final = {FeatureKind.HOUSE: 1, FeatureKind.PIGSTY: 2, FeatureKind.ROAD: 1}
-MEADOW_TOKEN_RATE: Final = 4
-FAMILY_TOKEN_BONUS: Final = 2
-FIVE_POINTS: Final = 5
 
 
 class Tokens(Features):
@@ -115,7 +111,7 @@ class Tokens(Features):
     # ------------------------------------------------------------ end tokens (Z19 4-9, C4)
 
     def _prince_factor(self, root: int, player: int) -> int:
-        return 2 if self.prince[root] >> player & 1 else 1
+        return self.rules.rates.prince_factor if self.prince[root] >> player & 1 else 1
 
     def _meadows_upgraded(self, meadows: list[int]) -> set[int]:
         """Token 4: each goes on one of its owner's meadows worth most (rates combine with a prince, F4)."""
@@ -132,13 +128,15 @@ class Tokens(Features):
         for player in (0, 1):
             size = self.family_size[player]
             if size:
-                size += FAMILY_TOKEN_BONUS * self._held(player, TokenKind.FAMILY_PLUS_2)
+                size += self.rules.rates.family_token_tiles * self._held(player, TokenKind.FAMILY_PLUS_2)
             sizes.append(size)
         return sizes
 
     def _end_token_items(self, player: int, turn: int) -> list[ScoreItem]:
         """Tokens 7-9 on the owner's best unfinished features of the kind (a prince doubling, F4), then token 6."""
         items = []
+        rates = self.rules.rates
+        counts_stocks = self.rules.edition.open_road_token_counts_stocks
         for token, kind in _OPEN_TOKENS.items():
             held = self._held(player, token)
             if not held:
@@ -147,14 +145,12 @@ class Tokens(Features):
             for root in self.roots():
                 if self.kind[root] != kind or self.open[root] == 0 or self.region_owner(root) != player:
                     continue
-                rate = OPEN_RATES[kind]
+                rate = rates.open_rate(kind, self.stocks[root], counts_stocks)
                 details = ["unfinished"]
-                counts_stocks = self.rules.edition.open_road_token_counts_stocks
                 if kind is FeatureKind.ROAD and counts_stocks and self.stocks[root]:
-                    rate = 2  # C4: the 2003 path token counts a fountain
-                    details.append("stocks")
+                    details.append("stocks")  # C4: the 2003 path token counts a fountain
                 multiplier = self._prince_factor(root, player)
-                if multiplier == 2:
+                if self.prince[root] >> player & 1:
                     details.append("prince")
                 details.append(f"token:{int(token)}")
                 tiles = self.region_tiles(root)
@@ -164,6 +160,6 @@ class Tokens(Features):
                 items.append(ScoreItem(kind.key, player, tiles, rate, points, turn, self.cells[root],
                                        ",".join(details), multiplier, final=True))
         for _ in range(self._held(player, TokenKind.FIVE_POINTS)):
-            items.append(ScoreItem("token", player, 1, FIVE_POINTS, FIVE_POINTS, turn,
+            items.append(ScoreItem("token", player, 1, rates.five_points, rates.five_points, turn,
                                    detail=f"token:{int(TokenKind.FIVE_POINTS)}", final=True))
         return items

@@ -226,6 +226,7 @@ export class Board {
     }
     // The score track.
     this.trackAt = new Map();
+    this.trackLength = wall.track.length; // a marker goes round: score n stands on number n % trackLength
     for (const sp of wall.track) {
       const [x, y] = this.pt([sp.x, sp.y]);
       this.trackAt.set(sp.n, [x, y]);
@@ -330,7 +331,7 @@ export class Board {
   }
 
   drawMarkers(view) {
-    const positions = view.players.map((p) => p.score % 100);
+    const positions = view.players.map((p) => this.trackNumber(p.score));
     view.players.forEach((player, i) => {
       const at = this.trackAt.get(positions[i]);
       if (!at) return;
@@ -423,17 +424,22 @@ export class Board {
     }
   }
 
+  // The track's number a score stands on.
+  trackNumber(score) {
+    return score % this.trackLength;
+  }
+
   // A score marker's way along the track from score `from` to `to`: a keyframe on each space passed (at most 40),
   // as offsets from where it ends.
   trackFrames(from, to) {
-    const end = this.trackAt.get(to % 100);
+    const end = this.trackAt.get(this.trackNumber(to));
     if (!end) return null;
     const steps = to - from;
     const count = Math.min(steps, 40);
     const frames = [];
     for (let k = 0; k <= count; k++) {
       const score = from + Math.round((k * steps) / count);
-      const at = this.trackAt.get(score % 100) || end;
+      const at = this.trackAt.get(this.trackNumber(score)) || end;
       frames.push({ transform: `translate(${(at[0] - end[0]).toFixed(3)}px, ${(at[1] - end[1]).toFixed(3)}px)` });
     }
     return frames;

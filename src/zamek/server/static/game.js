@@ -495,7 +495,7 @@ function orderWords(view, c) {
     const tower = state.board.geo.wall.towers.find((tw) => tw.index === c.tower);
     what = t("orderTower", { token: view.terms["special-token"], tower: tower ? tower.track.join("·") : c.tower });
   } else what = t("orderNoToken");
-  return `${c.label} — ${t("orderOutcome", { who: playerName(view, c.owner), points: c.points, marker: c.marker % 100 })}, ${what}`;
+  return `${c.label} — ${t("orderOutcome", { who: playerName(view, c.owner), points: c.points, marker: state.board.trackNumber(c.marker) })}, ${what}`;
 }
 
 // ------------------------------------------------------------------ the figure menu
