@@ -64,7 +64,10 @@ import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, sync_playwright
 
 import zamek.server.db
+import zamek.server.importing
+import zamek.server.joining
 import zamek.server.knights
+import zamek.server.rematch
 import zamek.server.seats
 import zamek.server.sessions
 import zamek.server.tables
@@ -194,12 +197,14 @@ def free_port(preferred: int) -> int:
 def running_server(db: Path) -> Iterator[str]:
     """Run the app on 127.0.0.1 in a thread; yield its address; stop it afterwards."""
     clock = FakeClock(CLOCK_START)
-    for module in (zamek.server.db, zamek.server.sessions, zamek.server.knights):  # each looks ``now`` up in itself
+    # each looks ``now`` up in itself
+    for module in (zamek.server.db, zamek.server.sessions, zamek.server.importing, zamek.server.joining,
+                   zamek.server.rematch, zamek.server.knights):
         module.now = clock  # type: ignore[attr-defined]
     fake = FakeSecrets("screenshots")
     zamek.server.tables.new_game_id = fake.game_id  # type: ignore[attr-defined]  # tables.new_id looks it up in tables
     # each looks ``new_secret`` up in itself
-    for module in (zamek.server.seats, zamek.server.sessions, zamek.server.knights):
+    for module in (zamek.server.seats, zamek.server.joining, zamek.server.rematch, zamek.server.knights):
         module.new_secret = fake.secret  # type: ignore[attr-defined]
     app = create_app(WebConfig(db_url=f"sqlite:///{db}", bot_delay=0.0, clock=GAME_TIME))
     port = free_port(PORT)

@@ -1,9 +1,10 @@
-"""Castle game sessions and their storage: loading and replaying games, moves committed one transaction each, undo.
+"""Castle game sessions and their storage: the games in memory, loading and replaying them, creating games, moves
+committed one transaction each, undo.
 
-A :class:`LiveGame` is a game held in memory: its saved-game record (setup, seed, moves) and the
-position those moves reach. Every change goes through :meth:`Sessions.commit`, which writes the
-whole new move list in one transaction *before* the position in memory changes, so what a person
-saw confirmed is on disk, and a restarted server replays each record to the same position.
+A :class:`LiveGame` (:mod:`zamek.server.live`) is a game held in memory: its saved-game record (setup, seed, moves)
+and the position those moves reach. Every change goes through :meth:`Sessions.commit`, which writes the whole new
+move list in one transaction *before* the position in memory changes, so what a person saw confirmed is on disk,
+and a restarted server replays each record to the same position.
 
 The database is the truth and the games in memory are a bounded cache of it: every request first asks the
 database for the game's revision and brings its copy up to date when another process has changed it, and a
@@ -14,17 +15,17 @@ Chance (the tile drawn, a token revealed) is decided by the server from the game
 seeding convention (``zamek.castle.seeding``): a restarted server, or an undo, finds the same tiles again.
 A change that leaves the computer to move stores its turn as a job (due after a pause), in the same
 transaction; :mod:`zamek.server.computer` plays it.
+
+The other concerns of a game have their own modules, each given the sessions: joining a friend's game
+(:mod:`zamek.server.joining`), resignations and clocks running out (:mod:`zamek.server.endings`), rematches
+(:mod:`zamek.server.rematch`) and the checks of an imported saved game (:mod:`zamek.server.importing`).
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Final
 
 from zamek import (
@@ -33,7 +34,6 @@ from zamek import (
     GameState,
     MalformedActionError,
     Phase,
-    RecordError,
     Reveal,
     Setup,
     ZamekError,
@@ -42,200 +42,57 @@ from zamek import (
 )
 from zamek.castle import record as records
 from zamek.castle.bots.levels import OFFERED_LEVELS
-from zamek.castle.report import describe_move
-from zamek.castle.seeding import SeededChance
-from zamek.castle.terms import LANGUAGES
 from zamek.kit.records import parse_moves
+from zamek.server import endings, joining, rematch
 from zamek.server.cache import RecentGames
 from zamek.server.clock import Clock, ClockSettings
 from zamek.server.db import Repository
 from zamek.server.errors import ServiceError, refusing_bad_records
-from zamek.server.seats import Seat, SeatPlayer, clean_name, digest, new_secret, prove_seat, seats_for
+from zamek.server.importing import MAX_IMPORT_MOVES, check_draw_order, check_length, imported_game, read_import
+from zamek.server.live import (
+    COMPUTER,
+    FRIEND,
+    HOTSEAT,
+    SEED_BITS,
+    Created,
+    LiveGame,
+    MoveInfo,
+    chance_for,
+    computer_of,
+    players_of,
+    replay_moves,
+    status_of,
+    step,
+    wall_clock,
+)
+from zamek.server.rematch import replace_token
+from zamek.server.seats import SeatPlayer, clean_name, prove_seat, seats_for
 from zamek.server.tables import Extras, StoredGame, new_id, now
 
-MAX_IMPORT_MOVES: Final = 5000
-SEED_BITS: Final = 62
-COMPUTER: Final = "computer"
-HOTSEAT: Final = "hotseat"
-FRIEND: Final = "friend"
-"""Two people, each on their own device: the creator's seat and a seat for the friend who opens the link."""
+__all__ = [
+    "CACHED_GAMES",
+    "COMPUTER",
+    "FRIEND",
+    "HOTSEAT",
+    "MAX_IMPORT_MOVES",
+    "SEED_BITS",
+    "STALE",
+    "Created",
+    "LiveGame",
+    "MoveInfo",
+    "Sessions",
+    "chance_for",
+    "check_draw_order",
+    "computer_of",
+    "players_of",
+    "replace_token",
+    "replay_moves",
+    "status_of",
+    "step",
+    "wall_clock",
+]
+
 log = logging.getLogger("zamek.server")
-
-
-@dataclass
-class MoveInfo:
-    """A move as people read it: the action, who made it and its words in each language."""
-
-    action: Action
-    player: int | None
-    words: dict[str, str]
-
-    @property
-    def text(self) -> str:
-        return str(self.action)
-
-    @property
-    def chance(self) -> bool:
-        return isinstance(self.action, (Draw, Reveal))
-
-
-@dataclass
-class LiveGame:
-    """A game held in memory."""
-
-    id: str
-    mode: str
-    level: str | None
-    human: int | None
-    seed: int
-    setup: Setup
-    created_at: datetime
-    actions: list[Action]
-    infos: list[MoveInfo]
-    state: GameState
-    revision: int
-    seats: list[Seat] = field(default_factory=list)
-    clock: Clock | None = None
-    ended: dict[str, Any] | None = None
-    """How the game ended before its rules ended it: ``{"reason": "resign" | "timeout", "loser": seat}``."""
-    rematch: str | None = None
-    """The id of the rematch offered or played after this game."""
-    lock: threading.RLock = field(default_factory=threading.RLock)
-    bot_error: str | None = None
-    """Why the computer cannot play this game (read with the game's view)."""
-    deleted: bool = False
-    agreed_hints: bool = False
-    """A game against a friend created with hints allowed (the friend joined knowing it)."""
-
-    @property
-    def hints_allowed(self) -> bool:
-        """Whether a player may ask for hints: against the computer and at one screen always, against a friend
-        when both agreed."""
-        return self.mode != FRIEND or self.agreed_hints
-
-    def record(self) -> dict[str, Any]:
-        return records.make_record(self.setup, self.seed, self.actions, self.state)
-
-    @property
-    def over(self) -> bool:
-        return self.ended is not None or self.state.is_over()
-
-    def extras(self) -> Extras:
-        return Extras(self.clock.to_json() if self.clock else None, self.ended, self.rematch, self.seat_to_act())
-
-    @property
-    def waiting_for_friend(self) -> bool:
-        return any(seat.player == "open" for seat in self.seats)
-
-    @property
-    def everyone_seated(self) -> bool:
-        """Every person's seat is taken: none is open, none is a rematch's seat its player has not taken yet."""
-        return all(s.player == "computer" or (s.player == "person" and s.token_digest is not None) for s in self.seats)
-
-    @property
-    def thinking(self) -> bool:
-        """The computer is about to move (its turn waits in the jobs, unless it failed)."""
-        return self.computer_to_move() and self.bot_error is None
-
-    def human_to_act(self, state: GameState | None = None) -> bool:
-        """Return whether a person (not the computer, not chance) is to decide in ``state`` (default: now)."""
-        state = self.state if state is None else state
-        if state.is_over() or state.is_chance() or (state is self.state and self.ended is not None):
-            return False
-        return self.mode != COMPUTER or state.current == self.human
-
-    def seat_to_act(self, state: GameState | None = None) -> int | None:
-        """The seat whose decision the game waits for in ``state`` (default: now); None: chance, a friend yet to
-        join, or the end."""
-        state = self.state if state is None else state
-        if self.ended is not None or state.is_over() or self.waiting_for_friend:
-            return None
-        if state.is_chance() and not (self.mode == HOTSEAT and state.phase is Phase.DRAW):
-            return None
-        return state.current
-
-    def computer_to_move(self, state: GameState | None = None) -> bool:
-        """Return whether the computer has something to do in ``state`` (default: now): its turn, or chance in
-        its turn."""
-        state = self.state if state is None else state
-        over = self.ended is not None or state.is_over()
-        return self.mode == COMPUTER and not over and not self.human_to_act(state)
-
-
-def step(state: GameState, action: Action) -> MoveInfo:
-    """Play ``action`` with every check and return it in words."""
-    state.check(action)  # first: the words of an illegal move may not exist
-    player: int | None = state.current
-    if isinstance(action, Reveal):
-        player = state.revealing_player()
-    info = MoveInfo(action, player, {lang: describe_move(state, action, lang) for lang in LANGUAGES})
-    state.apply(action)
-    return info
-
-
-def replay_moves(setup: Setup, actions: list[Action]) -> tuple[GameState, list[MoveInfo]]:
-    """Replay moves with every check; raise a ZamekError naming the first bad one."""
-    state = new_game(setup)
-    infos = []
-    for number, action in enumerate(actions, start=1):
-        try:
-            infos.append(step(state, action))
-        except ZamekError as exc:
-            raise RecordError(f"move {number} ({action}): {exc}") from None
-    return state, infos
-
-
-def chance_for(seed: int, state: GameState) -> Action:
-    """The chance event due now in a game of ``seed`` (``zamek.castle.seeding``): the same after a restart or an
-    undo."""
-    return SeededChance(seed, state.tiles).outcome(state)
-
-
-def players_of(live: LiveGame) -> list[str] | None:
-    """Who plays each seat, as a saved game says it: 'person', or 'computer:LEVEL' (None: two people)."""
-    if live.mode != COMPUTER or live.human is None:
-        return None
-    return ["person" if seat == live.human else f"computer:{live.level}" for seat in (0, 1)]
-
-
-def computer_of(players: Any) -> tuple[int, str] | None:
-    """The person's seat and the computer's level of a saved game's ``players`` (None: not against the computer,
-    or not a list this program knows)."""
-    if not isinstance(players, list) or len(players) != 2 or players.count("person") != 1:
-        return None
-    human = players.index("person")
-    other = players[1 - human]
-    if not isinstance(other, str) or not other.startswith("computer:") or other[9:] not in OFFERED_LEVELS:
-        return None
-    return human, other[9:]
-
-
-def check_draw_order(setup: Setup) -> None:
-    """A game that goes on from a fixed draw order needs every tile of its set in it, once: refuse any other
-    (its draws would run out, or name a tile that is not in the pile)."""
-    assert setup.draw_order is not None
-    ids = sorted(t.id for t in new_game(setup).tiles.tiles)
-    if sorted(setup.draw_order) != ids:
-        raise ServiceError(400, "invalid-record", f"setup.draw_order: must name each of the set's {len(ids)} tiles "
-                                                  "once")
-
-
-def status_of(state: GameState) -> str:
-    return "over" if state.is_over() else "playing"
-
-
-@dataclass
-class Created:
-    """A new game and its secrets, given once to its creator: each person seat's token, the friend's invitation."""
-
-    live: LiveGame
-    tokens: dict[int, str]
-    invite: str | None = None
-
-
-def wall_clock() -> float:
-    return time.time()
-
 
 CACHED_GAMES: Final = 2000
 """The games a process keeps in memory (the latest used); any other is replayed from the database when asked."""
@@ -244,7 +101,8 @@ STALE: Final = ("the game has changed since this page was drawn (another tab, th
 
 
 class Sessions:
-    """Every castle game of the app in memory and in the database: creation, moves, undo, import, deletion."""
+    """Every castle game of the app in memory and in the database: loading, creation, moves, undo, deletion; the
+    joining, endings, rematches and imports through their modules."""
 
     def __init__(self, repo: Repository, clock: Callable[[], float] = wall_clock, bot_delay: float = 0.8,
                  cached: int = CACHED_GAMES) -> None:
@@ -379,33 +237,15 @@ class Sessions:
         return Created(live, tokens, invite)
 
     def import_record(self, raw: Any) -> Created:
-        """Store a saved game (checked by replaying it) as a new game for two people at one screen."""
-        if isinstance(raw, dict) and isinstance(raw.get("moves"), list) and len(raw["moves"]) > MAX_IMPORT_MOVES:
-            raise ServiceError(400, "invalid-record", f"moves: more than {MAX_IMPORT_MOVES} moves")
+        """Store a saved game (checked by replaying it) as a new game for two people at one screen (against the
+        computer when its export says so)."""
+        check_length(raw)
         with refusing_bad_records(log, "an imported record"):
-            setup, actions = records.read_record(raw)
-            draws = sum(isinstance(a, Draw) for a in actions)
-            if setup.draw_order is not None and draws > len(setup.draw_order):
-                raise ServiceError(400, "invalid-record", f"setup.draw_order: {len(setup.draw_order)} tiles, "
-                                                          f"but the moves draw {draws}")
-            if setup.draw_order is not None:
-                check_draw_order(setup)
-            records.replay(raw)
+            setup, actions = read_import(raw)
             state, infos = replay_moves(setup, actions)
-        seed = raw.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
-            seed = secrets.randbits(SEED_BITS)
-        mode, level, human = HOTSEAT, None, None
-        against = computer_of(raw.get("players"))
-        if against is not None:  # a game against the computer goes on against it (the export says which level)
-            mode, (human, level) = COMPUTER, against
-        players: list[SeatPlayer] = ["person", "person"]
-        if human is not None:
-            players[1 - human] = "computer"
-        seats, tokens, _ = seats_for(players, now())
-        live = LiveGame(new_id(), mode, level, human, seed, setup, now(), actions, infos, state, 0, seats)
-        self._add(live)
-        return Created(live, tokens)
+        created = imported_game(raw, setup, actions, infos, state)
+        self._add(created.live)
+        return created
 
     def _add(self, live: LiveGame) -> None:
         state = live.state
@@ -436,122 +276,25 @@ class Sessions:
             self.repo.delete(game_id)
             self._forget(live)
 
-    # ------------------------------------------------------------- the seats
+    # --------------------------------------------- the seats, the end, rematches
 
     def join(self, game_id: str, invite: str, name: str | None) -> Created:
-        """Take the free seat of a friend's game with its invitation code; return the game, the seat, its token."""
-        live = self.get(game_id)
-        with live.lock:
-            free = [s for s in live.seats if s.player == "open"]
-            if not free:
-                raise ServiceError(409, "no-free-seat", "both seats of this game are taken")
-            if not free[0].invited(invite):
-                raise ServiceError(403, "bad-invite", "this invitation is not this game's")
-            token = new_secret()
-            seat = free[0].taken(token, clean_name(name), now())
-            if not self.repo.take_seat(live.id, seat):
-                raise ServiceError(409, "no-free-seat", "someone else has just taken this seat")
-            live.seats = [seat if s.index == seat.index else s for s in live.seats]
-            if live.clock is not None:
-                live.clock.run_for(live.seat_to_act(), self.now())
-            self.commit(live, live.state, [], [])
-        return Created(live, {seat.index: token})
+        return joining.join(self, game_id, invite, name)
 
     def resign(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
-        live = self.get(game_id)
-        with live.lock:
-            seat = prove_seat(live.seats, token)
-            self._check_revision(live, revision)
-            if live.over:
-                raise ServiceError(409, "illegal", "the game is over")
-            if live.waiting_for_friend:
-                raise ServiceError(409, "waiting", "nobody has joined this game yet: delete it instead")
-            self._check_clock(live)
-            self._end(live, "resign", seat)
-        return live
-
-    def rematch(self, game_id: str, token: str | None) -> Created:
-        """Offer a rematch of a finished game against a friend (seats swapped), or take one's seat in the rematch
-        the other player offered; return the new game, the seat and its token (a new one each time it is asked)."""
-        live = self.get(game_id)
-        with live.lock:
-            seat = prove_seat(live.seats, token)
-            if not live.over:
-                raise ServiceError(409, "in-progress", "a rematch is offered once the game is over")
-            if live.mode != FRIEND:
-                raise ServiceError(409, "illegal", "a rematch is for games against a friend; start a new game")
-            if live.rematch is None:
-                settings = live.clock.settings if live.clock is not None else None
-                created = self.create(FRIEND, None, "second" if seat == 0 else "first", live.setup, None, settings,
-                                      live.seats[seat].name, live.seats[1 - seat].name, live.agreed_hints)
-                # The other seat stays open (its invitation code is given to nobody) until this game's other
-                # player takes it with their own token: the game waits for them, clock included.
-                live.rematch = created.live.id
-                self.commit(live, live.state, [], [])
-                return Created(created.live, {1 - seat: created.tokens[1 - seat]})
-            try:
-                new = self.get(live.rematch)
-            except ServiceError as exc:
-                if exc.status != 404:
-                    raise
-                live.rematch = None  # the offer was deleted while it waited: offer anew
-                self.commit(live, live.state, [], [])
-                return self.rematch(game_id, token)
-        mine = 1 - seat
-        with new.lock:
-            token = new_secret()
-            current = new.seats[mine]
-            if current.player == "open":
-                taken = current.taken(token, live.seats[seat].name, now())
-                if not self.repo.take_seat(new.id, taken):
-                    raise ServiceError(409, "no-free-seat", "this seat has just been taken")
-            else:  # asked again (another device): a new token, the old one stops working
-                taken = replace_token(current, token)
-                self.repo.set_token(new.id, mine, taken.token_digest or "")
-            new.seats = [taken if s.index == mine else s for s in new.seats]
-            if new.clock is not None and new.clock.running is None and new.everyone_seated and not new.over:
-                new.clock.run_for(new.seat_to_act(), self.now())
-            self.commit(new, new.state, [], [])  # stores the clock; the other player's page learns of the arrival
-        return Created(new, {mine: token})
-
-    def _end(self, live: LiveGame, reason: str, loser: int) -> None:
-        """The game ends before its rules end it: ``loser`` resigned or ran out of time."""
-        live.ended = {"reason": reason, "loser": loser}
-        if live.clock is not None:
-            live.clock.stop(self.now())
-        self.commit(live, live.state, [], [])
+        return endings.resign(self, game_id, token, revision)
 
     def expire_clocks(self) -> list[str]:
-        """End every game whose player to move has run out of time (whichever process served it); return their
-        ids. Processes that look at once are told apart by the revision: one ends the game."""
-        ended = []
-        moment = self.now()
-        for game_id in self.repo.out_of_time(round(moment * 1000)):
-            try:
-                live = self.get(game_id)
-                with live.lock:
-                    loser = live.clock.expired(moment) if not live.over and live.clock is not None else None
-                    if loser is not None:
-                        self._end(live, "timeout", loser)
-                        ended.append(live.id)
-            except ServiceError:
-                pass  # deleted meanwhile, or ended by another process
-        return ended
+        return endings.expire_clocks(self)
 
-    def _check_clock(self, live: LiveGame) -> None:
-        """Refuse a move (and end the game) when the player to move has run out of time."""
-        if live.clock is None or live.over:
-            return
-        loser = live.clock.expired(self.now())
-        if loser is not None:
-            self._end(live, "timeout", loser)
-            raise ServiceError(409, "time-out", "the time of the player to move has run out: the game is over")
+    def rematch(self, game_id: str, token: str | None) -> Created:
+        return rematch.rematch(self, game_id, token)
 
     def _acting_seat(self, live: LiveGame, token: str | None, revision: int | None) -> int:
         """The seat ``token`` holds, refused unless the game waits for that seat's decision on the revision the
         page shows."""
         seat = prove_seat(live.seats, token)
-        self._check_revision(live, revision)  # before the turn: a page out of date is told so first
+        self.check_revision(live, revision)  # before the turn: a page out of date is told so first
         if live.over:
             raise ServiceError(409, "illegal", "the game is over")
         if live.waiting_for_friend:
@@ -563,6 +306,7 @@ class Sessions:
             raise ServiceError(409, "not-your-turn", f"player {to_act + 1} is to move, not player {seat + 1}")
         return seat
 
+
     # ----------------------------------------------------------------- moves
 
     def act(self, game_id: str, text: str, revision: int | None = None, token: str | None = None) -> LiveGame:
@@ -570,7 +314,7 @@ class Sessions:
         live = self.get(game_id)
         with live.lock:
             self._acting_seat(live, token, revision)
-            self._check_clock(live)
+            endings.check_clock(self, live)
             action = self._parse(text)
             if isinstance(action, (Draw, Reveal)):
                 raise ServiceError(409, "illegal", f"{action}: tiles and tokens are drawn by the game, not chosen")
@@ -615,13 +359,13 @@ class Sessions:
         live = self.get(game_id)
         with live.lock:
             seat = prove_seat(live.seats, token)
-            self._check_revision(live, revision)
+            self.check_revision(live, revision)
             reason = self.undo_refusal(live)
             if reason is not None:
                 raise ServiceError(409, "cannot-undo", reason)
             if live.infos[-1].player != seat:
                 raise ServiceError(403, "not-your-seat", "only the player who made a move may take it back")
-            self._check_clock(live)
+            endings.check_clock(self, live)
             actions = live.actions[:-1]
             state, infos = replay_moves(live.setup, actions)
             self.commit(live, state, actions, infos, replace=True)
@@ -668,7 +412,7 @@ class Sessions:
             raise ServiceError(400, "malformed", str(exc)) from None
 
     @staticmethod
-    def _check_revision(live: LiveGame, revision: int | None) -> None:
+    def check_revision(live: LiveGame, revision: int | None) -> None:
         if revision is not None and revision != live.revision:
             raise ServiceError(409, "stale", STALE)
 
@@ -710,7 +454,3 @@ class Sessions:
         self.changed(live)
         if job_due is not None:
             self.computer_due()
-
-
-def replace_token(seat: Seat, token: str) -> Seat:
-    return Seat(seat.index, "person", digest(token), None, seat.name, seat.joined_at or now())
