@@ -15,18 +15,22 @@ Secret, simultaneous choices (K4, K5) are collected one player at a time, in sea
 have chosen, never what. When the last player has chosen, the reveal resolves K4's five steps in
 order, and each step is recorded in ``events`` for display. The card a player recruits is never
 shown to the others (the camp is face down): their views show only that one card came back.
+
+Beside this module: the phases (:mod:`~zamek.knights.rules.phase`), the events
+(:mod:`~zamek.knights.rules.events`), a player's view (:mod:`~zamek.knights.rules.view`), the result
+(:mod:`~zamek.knights.rules.result`) and the scoring of a round (:mod:`~zamek.knights.rules.scoring`);
+their names are importable from here too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from enum import IntEnum
 from typing import Final
 
 from zamek.kit.errors import IllegalActionError, MalformedActionError
 from zamek.kit.protocol import CHANCE, TERMINAL
-from zamek.knights.rules.actions import ALL_CHOICES, Action, Choose, Draw, PlayerAction, Recruit
+from zamek.knights.rules.actions import Action, Choose, Draw, PlayerAction, Recruit
 from zamek.knights.rules.cards import (
     ARMY,
     CARD_KINDS,
@@ -40,22 +44,51 @@ from zamek.knights.rules.cards import (
     CastleKind,
     load_cards,
 )
+from zamek.knights.rules.events import (
+    CardsRevealed,
+    CardsToCamp,
+    CastleTaken,
+    DuplicatesCancelled,
+    EmptyCamp,
+    Event,
+    GameEnded,
+    Recruited,
+    ShepherdsReturn,
+    SwordPassed,
+    TileRevealed,
+)
+from zamek.knights.rules.phase import Phase
+from zamek.knights.rules.result import KnightsResult, ranking
+from zamek.knights.rules.scoring import resolve_castle, resolve_recruitment
+from zamek.knights.rules.view import View, choices_from
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "SHEPHERD",
+    "CardsRevealed",
+    "CardsToCamp",
+    "CastleTaken",
+    "DuplicatesCancelled",
+    "EmptyCamp",
+    "Event",
+    "GameEnded",
+    "KnightsResult",
+    "KnightsSetup",
+    "KnightsState",
+    "Phase",
+    "Recruited",
+    "ShepherdsReturn",
+    "SwordPassed",
+    "TileRevealed",
+    "View",
+    "choices_from",
+    "ranking",
+]
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
 SHEPHERD: Final = int(Card.SHEPHERD)
-
-
-class Phase(IntEnum):
-    """What the game waits for."""
-
-    DRAW = 0
-    """Chance: the next tile is revealed."""
-    CHOOSE = 1
-    """Every player lays two cards face down for the castle (K4); ``current`` is the next to choose."""
-    RECRUIT = 2
-    """Every player with cards in the camp takes one back (K5); ``current`` is the next to choose."""
-    OVER = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,180 +145,6 @@ class KnightsSetup:
     def youngest_of(self, seats: Iterable[int]) -> int:
         """Return the youngest of some players."""
         return min(seats, key=self.age)
-
-
-# ----------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class TileRevealed:
-    """A round begins: its tile is turned face up."""
-
-    round: int
-    tile: str
-
-
-@dataclass(frozen=True, slots=True)
-class CardsRevealed:
-    """Everyone turns their two cards face up (K4)."""
-
-    round: int
-    choices: tuple[tuple[Card, Card], ...]
-    """Per seat."""
-
-
-@dataclass(frozen=True, slots=True)
-class ShepherdsReturn:
-    """Step 1: shepherds go back to their owners' hands."""
-
-    round: int
-    shepherds: tuple[int, ...]
-    """Per seat, how many shepherds went back."""
-
-
-@dataclass(frozen=True, slots=True)
-class DuplicatesCancelled:
-    """Step 2: every army card played by more than one player goes, all its copies, to the camps."""
-
-    round: int
-    cards: tuple[tuple[Card, tuple[int, ...]], ...]
-    """Each cancelled card with the seats that played it."""
-
-
-@dataclass(frozen=True, slots=True)
-class CastleTaken:
-    """Step 3: the strongest card left takes the castle; with none left, the sword holder does."""
-
-    round: int
-    tile: str
-    player: int
-    card: Card | None
-    """The winning card, or None when the sword holder takes it."""
-    strength: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class CardsToCamp:
-    """Step 4: the cards left on the table go to their owners' camps."""
-
-    round: int
-    cards: tuple[tuple[int, Card], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SwordPassed:
-    """Step 5: the player with the fewest castle points takes the sword (a tie: the youngest of them)."""
-
-    round: int
-    player: int
-    previous: int
-    tied: tuple[int, ...]
-    """Everyone with the fewest points."""
-
-
-@dataclass(frozen=True, slots=True)
-class Recruited:
-    """K5: a player took a card back from the camp. ``card`` is None in the other players' views."""
-
-    round: int
-    player: int
-    card: Card | None
-
-
-@dataclass(frozen=True, slots=True)
-class EmptyCamp:
-    """K5: a player's camp was empty, so recruitment brings them nothing."""
-
-    round: int
-    player: int
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded:
-    """K6: the final ranking: castle points, then more cards in hand, then the youngest."""
-
-    points: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    ranking: tuple[int, ...]
-
-
-Event = (
-    TileRevealed | CardsRevealed | ShepherdsReturn | DuplicatesCancelled | CastleTaken | CardsToCamp | SwordPassed
-    | Recruited | EmptyCamp | GameEnded
-)
-
-
-@dataclass(frozen=True, slots=True)
-class KnightsResult:
-    """The outcome of a finished game (K6)."""
-
-    points: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    ranking: tuple[int, ...]
-    """Seats from the winner down."""
-
-    @property
-    def winner(self) -> int:
-        return self.ranking[0]
-
-
-def ranking(setup: KnightsSetup, points: Sequence[int], hand_sizes: Sequence[int]) -> tuple[int, ...]:
-    """Return the seats from first to last by K6: points, then more cards in hand, then the youngest."""
-    return tuple(sorted(range(setup.players), key=lambda p: (-points[p], -hand_sizes[p], setup.age(p))))
-
-
-# ------------------------------------------------------------------------------ views
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """Everything one player may see (K8): the open table, their own cards, and the public history.
-
-    The other players' hands and camps are given only as sizes (what they played is in ``events``,
-    from which :mod:`zamek.knights.rules.knowledge` deduces what they can hold); their pending choices
-    only as whether they have chosen.
-    """
-
-    setup: KnightsSetup
-    table: CardTable
-    player: int
-    phase: Phase
-    round: int
-    current: int
-    tile: str | None
-    drawn: tuple[str, ...]
-    unseen: tuple[str, ...]
-    """Tiles not yet turned up, sorted; one of them stays in the box."""
-    points: tuple[int, ...]
-    castles: tuple[tuple[str, ...], ...]
-    sword: int
-    hand: tuple[int, ...]
-    """The viewer's hand: how many of each card (indexed by ``Card``)."""
-    camp: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    camp_sizes: tuple[int, ...]
-    chosen: tuple[bool, ...]
-    """Who has already chosen in this round's secret choice."""
-    my_choice: PlayerAction | None
-    events: tuple[Event, ...]
-
-    def legal_actions(self) -> list[PlayerAction]:
-        """Return the viewer's possible actions now (empty unless the game waits for the viewer)."""
-        if self.current != self.player:
-            return []
-        if self.phase is Phase.CHOOSE:
-            return choices_from(self.hand)
-        if self.phase is Phase.RECRUIT:
-            return [Recruit(c) for c in ARMY if self.camp[c]]
-        return []
-
-
-def choices_from(hand: Sequence[int]) -> list[PlayerAction]:
-    """Return every pair of cards that can be laid from a hand (counts per card)."""
-    return [
-        c for c in ALL_CHOICES
-        if hand[c.first] and hand[c.second] and (c.first != c.second or hand[c.first] >= 2)
-    ]
 
 
 # ------------------------------------------------------------------------------ state
@@ -575,76 +434,15 @@ class KnightsState:
                 self.current = player
                 return
         if self.phase is Phase.CHOOSE:
-            self._resolve_castle()
+            resolve_castle(self)
         else:
-            self._resolve_recruitment()
+            resolve_recruitment(self)
         self.pending = [None] * self.players
         if self.round == ROUNDS:
             self._finish()
         else:
             self.phase = Phase.DRAW
             self.current = -1
-
-    def _resolve_castle(self) -> None:
-        """K4: reveal, then steps 1 to 5 in order."""
-        assert self.tile is not None
-        tile = TILES[self.tile]
-        kind = tile.kind
-        assert kind is not None
-        log = self.log_events
-        rnd = self.round
-        chosen = [p.cards for p in self.pending if isinstance(p, Choose)]
-        if log:
-            self.events.append(CardsRevealed(rnd, tuple(chosen)))
-            # 1. Shepherds go back: they never leave the hand here, as nothing else happens to them.
-            self.events.append(ShepherdsReturn(rnd, tuple(cards.count(Card.SHEPHERD) for cards in chosen)))
-        # 2. Army cards played by more than one player go to the camps, every copy.
-        players_of: dict[Card, list[int]] = {}
-        for player, cards in enumerate(chosen):
-            for card in cards:
-                if card is not Card.SHEPHERD:
-                    players_of.setdefault(card, []).append(player)
-        cancelled = sorted(c for c, who in players_of.items() if len(who) > 1)
-        for card in cancelled:
-            for player in players_of[card]:
-                self.hands[player][card] -= 1
-                self.camps[player][card] += 1
-        if log:
-            self.events.append(DuplicatesCancelled(rnd, tuple((c, tuple(players_of[c])) for c in cancelled)))
-        # 3. The strongest card left takes the castle; none left: the sword holder does.
-        left = sorted((who[0], c) for c, who in players_of.items() if len(who) == 1)
-        strength = self.table.strength[kind]
-        if left:
-            winner, card = max(left, key=lambda pc: strength[pc[1]])
-            taken = CastleTaken(rnd, tile.id, winner, card, strength[card])
-        else:
-            winner = self.sword
-            taken = CastleTaken(rnd, tile.id, winner, None)
-        self.castles[winner].append(tile.id)
-        self.points[winner] += tile.points
-        # 4. The cards left go to the camps.
-        for player, card in left:
-            self.hands[player][card] -= 1
-            self.camps[player][card] += 1
-        # 5. The fewest castle points take the sword; a tie: the youngest of them.
-        fewest = min(self.points)
-        tied = tuple(p for p in range(self.players) if self.points[p] == fewest)
-        previous, self.sword = self.sword, self.setup.youngest_of(tied)
-        if log:
-            self.events.append(taken)
-            self.events.append(CardsToCamp(rnd, tuple(left)))
-            self.events.append(SwordPassed(rnd, self.sword, previous, tied))
-
-    def _resolve_recruitment(self) -> None:
-        """K5: everyone takes their chosen card back; an empty camp brings nothing."""
-        for player, choice in enumerate(self.pending):
-            if isinstance(choice, Recruit):
-                self.camps[player][choice.card] -= 1
-                self.hands[player][choice.card] += 1
-                if self.log_events:
-                    self.events.append(Recruited(self.round, player, choice.card))
-            elif self.log_events:
-                self.events.append(EmptyCamp(self.round, player))
 
     def _finish(self) -> None:
         self.phase = Phase.OVER
