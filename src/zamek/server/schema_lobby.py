@@ -1,0 +1,91 @@
+"""The answers about games rather than positions: ``/api/meta``, the lobby's lines, a game's status, the seats
+adopted, and the saved game (``zamek-game``) a game exports."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from zamek import Edition
+from zamek.server.schema_base import API_VERSION, Answer, Mode
+from zamek.server.schema_game import SetupInfo
+
+
+class Meta(Answer):
+    """The protocol's version, the choices for a new game and the language the browser prefers."""
+
+    api: int = API_VERSION
+    levels: list[str]
+    editions: list[Edition]
+    languages: list[str]
+    lang: str
+
+
+class GameLine(Answer):
+    """A castle game in the lobby's list."""
+
+    id: str
+    kind: Literal["castle"] = "castle"
+    mode: Mode
+    seats: list[int] = Field(default_factory=list)
+    """The seats the lobby's tokens hold in this game."""
+    your_move: bool = False
+    """One of those seats is to move."""
+    waiting: bool = False
+    """The game waits for a friend to open the invitation."""
+    winners: list[int] | None = None
+    """Once the game is over: who won (both seats for a draw)."""
+    ended: Literal["resign", "timeout"] | None = None
+    """How it ended when not by its rules."""
+    names: list[str | None] = Field(default_factory=list)
+    """The names people chose for the seats (a game against a friend)."""
+    level: str | None
+    human: int | None
+    rules: str
+    edition: Edition
+    sokol: bool
+    gate_guard: bool
+    status: Literal["playing", "over"]
+    scores: list[int]
+    turn: int
+    moves: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class GameStatus(Answer):
+    """Cheap to poll: the revision changes with every move."""
+
+    revision: int
+    thinking: bool
+    bot_error: str | None
+    over: bool
+
+
+class Adopted(Answer):
+    """A seat of a game stored before games had seats, given to this machine's browser."""
+
+    kind: Literal["castle", "knights"]
+    id: str
+    seat: int
+    token: str
+
+
+class RecordResult(Answer):
+    scores: list[int]
+
+
+class SavedGame(Answer):
+    """A saved game (``zamek-game``): the setup, the seed and every move; the result once it is over."""
+
+    format: Literal["zamek-game"]
+    version: int
+    setup: SetupInfo
+    seed: int | None = None
+    moves: list[str]
+    result: RecordResult | None = None
+    players: list[str] | None = None
+    """Who played each seat of a game against the computer: 'person' and 'computer:LEVEL' (an import goes on
+    against the same level); absent for a game of people."""

@@ -1,0 +1,72 @@
+"""The requests of the castle game's web protocol (``POST /api/games``, ``/join``, ``/api/lobby``, a move), each
+checked against its model: a mismatch is a 422 answer."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from zamek import Edition
+from zamek.server.clock import ClockSettings
+from zamek.server.schema_base import Mode, Name, Request, Secret
+
+
+class NewGame(Request):
+    """Start a game: against the computer, or for two people at one screen."""
+
+    mode: Mode = "computer"
+    level: Literal["beginner", "easy", "medium", "hard", "expert"] = "beginner"
+    seat: Literal["first", "second", "random"] = "first"
+    """Against the computer or a friend: whether the creator plays first (player 1) or second."""
+    clock: ClockSettings | None = None
+    """Against a friend: a live clock (minutes for the game, seconds added a move) or correspondence (days a
+    move); None plays without a clock."""
+    name: Name | None = None
+    """Against a friend: the creator's name, shown to the friend."""
+    hints: bool = False
+    """Against a friend: allow hints (the best moves, ``/hints``) to both players; the friend sees it before
+    joining, and joining agrees to it. Against the computer and at one screen hints are always allowed."""
+    edition: Edition = Edition.ZAMEK
+    sokol: bool = False
+    gate_guard: bool = False
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+
+    @model_validator(mode="after")
+    def _gate_guard_needs_sokol(self) -> NewGame:
+        if self.gate_guard and not self.sokol:
+            raise ValueError("the gate-guard variant needs the Sokół expansion")
+        if self.clock is not None and self.mode != "friend":
+            raise ValueError("clocks are for games against a friend")
+        if self.seed is not None and self.mode == "friend":
+            raise ValueError("a game against a friend has no chosen seed: it would tell its creator every tile")
+        return self
+
+
+class Join(Request):
+    """Take the free seat of a friend's game: the invitation code of its link, and a name if you like."""
+
+    invite: Secret
+    name: Name | None = None
+
+
+class Lobby(Request):
+    """The seat tokens this browser holds: the lobby lists their games (and no other)."""
+
+    tokens: list[Secret] = Field(default_factory=list, max_length=1000)
+    offset: int = Field(default=0, ge=0)
+    """How many of the games (the latest changed first) the pages before this one listed."""
+    limit: int = Field(default=50, ge=1, le=200)
+    """How many games this page lists at most."""
+
+
+class Move(Request):
+    """A move in the game's notation ('e10/90', 'follower:2', 'pass', 'order:1', 'use:2', 'decline')."""
+
+    action: str = Field(min_length=1, max_length=40)
+    revision: int | None = None
+    """The revision the page shows; a move made on an older one is refused (409)."""
+
+
+class Revision(Request):
+    revision: int | None = None
