@@ -16,6 +16,7 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
@@ -29,6 +30,7 @@ from starlette.exceptions import HTTPException
 
 from zamek import BOARDS, CURRENT_BOARD, EDITIONS, Edition, Setup, rules_for
 from zamek.castle.bots.levels import OFFERED_LEVELS
+from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS
 from zamek.castle.terms import LANGUAGES
 from zamek.server.events import stream
 from zamek.server.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
@@ -52,6 +54,7 @@ from zamek.server.schemas import (
     NewGame,
     ReplayView,
     Revision,
+    RuleOptionView,
     SavedGame,
     SeatedView,
     errors,
@@ -145,9 +148,9 @@ def _lang(lang: str | None) -> str:
     return lang if lang in LANGUAGES else "en"
 
 
-@lru_cache(maxsize=8)
-def _geometry(sokol: bool, board: int) -> Geometry:
-    return geometry(rules_for(Setup(sokol=sokol, board=board)))
+@lru_cache(maxsize=16)
+def _geometry(setup: Setup) -> Geometry:
+    return geometry(rules_for(setup))
 
 
 def create_app(config: WebConfig | None = None) -> FastAPI:
@@ -243,17 +246,26 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     def meta(request: Request) -> Meta:
         """The protocol's version, the choices for a new game and the language the browser prefers."""
         return Meta(levels=list(OFFERED_LEVELS), editions=[Edition(e) for e in EDITIONS], languages=list(LANGUAGES),
-                    lang=preferred_language(request.headers.get("accept-language")))
+                    lang=preferred_language(request.headers.get("accept-language")), rule_sets=list(RULE_SETS),
+                    edition_options=[RuleOptionView.of(o) for o in EDITION_OPTIONS],
+                    options=[RuleOptionView.of(o) for o in OPTIONS])
 
     @app.get("/api/geometry", responses=errors(400, 422))
-    def castle_geometry(sokol: bool = False, board: int = CURRENT_BOARD) -> Geometry:
+    def castle_geometry(rules: str | None = None, sokol: bool = False, board: int = CURRENT_BOARD) -> Geometry:
         """The castle (wall, track, towers, gates, start spaces) and every tile's features.
 
-        ``board`` is the castle's revision a game was played on (games saved before board 2 keep board 1).
+        ``rules`` is a game's rule set (its view's ``rules``; without it, ``sokol`` says whether the Sokół expansion
+        is played); ``board`` the castle's revision a game was played on (games saved before board 2 keep board 1).
         """
         if board not in BOARDS:
             raise ServiceError(400, "bad-board", f"board {board}: the castle has boards {', '.join(map(str, BOARDS))}")
-        return _geometry(sokol, board)
+        if rules is None:
+            return _geometry(replace(Setup(board=board), sokol=sokol))
+        try:
+            setup = Setup.parse(rules, board=board)
+        except ValueError as exc:
+            raise ServiceError(422, "invalid", f"rules: {exc}") from None
+        return _geometry(setup)
 
     @app.post("/api/lobby", responses=errors(422))
     def lobby(body: Lobby) -> LobbyGames:
@@ -284,7 +296,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     def new_game(body: NewGame, lang: str = "en") -> SeatedView:
         """Start a game; the answer is its first position with the tokens of the creator's seats (both at one
         screen) and, against a friend, the invitation code of the link to send."""
-        setup = Setup(edition=body.edition, sokol=body.sokol, gate_guard=body.gate_guard)
+        setup = Setup.parse(body.rule_set())
         created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name, body.hints)
         return service.seated_view(created, _lang(lang))
 

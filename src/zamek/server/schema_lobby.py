@@ -9,8 +9,29 @@ from typing import Literal
 from pydantic import Field
 
 from zamek import Edition
+from zamek.castle.rules.rulesets import Kind, RuleOption
 from zamek.server.schema_base import API_VERSION, Answer, Mode
 from zamek.server.schema_game import SetupInfo
+
+
+class RuleOptionView(Answer):
+    """An edition, expansion or variant of the castle game, as the registry of rule sets has it
+    (``zamek.castle.rules.rulesets``)."""
+
+    key: str = Field(examples=["sokol"])
+    """Its key in rule-set names (``zamek+sokol``)."""
+    kind: Kind
+    rule_ids: list[str]
+    """The rules of ``RULES.md`` it brings (an edition: those it plays by)."""
+    words: str = Field(examples=["sokol"])
+    """The key of its name in the page's words."""
+    requires: list[str]
+    """The keys of the options it needs (a variant of an expansion needs that expansion)."""
+
+    @classmethod
+    def of(cls, option: RuleOption) -> RuleOptionView:
+        return cls(key=option.key, kind=option.kind, rule_ids=list(option.rule_ids), words=option.words,
+                   requires=list(option.requires))
 
 
 class Meta(Answer):
@@ -21,6 +42,12 @@ class Meta(Answer):
     editions: list[Edition]
     languages: list[str]
     lang: str
+    rule_sets: list[str] = Field(examples=[["zamek", "castle2003", "zamek+sokol"]])
+    """Every rule set's name (``NewGame.rules``), the fewest options first, the default first."""
+    edition_options: list[RuleOptionView]
+    """The editions (``editions``) with their words, the default first."""
+    options: list[RuleOptionView]
+    """The expansions and variants, in the order their keys are written in a rule set's name."""
 
 
 class GameLine(Answer):

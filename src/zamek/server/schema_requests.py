@@ -3,11 +3,13 @@ checked against its model: a mismatch is a 422 answer."""
 
 from __future__ import annotations
 
+import json
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from zamek import Edition
+from zamek import Edition, Setup
+from zamek.castle.rules.rulesets import OPTIONS, rule_set_name
 from zamek.server.clock import ClockSettings
 from zamek.server.schema_base import Mode, Name, Request, Secret
 
@@ -27,20 +29,56 @@ class NewGame(Request):
     hints: bool = False
     """Against a friend: allow hints (the best moves, ``/hints``) to both players; the friend sees it before
     joining, and joining agrees to it. Against the computer and at one screen hints are always allowed."""
+    rules: str | None = Field(default=None, max_length=100, examples=["zamek+sokol", "castle2003+sokol+gate-guard"])
+    """The rule set's name (``/api/meta`` lists them: ``rule_sets``); None: the one ``edition``, ``sokol`` and
+    ``gate_guard`` name. Those older fields may come with it only where they agree with it."""
     edition: Edition = Edition.ZAMEK
     sokol: bool = False
     gate_guard: bool = False
     seed: int | None = Field(default=None, ge=0, lt=2**62)
 
+    @field_validator("rules")
+    @classmethod
+    def _known_rule_set(cls, rules: str | None) -> str | None:
+        """A rule set the registry knows, by its name as a game's view writes it (ValueError names what is
+        wrong)."""
+        return None if rules is None else Setup.parse(rules).name
+
     @model_validator(mode="after")
     def _gate_guard_needs_sokol(self) -> NewGame:
-        if self.gate_guard and not self.sokol:
+        if self.rules is not None:
+            against = self._contradiction(self.rules)
+            if against is not None:
+                raise ValueError(f"rules {self.rules!r} and {against} contradict each other: send the rule set "
+                                 "alone")
+        elif self.gate_guard and not self.sokol:
             raise ValueError("the gate-guard variant needs the Sokół expansion")
         if self.clock is not None and self.mode != "friend":
             raise ValueError("clocks are for games against a friend")
         if self.seed is not None and self.mode == "friend":
             raise ValueError("a game against a friend has no chosen seed: it would tell its creator every tile")
         return self
+
+    def _contradiction(self, rules: str) -> str | None:
+        """The first of the older fields given in the request that says otherwise than ``rules`` (``field=value``),
+        or None."""
+        setup = Setup.parse(rules)
+        given = self.model_fields_set
+        if "edition" in given and self.edition != setup.edition:
+            return f"edition={self.edition.value}"
+        for option in OPTIONS:
+            field = option.setup_field
+            if field is not None and field in given and getattr(self, field) != (option.key in setup.options):
+                return f"{field}={json.dumps(getattr(self, field))}"
+        return None
+
+    def rule_set(self) -> str:
+        """The name of the rule set asked for: ``rules``, or the one the older fields name (through the registry)."""
+        if self.rules is not None:
+            return self.rules
+        fields = type(self).model_fields
+        chosen = {o.key for o in OPTIONS if o.setup_field in fields and getattr(self, o.setup_field)}
+        return rule_set_name(self.edition, chosen)
 
 
 class Join(Request):

@@ -85,6 +85,7 @@ from zamek.server.schema_lobby import (
     GameStatus,
     Meta,
     RecordResult,
+    RuleOptionView,
     SavedGame,
 )
 from zamek.server.schema_requests import (
@@ -143,6 +144,7 @@ __all__ = [
     "Request",
     "ResultView",
     "Revision",
+    "RuleOptionView",
     "SavedGame",
     "ScoreLine",
     "SeatPlayerName",
