@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -183,6 +185,32 @@ def results_from_json(data: object) -> tuple[tuple[str, str], str, list[GameResu
         except ValueError as exc:
             raise ValueError(f"result {number}: {exc}") from None
     return players, data["rules"], games
+
+
+def games_to_resume(path: Path, players: tuple[str, str], rules: str, games: int, seed: int) -> list[GameResult]:
+    """The games an interrupted run of this match left in ``path`` (none if there is no file yet); ValueError
+    naming the file if it is not a report, holds another match, or holds games this one would not play (and so
+    would drop)."""
+    if not path.exists():
+        return []
+    try:
+        found_players, found_rules, found = results_from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    if (found_players, found_rules) != (players, rules):
+        raise ValueError(f"{path} holds {','.join(found_players)} in {found_rules}, not "
+                         f"{','.join(players)} in {rules}")
+    planned = set(schedule(2, games, seed))
+    outside = [g for g in found if (g.seed, g.a_seat) not in planned]
+    if outside:
+        raise ValueError(f"{path} holds games this match would not play (seed {outside[0].seed}): give the "
+                         f"--games and --seed of the run that wrote it")
+    return found
+
+
+def pair_file_name(a: str, b: str) -> str:
+    """The file of one ladder match: the two names, with what a file name cannot hold (``:``, ``@``, ``/``) as ``_``."""
+    return re.sub(r"[^A-Za-z0-9.-]", "_", f"{a}_vs_{b}") + ".json"
 
 
 def _pair(value: object, kind: type[T]) -> tuple[T, T]:

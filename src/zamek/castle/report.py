@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from zamek.castle.rules.actions import Action, Decline, Draw, Follower, Order, Pass, Piece, Place, Reveal, UseToken
+from collections.abc import Sequence
+
+from zamek.castle.rules.actions import (
+    Action,
+    Decline,
+    Draw,
+    Follower,
+    Order,
+    Pass,
+    Piece,
+    Place,
+    Reveal,
+    UseToken,
+    parse_action,
+)
 from zamek.castle.rules.breakdown import ScoreItem
 from zamek.castle.rules.setup import ROLES
 from zamek.castle.rules.state import GameState
@@ -114,3 +128,15 @@ def describe_move(state: GameState, action: Action, lang: str = "en") -> str:
     if isinstance(action, Decline):
         return term("move-decline", lang, edition, player=player)
     return str(action)
+
+
+def describe_moves(state: GameState, move: Sequence[str], lang: str = "en") -> str:
+    """Return a move of several actions (in notation, as the analysis gives them) in words, for the position
+    ``state`` it is played in (left as it is)."""
+    position = state.copy()
+    words = []
+    for text in move:
+        action = parse_action(text)
+        words.append(describe_move(position, action, lang))
+        position.apply(action)
+    return "; ".join(words)

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from zamek.kit.errors import RecordError, ZamekError
 
 T = TypeVar("T")
+
+
+def read_record_file(path: Path) -> Any:
+    """The JSON a saved game's file holds; RecordError naming the file if it cannot be read or is not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not valid JSON: {exc}") from None
 
 
 def check_header(raw: Any, format_name: str, version: int) -> dict[str, Any]:
