@@ -98,14 +98,14 @@ export async function openLobby() {
   state.view = null;
   clearTimeout(state.lobbyTimer);
   main.innerHTML = "";
-  let levels;
+  let meta;
   try {
-    levels = await offeredLevels();
+    meta = await offered();
   } catch (err) {
     main.append(h("p", { class: "error" }, err.message));
     return;
   }
-  const form = newGameForm(levels);
+  const form = newGameForm(meta);
   const list = h("section", { class: "panel games", id: "games" });
   const importBox = importForm();
   main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, list, importBox)));
@@ -126,13 +126,71 @@ function radio(name, value, label, checked) {
   return h("label", { class: "choice" }, h("input", { type: "radio", name, value, checked }), " ", label);
 }
 
-// The computer's levels, weakest first, as the server offers them (asked once a page).
-async function offeredLevels() {
-  state.levels = state.levels || (await games.meta()).levels;
-  return state.levels;
+// What the server offers for a new game (/api/meta, asked once a page): the computer's levels, weakest first, and
+// the registry of rule sets (the editions, the expansions and variants, every rule set's name).
+async function offered() {
+  state.meta = state.meta || (await games.meta());
+  return state.meta;
 }
 
-function newGameForm(levels) {
+// An expansion's or variant's box is named by its key as the older protocol's field is (gate-guard: gate_guard).
+const boxName = (option) => option.key.replaceAll("-", "_");
+
+// The edition and the options a rule set's name is made of (an unknown or missing name: the default edition).
+function ruleSetParts(meta, name) {
+  const parts = typeof name === "string" ? name.split("+") : [];
+  const editions = meta.edition_options.map((e) => e.key);
+  const edition = editions.includes(parts[0]) ? parts[0] : editions[0];
+  return { edition, keys: new Set(parts.filter((p) => meta.options.some((o) => o.key === p))) };
+}
+
+// The rule set a player chose before: its name, or the fields older pages kept (edition, sokol, gate_guard).
+function savedRuleSet(meta, saved) {
+  if (saved.rules) return ruleSetParts(meta, saved.rules);
+  const chosen = ruleSetParts(meta, saved.edition);
+  for (const o of meta.options) if (saved[boxName(o)]) chosen.keys.add(o.key);
+  return chosen;
+}
+
+// The editions as radios, then a box for each expansion and variant, labelled by the page's words for them; an
+// option that needs another says so beside its box.
+function rulesFieldset(meta, saved) {
+  const chosen = savedRuleSet(meta, saved);
+  const needs = (o) => ` (${o.requires.map((k) => t("needs-" + k)).join(", ")})`;
+  return h("fieldset", {}, h("legend", {}, t("edition")),
+    meta.edition_options.map((e) => radio("edition", e.key, t(e.words), chosen.edition === e.key)),
+    meta.options.map((o) => h("label", { class: "choice" },
+      h("input", { type: "checkbox", name: boxName(o), "data-option": o.key, checked: chosen.keys.has(o.key) }), " ", t(o.words),
+      o.requires.length ? h("span", { class: "muted small", id: `${o.key}-needs` }, needs(o)) : null)));
+}
+
+// A box is open only while what its option needs is chosen (else it is unchecked, and says what it needs).
+function syncOptions(meta, form) {
+  const box = (key) => form.querySelector(`input[data-option="${key}"]`);
+  for (let changed = true; changed;) { // again until nothing changes: an option may need one that needs another
+    changed = false;
+    for (const o of meta.options) {
+      const missing = o.requires.some((k) => !box(k) || !box(k).checked);
+      const input = box(o.key);
+      if (input.disabled !== missing || (missing && input.checked)) changed = true;
+      input.disabled = missing;
+      if (missing) input.checked = false;
+      const note = form.querySelector(`#${o.key}-needs`);
+      if (note) note.hidden = !missing;
+    }
+  }
+}
+
+// The name of the rule set the form chooses: the one of the server's names made of the edition and the boxes ticked.
+function chosenRuleSet(meta, form) {
+  const data = new FormData(form);
+  const parts = [data.get("edition"), ...meta.options.filter((o) => data.get(boxName(o)) === "on").map((o) => o.key)];
+  const same = (name) => name.split("+").length === parts.length && parts.every((p) => name.split("+").includes(p));
+  return meta.rule_sets.find(same) || null;
+}
+
+function newGameForm(meta) {
+  const levels = meta.levels;
   const saved = JSON.parse(localStorage.getItem("zamek-new-game") || "{}");
   const opt = (key, fallback) => (saved[key] !== undefined ? saved[key] : fallback);
   const level = levels.includes(saved.level) ? saved.level : levels[0]; // a level no longer offered: the weakest
@@ -153,11 +211,7 @@ function newGameForm(levels) {
       h("select", { name: "clock", id: "clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: opt("clock", "none") === k }, t("clock-" + k)))),
       h("label", { class: "choice" }, `${t("yourName")}: `, h("input", { type: "text", name: "name", id: "your-name", maxlength: 24, value: opt("name", "") })),
       h("label", { class: "choice", title: t("allowHintsHint") }, h("input", { type: "checkbox", name: "hints", id: "allow-hints", checked: opt("hints", false) }), " ", t("allowHints"))),
-    h("fieldset", {}, h("legend", {}, t("edition")),
-      ["zamek", "castle2003"].map((e) => radio("edition", e, t("edition-" + e), opt("edition", "zamek") === e)),
-      h("label", { class: "choice" }, h("input", { type: "checkbox", name: "sokol", checked: opt("sokol", false) }), " ", t("sokol")),
-      h("label", { class: "choice" }, h("input", { type: "checkbox", name: "gate_guard", checked: opt("gate_guard", false) }), " ", t("gateGuard"),
-        h("span", { class: "muted small", id: "gate-guard-needs" }, ` (${t("gateGuardNeedsSokol")})`))),
+    rulesFieldset(meta, saved),
     h("p", { class: "error", id: "error", hidden: true, role: "alert" }),
     h("button", { type: "submit", class: "primary", id: "start-game" }, t("start")),
   );
@@ -166,23 +220,23 @@ function newGameForm(levels) {
     form.querySelectorAll(".computer-only").forEach((f) => (f.hidden = data.get("mode") !== "computer"));
     form.querySelectorAll(".friend-only").forEach((f) => (f.hidden = data.get("mode") !== "friend"));
     form.querySelectorAll(".seat-choice").forEach((f) => (f.hidden = data.get("mode") === "hotseat"));
-    const gate = form.querySelector("input[name=gate_guard]");
-    gate.disabled = !data.get("sokol");
-    form.querySelector("#gate-guard-needs").hidden = !gate.disabled;
-    if (gate.disabled) gate.checked = false;
+    syncOptions(meta, form);
   };
   form.addEventListener("change", sync);
   sync();
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const data = new FormData(form);
+    const rules = chosenRuleSet(meta, form);
+    if (!rules) { // the boxes allow only the server's rule sets: this is not reached
+      showError(t("error"));
+      return;
+    }
     const options = {
       mode: data.get("mode"),
       level: data.get("level") || "beginner",
       seat: data.get("seat") || "first",
-      edition: data.get("edition"),
-      sokol: data.get("sokol") === "on",
-      gate_guard: data.get("gate_guard") === "on",
+      rules,
     };
     localStorage.setItem("zamek-new-game", JSON.stringify({ ...options, clock: data.get("clock"), name: data.get("name"), hints: data.get("hints") === "on" }));
     if (options.mode === "friend") {

@@ -20,7 +20,7 @@ export const state = {
   error: null,
   replaySeq: 0,
   replayMove: 0,
-  levels: null, // the computer's levels the server offers (/api/meta), asked once
+  meta: null, // what the server offers for a new game (/api/meta: the levels, the rule sets), asked once
 };
 
 export const main = document.getElementById("main");
