@@ -28,7 +28,7 @@ from zamek.castle.rules.editions import Edition
 from zamek.castle.rules.setup import Phase, Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game, sample_chance
-from zamek.cli.main import make_setup, rule_options
+from zamek.cli.options import rule_options
 
 
 @dataclass(frozen=True)
@@ -352,10 +352,9 @@ def search_side_by_side(iterations: int, positions: int = 10, seed: int = 0, set
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as one JSON object instead.")
 @rule_options
 def bench(seconds: float, seed: int, mcts_iterations: int, mcts_game: Path | None, all_rules: bool, as_json: bool,
-          edition: str, sokol: bool, gate_guard: bool) -> None:
+          setup: Setup) -> None:
     """Measure speed on one core, the Python engine and the compiled core side by side: random playouts, the
     hard level's search and its one-turn look."""
-    setup = make_setup(edition, sokol, gate_guard)
     saved = None
     if mcts_game is not None:
         try:

@@ -48,7 +48,7 @@ import click
 import httpx2 as httpx
 
 from zamek.castle.bots.levels import OFFERED_LEVELS
-from zamek.cli.main import write_json_replacing
+from zamek.kit.files import write_json_replacing
 
 REQUEST_TIMEOUT: Final = 30.0
 KEEPALIVE_SECONDS: Final = 3.0

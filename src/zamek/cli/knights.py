@@ -121,7 +121,8 @@ def selfplay(
 @click.option("--players", "players_spec", required=True,
               help="2 to 4 bots, comma-separated, e.g. mc,heuristic,heuristic (a name may repeat).")
 @click.option("--games", type=int, default=30, show_default=True, help="Games in all; seats rotate every game.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="The first seed: game i is played on seed SEED + i // n at rotation i % n (n players).")
 @click.option("--workers", type=int, default=1, show_default=True, help="Processes to play games in parallel.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the results, game by game, to this JSON file.")

@@ -1,0 +1,130 @@
+"""What the castle game's commands share: the language option, the rule-set options (``--rules NAME`` and the
+older ``--edition``, ``--sokol``, ``--gate-guard``, which the command receives as one ``setup: Setup``), and the
+helpers that turn a bad argument or file into a usage error."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from zamek.castle.bots.levels import make_bot
+from zamek.castle.rules.editions import EDITIONS
+from zamek.castle.rules.rulesets import OPTIONS, RULE_SETS, RuleOption, parse_rule_set, rule_set_name
+from zamek.castle.rules.setup import Setup
+from zamek.castle.terms import LANGUAGES
+from zamek.kit.files import write_json_replacing
+
+__all__ = ["LANG", "RuleSetName", "check_bots", "choose_setup", "fail", "rule_options",
+           "write_json_replacing"]
+
+T = TypeVar("T")
+
+LANG = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Language.")
+
+
+class RuleSetName(click.ParamType[str]):
+    """A rule set's name (``rulesets.RULE_SETS``), the edition perhaps left out: checked, and kept as given."""
+
+    name = "rules"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            parse_rule_set(value)
+        except ValueError as exc:
+            message = str(exc)
+            self.fail(message if message.startswith(repr(value)) else f"{value!r}: {message}", param, ctx)
+        return str(value).strip().lower()
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter,
+                       incomplete: str) -> list[click.shell_completion.CompletionItem]:
+        from click.shell_completion import CompletionItem
+        return [CompletionItem(name) for name in RULE_SETS if name.startswith(incomplete)]
+
+
+def _rule_ids(option: RuleOption) -> str:
+    """The rules an option brings, as RULES.md numbers them: ``F1-F7``, ``F8``."""
+    ids = option.rule_ids
+    if not ids:
+        return "no rules of its own"
+    first, last = ids[0], ids[-1]
+    prefix = first.rstrip("0123456789")
+    numbers = [rule[len(prefix):] for rule in ids]
+    if len(ids) > 2 and all(rule.startswith(prefix) for rule in ids) and all(n.isdigit() for n in numbers) and \
+            [int(n) for n in numbers] == list(range(int(numbers[0]), int(numbers[-1]) + 1)):
+        return f"rules {first}-{last}"
+    return ("rule " if len(ids) == 1 else "rules ") + ", ".join(ids)
+
+
+def _flag_parameter(option: RuleOption) -> str:
+    return "rule_flag_" + option.key.replace("-", "_")
+
+
+def choose_setup(rules: str | None, edition: str | None = None, flags: Iterable[str] = ()) -> Setup:
+    """The setup the rule-set options name: ``--rules`` (default: the first edition alone), with the edition
+    ``--edition`` where the name leaves it out and the options of the flags (``--sokol``…) added. A UsageError
+    names a contradiction (an edition other than the name's) or an option missing one it needs."""
+    keys = set(flags)
+    chosen = edition or EDITIONS[0]
+    if rules is not None:
+        named, named_keys = parse_rule_set(rules)
+        written = rules.strip().lower().split("+")[0].strip() in EDITIONS  # "sokol" leaves the edition out
+        if written and edition is not None and edition != named.value:
+            raise click.BadOptionUsage("edition", f"--edition {edition} contradicts --rules {rules} (the "
+                                                  f"edition {named.value}): give the edition once")
+        if written or edition is None:
+            chosen = named.value
+        keys |= named_keys
+    try:
+        return Setup.parse(rule_set_name(chosen, keys))
+    except ValueError as exc:
+        flags_given = " ".join(f"--{key}" for key in sorted(set(flags)))
+        given = " ".join(part for part in (f"--rules {rules}" if rules else "", flags_given) if part)
+        raise click.UsageError(f"{given}: {exc}" if given else str(exc)) from None
+
+
+def rule_options(command: Callable[..., T]) -> Callable[..., T]:
+    """Add ``--rules NAME`` to a command, and the older ``--edition``, ``--sokol`` and ``--gate-guard`` (one flag
+    per expansion or variant of ``rulesets.OPTIONS``) as aliases; the command receives ``setup: Setup``."""
+
+    @functools.wraps(command)
+    def with_setup(*args: Any, rule_set: str | None, rule_edition: str | None, **kwargs: Any) -> T:
+        flags = [option.key for option in OPTIONS if kwargs.pop(_flag_parameter(option))]
+        return command(*args, setup=choose_setup(rule_set, rule_edition, flags), **kwargs)
+
+    decorated: Callable[..., T] = with_setup
+    for option in reversed(OPTIONS):
+        needs = f"; needs {', '.join(option.requires)}" if option.requires else ""
+        decorated = click.option(
+            f"--{option.key}", _flag_parameter(option), is_flag=True,
+            help=f"Add the {option.key} {option.kind} ({_rule_ids(option)}{needs}) to --rules "
+                 f"(the same as --rules ...+{option.key}).",
+        )(decorated)
+    decorated = click.option(
+        "--edition", "rule_edition", type=click.Choice(EDITIONS), default=None,
+        help=f"The edition, where --rules leaves it out: {' or '.join(EDITIONS)} (default {EDITIONS[0]}); "
+             f"--edition {EDITIONS[-1]} --{OPTIONS[0].key} is --rules {EDITIONS[-1]}+{OPTIONS[0].key}.",
+    )(decorated)
+    return click.option(
+        "--rules", "rule_set", type=RuleSetName(), default=None, metavar="NAME",
+        help=f"The rule set: {', '.join(RULE_SETS)}. The edition may be left out ({OPTIONS[0].key} is "
+             f"{EDITIONS[0]}+{OPTIONS[0].key}). Default: {EDITIONS[0]}.",
+    )(decorated)
+
+
+def check_bots(names: Sequence[str]) -> None:
+    """A usage error naming the first name that is not a computer player (``zamek bots``)."""
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: message`` on standard error and exit with status 2 (a bad file given)."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)

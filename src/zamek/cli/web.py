@@ -1,0 +1,76 @@
+"""The commands of the web app: ``play`` (the local app, in your browser), ``serve`` (many players on one
+shared database) and ``migrate`` (upgrade a database's schema). The web stack loads only when one of them runs."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--db", "db_url", default=None,
+              help="SQLAlchemy database URL (default: a SQLite file in your user data directory).")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+def play(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
+    """Play in the browser: start the local web app and open it."""
+    from zamek.server.server import serve  # the web stack loads only for this command
+
+    serve(host, port, db_url, open_browser=not no_browser)
+
+
+@click.command(name="serve")
+@click.option("--db", "db_url", required=True, envvar="ZAMEK_DB",
+              help="The database every worker shares, e.g. postgresql://zamek@localhost/zamek (or $ZAMEK_DB).")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Web worker processes.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (the reverse proxy's).")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--computer-processes", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes each worker thinks out the computer's turns in.")
+@click.option("--allowed-host", "allowed_hosts", multiple=True,
+              help="A name the site is served as (its Host header), e.g. zamek.example.org; repeat for more. "
+                   "Default: this machine's names.")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True,
+              help="The reverse proxies whose X-Forwarded-For/-Proto headers are believed ('*': any).")
+@click.option("--computer-delay", type=click.FloatRange(0, 60), default=0.8, show_default=True,
+              help="Seconds the computer waits before replying (a person may take their move back meanwhile).")
+@click.option("--computer-lease", type=click.FloatRange(1, 3600), default=15.0, show_default=True,
+              help="Seconds a worker holds a computer's turn it took; if it dies, another takes the turn after this.")
+def serve_command(db_url: str, workers: int, host: str, port: int, computer_processes: int,
+                  allowed_hosts: tuple[str, ...], forwarded_allow_ips: str, computer_delay: float,
+                  computer_lease: float) -> None:
+    """Run the web app for many players: several worker processes on one shared database (PostgreSQL).
+
+    The database's schema is upgraded first. Put it behind a reverse proxy that terminates TLS."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from zamek.server.server import serve_workers
+
+    try:
+        serve_workers(db_url, workers, host, port, computer_processes, allowed_hosts, forwarded_allow_ips,
+                      computer_delay, computer_lease)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    except SQLAlchemyError as exc:
+        raise click.ClickException(f"cannot use the database: {exc.__class__.__name__}: {exc}") from None
+
+
+@click.command(name="migrate")
+@click.option("--db", "db_url", required=True, envvar="ZAMEK_DB", help="The database to upgrade (or $ZAMEK_DB).")
+def migrate_command(db_url: str) -> None:
+    """Upgrade a database's schema to this version's (``zamek serve`` and ``zamek play`` also do it when they
+    start)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from zamek.server.migrate import current, head, upgrade
+    from zamek.server.tables import make_engine
+
+    engine = make_engine(db_url)
+    try:
+        before = current(engine)
+        upgrade(engine)
+        click.echo(f"schema {before or 'none'} -> {current(engine)} (this version's: {head()})")
+    except SQLAlchemyError as exc:
+        raise click.ClickException(f"cannot upgrade the database: {exc.__class__.__name__}: {exc}") from None
+    finally:
+        engine.dispose()
