@@ -23,8 +23,8 @@ from zamek.castle.bots.levels import make_bot
 from zamek.castle.bots.mcts import MCTSBot, ranked_moves
 from zamek.castle.bots.value import default_model
 from zamek.castle.data.loader import new_game
+from zamek.castle.rules import rulesets
 from zamek.castle.rules.actions import Action
-from zamek.castle.rules.editions import Edition
 from zamek.castle.rules.setup import Phase, Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game, sample_chance
@@ -65,17 +65,8 @@ def random_playouts(seconds: float, seed: int = 0, setup: Setup | None = None) -
     return BenchResult(games, actions, time.perf_counter() - start)
 
 
-RULE_SETS: dict[str, Setup] = {
-    setup.name: setup for setup in (
-        Setup(),
-        Setup(edition=Edition.CASTLE_2003),
-        Setup(sokol=True),
-        Setup(edition=Edition.CASTLE_2003, sokol=True),
-        Setup(sokol=True, gate_guard=True),
-        Setup(edition=Edition.CASTLE_2003, sokol=True, gate_guard=True),
-    )
-}
-"""Every rule set, by name."""
+RULE_SETS: dict[str, Setup] = {name: Setup.parse(name) for name in rulesets.RULE_SETS}
+"""Every rule set, by name (:mod:`zamek.castle.rules.rulesets`)."""
 
 
 def compiled_playouts(seconds: float, seed: int = 0, setup: Setup | None = None) -> BenchResult | None:
