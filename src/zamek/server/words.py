@@ -269,6 +269,8 @@ ENGINE: Final[tuple[Template, ...]] = (
              "{action}: w twoim obozie nie ma karty „{card}” (są w nim: {cards}) (K5)"),
     Template("{action}: {waiting}", "{action}: {waiting}"),
     # --- saved games (zamek.kit.records, zamek.castle.record, zamek.knights.record)
+    Template("cannot read {text}: {text2}", "nie można odczytać {text}: {text2}"),
+    Template("{text} is not valid JSON: {text2}", "{text} to nie jest poprawny JSON: {text2}"),
     Template("a saved game must be a JSON object", "zapisana gra musi być obiektem JSON"),
     Template("format: expected {text}, found {text2}", "format: oczekiwano {text}, jest {text2}"),
     Template("version: {text} is not a version this program reads (1 to {n})",
