@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException
 
 from zamek import BOARDS, CURRENT_BOARD, EDITIONS, Edition, Setup, rules_for
 from zamek.castle.bots.levels import OFFERED_LEVELS
+from zamek.castle.rules.rates import RATES
 from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS
 from zamek.castle.terms import LANGUAGES
 from zamek.server.events import stream
@@ -52,6 +53,7 @@ from zamek.server.schemas import (
     Meta,
     Move,
     NewGame,
+    RatesView,
     ReplayView,
     Revision,
     RuleOptionView,
@@ -248,7 +250,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return Meta(levels=list(OFFERED_LEVELS), editions=[Edition(e) for e in EDITIONS], languages=list(LANGUAGES),
                     lang=preferred_language(request.headers.get("accept-language")), rule_sets=list(RULE_SETS),
                     edition_options=[RuleOptionView.of(o) for o in EDITION_OPTIONS],
-                    options=[RuleOptionView.of(o) for o in OPTIONS])
+                    options=[RuleOptionView.of(o) for o in OPTIONS], rates=RatesView.of(RATES))
 
     @app.get("/api/geometry", responses=errors(400, 422))
     def castle_geometry(rules: str | None = None, sokol: bool = False, board: int = CURRENT_BOARD) -> Geometry:

@@ -3,12 +3,14 @@ adopted, and the saved game (``zamek-game``) a game exports."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import datetime
 from typing import Literal
 
 from pydantic import Field
 
 from zamek import Edition
+from zamek.castle.rules.rates import Rates
 from zamek.castle.rules.rulesets import Kind, RuleOption
 from zamek.server.schema_base import API_VERSION, Answer, Mode
 from zamek.server.schema_game import SetupInfo
@@ -34,6 +36,34 @@ class RuleOptionView(Answer):
                    requires=list(option.requires))
 
 
+class RatesView(Answer):
+    """Every rate of scoring (``zamek.castle.rules.rates.Rates``): the page shows the server's numbers, not its
+    own."""
+
+    road: int
+    road_with_stocks: int
+    house: int
+    pigsty: int
+    chapel: list[int]
+    """A complete chapel's points by its tiles (0 to 8; larger ones score the last entry)."""
+    shrine: int
+    meadow_token: int
+    family_token_tiles: int
+    five_points: int
+    open_house: int
+    open_pigsty: int
+    open_road: int
+    open_road_with_stocks: int
+    empty_space: int
+    prince_factor: int
+    token_factor: int
+    falconer_nests: int
+
+    @classmethod
+    def of(cls, rates: Rates) -> RatesView:
+        return cls.model_validate({f.name: getattr(rates, f.name) for f in fields(rates)})
+
+
 class Meta(Answer):
     """The protocol's version, the choices for a new game and the language the browser prefers."""
 
@@ -48,6 +78,8 @@ class Meta(Answer):
     """The editions (``editions``) with their words, the default first."""
     options: list[RuleOptionView]
     """The expansions and variants, in the order their keys are written in a rule set's name."""
+    rates: RatesView
+    """What everything scores (the rules page draws its examples with them)."""
 
 
 class GameLine(Answer):

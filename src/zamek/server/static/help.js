@@ -5,6 +5,7 @@
 // The texts are written for this project from its rules reference (the rule ids in the comments); the words
 // are help-words.js's.
 
+import { games } from "./api.js";
 import { guideOn, restartGuide, setGuide } from "./guide.js";
 import { hw, KNIGHTS_TERMS, term, TOKEN_NUMBERS } from "./help-words.js";
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
@@ -58,6 +59,12 @@ function figureOn(svg, tile, index, x, y = 0, { player = 0, piece = "follower", 
   drawFigure(svg, [x + at[0], y + at[1]], player, { piece, lying, size: 0.32 });
 }
 
+// The points of `count` tiles (or spaces) at the server's rate `rate` (/api/meta's rates): the page states none.
+function points(count, rate) {
+  const rates = state.meta && state.meta.rates;
+  return rates ? String(count * rates[rate]) : "";
+}
+
 function pointsBadge(svg, [x, y], text) {
   el("circle", { cx: x, cy: y, r: 0.2, fill: "#fff6d8", stroke: "#7a5a08", "stroke-width": 0.03 }, svg);
   const label = el("text", { x, y: y + 0.075, "text-anchor": "middle", "font-size": 0.2, "font-weight": 800, fill: "#5b3a08" }, svg);
@@ -91,7 +98,7 @@ function scoringPicture(kind, label) {
     return picture(3, 1, (svg) => {
       [a, b, c].forEach((t, i) => tileAt(svg, t, i));
       figureOn(svg, b, 0, 1);
-      pointsBadge(svg, [2.75, 0.22], "3");
+      pointsBadge(svg, [2.75, 0.22], points(3, "road"));
     }, label, "help-picture", 96);
   }
   const a = tileOf(`help-${kind}1`, [feature(kind, [2, 3, 4, 5, 6]), feature("meadow", rest([2, 3, 4, 5, 6]))]);
@@ -100,7 +107,7 @@ function scoringPicture(kind, label) {
     tileAt(svg, a, 0);
     tileAt(svg, b, 1);
     figureOn(svg, a, 0, 0);
-    pointsBadge(svg, [1.75, 0.22], kind === "pigsty" ? "4" : "2");
+    pointsBadge(svg, [1.75, 0.22], points(2, kind));
   }, label, "help-picture", 96);
 }
 
@@ -115,7 +122,7 @@ function emptyAreaPicture(label) {
       else el("rect", { x, y, width: 1, height: 1, fill: area.has(`${x},${y}`) ? "#fff1b8" : "#efe8d8", stroke: "#b8a98c", "stroke-width": 0.02 }, svg);
     }));
     el("path", { d: "M1,1 H3 V0 H5 V1 H4 V2 H1 Z", fill: "none", stroke: "#c28a00", "stroke-width": 0.06, "stroke-linejoin": "round" }, svg);
-    pointsBadge(svg, [2, 1.5], String(area.size));
+    pointsBadge(svg, [2, 1.5], points(area.size, "empty_space"));
   }, label, "help-picture", 48);
 }
 
@@ -133,9 +140,14 @@ function tilePicture(tile, label, figure = null) {
 // ------------------------------------------------------------------------------------------------ page
 
 // Open the rules page, at `section` if named.
-export function openHelp(section = null) {
+export async function openHelp(section = null) {
   state.screen = "help";
-  renderHelp(section);
+  try {
+    state.meta = state.meta || (await games.meta());
+  } catch {
+    // Without the server's rates the pictures go without their points; the page still reads.
+  }
+  if (state.screen === "help") renderHelp(section);
 }
 
 export function renderHelp(section = null) {
