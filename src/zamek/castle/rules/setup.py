@@ -165,8 +165,8 @@ def make_rules(castle: CastleDef, tiles: TileSet, setup: Setup | None = None, ra
     for start in castle.starts:
         inward[start.cell] = (start.side + 2) % 4
     return Rules(
-        castle, tiles, tuple(tower_at), tuple(start_tables), setup.edition, setup.sokol, setup.gate_guard,
-        tuple(place_actions), tuple(inward), rates,
+        castle, tiles, tuple(tower_at), tuple(start_tables), edition=setup.edition, sokol=setup.sokol,
+        gate_guard=setup.gate_guard, place_actions=tuple(place_actions), start_inward_side=tuple(inward), rates=rates,
     )
 
 
