@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""Set everything up in .venv and run the project: ``python3 dev.py start`` or ``python3 dev.py test``.
+"""Set everything up in .venv and run the project: ``python3 dev.py start``, ``python3 dev.py test`` or
+``python3 dev.py test --fast``.
 
 Needs only Python 3.11+. The virtual environment is (re)installed when pyproject.toml or the compiled
 core's sources change.
-``start`` runs the web app (``zamek play``; extra arguments go to it). ``test`` also installs Debian's
-Chromium (for the browser tests) and PostgreSQL (the tests start a throwaway server of their own) when they are
-missing and we are root (apt-get).
+``start`` runs the web app (``zamek play``; extra arguments go to it).
+``test`` runs everything CI runs: ruff, mypy --strict and the whole test suite (``pytest -n auto``; extra
+arguments go to pytest). It also installs Debian's Chromium (for the browser tests) and PostgreSQL (the tests
+start a throwaway server of their own) when they are missing and we are root (apt-get).
+``test --fast`` runs ruff, mypy and the tests without a browser, without PostgreSQL and without the heavy
+property and statistical tests (``pytest -n auto -m "not browser and not pg and not heavy"``; the markers are
+explained in tests/conftest.py): a few minutes on two cores, for the edit-test loop. It installs nothing
+system-wide.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".installed"
+FAST_TESTS = "not browser and not pg and not heavy"
+"""The tests of ``test --fast``: the markers of tests/conftest.py."""
 
 
 def ensure_env(extras: tuple[str, ...]) -> None:
@@ -29,8 +37,8 @@ def ensure_env(extras: tuple[str, ...]) -> None:
     research environments and their example; train: training the value network), again only when the sources
     changed or an extra is missing."""
     # The compiled core is built by the install: its sources count as much as the dependencies do.
-    sources = [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted((ROOT / "src" / "zamek" / "fast").glob("*.pyx")),
-               *sorted((ROOT / "src" / "zamek" / "fast").glob("*.h"))]
+    fast = ROOT / "src" / "zamek" / "castle" / "fast"
+    sources = [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted(fast.glob("*.pyx")), *sorted(fast.glob("*.h"))]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources if p.exists())).hexdigest()
     stamp = STAMP.read_text().split() if STAMP.exists() else []  # the digest, then the extras installed
     if stamp[:1] == [digest] and set(extras) <= set(stamp[1:]):
@@ -75,12 +83,17 @@ def main(argv: list[str]) -> int:
     python = str(BIN / "python")
     if argv[0] == "start":
         return run(str(BIN / "zamek"), "play", *argv[1:])
-    if os.name == "posix":
+    args = argv[1:]
+    fast = "--fast" in args
+    if fast:
+        args = [a for a in args if a != "--fast"]
+    elif os.name == "posix":
         ensure_system_packages()
+    selection = ("-m", FAST_TESTS) if fast else ()
     for step in (
         (python, "-m", "ruff", "check", "src", "tests", "examples", "tools", "dev.py"),
         (python, "-m", "mypy"),
-        (python, "-m", "pytest", "-n", "auto", "-q", *argv[1:]),
+        (python, "-m", "pytest", "-n", "auto", "-q", *selection, *args),
     ):
         code = run(*step)
         if code:

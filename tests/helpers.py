@@ -17,6 +17,18 @@ from zamek.castle.rules.position import Position
 from zamek.castle.rules.setup import Rules, Setup, make_rules
 from zamek.castle.rules.state import GameState
 
+TESTS = Path(__file__).resolve().parent
+"""The tests' folder; the test modules live in folders below it that mirror the code's (castle, knights, ...)."""
+ROOT = TESTS.parent
+"""The repository (README.md, pyproject.toml, src/, examples/)."""
+SRC = ROOT / "src" / "zamek"
+FIXTURES = TESTS / "fixtures"
+"""Data the tests read: saved games, placement counts, tile shapes, schemas."""
+GOLDEN = TESTS / "golden"
+"""The golden playthroughs (``tests/castle/rules/test_golden.py``)."""
+EXAMPLES = ROOT / "examples"
+SHOTS = ROOT / "test-screenshots"
+"""Where the browser tests save their screenshots (ignored by git)."""
 _BASE_KINDS_TOML = """
 [[tile]]
 id = "{id}"
@@ -26,6 +38,9 @@ features = [{features}]
 
 ALL = tuple(range(12))
 """Every edge segment of a tile."""
+
+SHORT_TILES = 10
+"""The tiles of a short game (the ``short_games`` fixture of ``tests/castle/conftest.py``)."""
 
 
 def feature(kind: str, segments: tuple[int, ...], **counts: int) -> str:
@@ -171,7 +186,7 @@ def custom_game(
 
 def load_example(name: str) -> ModuleType:
     """Import ``examples/NAME.py`` (the examples are scripts, not a package) as the module ``NAME``."""
-    path = Path(__file__).parent.parent / "examples" / f"{name}.py"
+    path = EXAMPLES / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

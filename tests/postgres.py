@@ -1,5 +1,6 @@
 """A real PostgreSQL for the tests: a throwaway cluster (Debian's ``postgresql`` package) started once per test
-process, and a fresh database for each test that asks for one.
+process, and a fresh database for each test that asks for one (the fixtures ``postgres`` and ``pg_url`` of
+``tests/conftest.py``; the tests that use them are marked ``pg``).
 
 The cluster lives in a temporary folder, listens on 127.0.0.1 on a free port, trusts local connections and
 skips fsync (the tests kill the app's processes, never the database). Run as root, the cluster runs as the
@@ -17,11 +18,9 @@ import shutil
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
-import pytest
 
 from tests.live_server import free_port
 
@@ -68,22 +67,3 @@ class Cluster:
         with contextlib.suppress(subprocess.CalledProcessError):
             self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Cluster]:
-    bindir = binaries()
-    if bindir is None:
-        message = "these tests need PostgreSQL (apt-get install postgresql)"
-        if os.environ.get("CI"):
-            pytest.fail(f"{message}; CI is set, so this fails", pytrace=False)
-        pytest.skip(message)
-    cluster = Cluster(bindir)
-    yield cluster
-    cluster.stop()
-
-
-@pytest.fixture
-def pg_url(postgres: Cluster) -> str:
-    """The URL of a fresh, empty database."""
-    return postgres.new_database()

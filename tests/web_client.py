@@ -1,8 +1,11 @@
 """A test's browser of the web API: a test client that keeps the seat tokens the answers give (as the page keeps
-them) and names the one a request needs (``Authorization: Bearer <token>``)."""
+them) and names the one a request needs (``Authorization: Bearer <token>``); and what the web tests share: a new
+game against the computer, waiting for its reply, a finished game's record."""
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,6 +15,11 @@ import httpx2 as httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from zamek.castle.data import loader as datafiles
+from zamek.castle.record import make_record
+from zamek.castle.rules.actions import Action
+from zamek.castle.rules.setup import Setup
+from zamek.castle.runner import random_policy, sample_chance
 from zamek.server.app import create_app
 from zamek.server.service import GameService, WebConfig
 
@@ -98,3 +106,39 @@ def client_for(db: Path, bot_delay: float = 0.0, tokens: Tokens | None = None, *
     app = create_app(web_config(db, bot_delay=bot_delay, **options))
     with WebClient(app, tokens) as client:
         yield client
+
+
+# ------------------------------------------------------------------ what the web tests share
+
+
+def new_game(client: WebClient, **options: Any) -> Json:
+    body = {"mode": "computer", "level": "beginner", "seat": "first", "seed": 5} | options
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    view: Json = response.json()
+    return view
+
+
+def wait_for_person(client: WebClient, game_id: str, timeout: float = 30.0) -> Json:
+    """Poll like the page does until the computer has replied."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        view: Json = client.get(f"/api/games/{game_id}").json()
+        assert view["bot_error"] is None, view["bot_error"]
+        if not view["thinking"]:
+            return view
+        time.sleep(0.01)
+    raise AssertionError("the computer did not reply in time")
+
+
+def finished_record(seed: int) -> Json:
+    """A whole random game of seed ``seed`` (Zamek), as a saved-game record."""
+    rng = random.Random(seed)
+    setup = Setup()
+    state = datafiles.new_game(setup)
+    actions: list[Action] = []
+    while not state.is_over():
+        action: Action = sample_chance(state, rng) if state.is_chance() else random_policy(state, rng)
+        state.apply(action)
+        actions.append(action)
+    return make_record(setup, seed, actions, state)

@@ -22,7 +22,7 @@ Makes ten pictures, each in the window size the README's pictures have:
 
 The script starts the web app itself (uvicorn on 127.0.0.1, port 8000 or else a free one, a fresh SQLite
 database in a temporary folder, the computer replying without a pause) and drives Debian's Chromium headless
-with Playwright, as tests/test_web_browser.py does. The moves are made through the JSON API with the seats'
+with Playwright, as tests/browser/test_web_browser.py does. The moves are made through the JSON API with the seats'
 tokens (``Authorization: Bearer``); each browser context gets the tokens of the games it shows in its
 localStorage (``zamek-seats``), as the page would have kept them, so that it plays those seats and its
 lobby lists those games. Every game has a fixed seed and the person's moves come from a computer player

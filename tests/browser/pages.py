@@ -1,0 +1,87 @@
+"""What the browser tests share besides their fixtures (``tests/browser/conftest.py``): the Chromium they drive,
+and the clicks of a person playing: start a game, click and wait for the page's answer, play the quickest step,
+save a screenshot (to test-screenshots/, ignored by git)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from tests.helpers import SHOTS
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+# Ready for the next click: nobody is thinking and the page offers something to do (or the game is over).
+READY = """() => !document.querySelector('#thinking') && !!(document.querySelector('#game-over')
+  || document.querySelector('.legal.now') || document.querySelector('.choice-button')
+  || document.querySelector('#draw'))"""
+
+# Ready for the next click in Rycerze i zamki.
+KNIGHTS_READY = """() => !!(document.querySelector('#k-next') || document.querySelector('#k-show')
+  || document.querySelector('.k-card') || document.querySelector('.k-recruit') || document.querySelector('#k-over'))"""
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def start_game(page: Page, url: str, *, hotseat: bool = False, sokol: bool = False) -> str:
+    page.goto(url)
+    page.wait_for_selector("#new-game")
+    if hotseat:
+        page.check("input[name=mode][value=hotseat]")
+    page.check("input[name=level][value=beginner]") if not hotseat else None
+    if sokol:
+        page.check("input[name=sokol]")
+    page.click("#start-game")
+    page.wait_for_selector(".legal.now")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def revision(page: Page) -> str:
+    return str(page.evaluate("document.body.dataset.revision"))
+
+
+def click_and_wait(page: Page, selector: str) -> None:
+    before = revision(page)
+    page.click(selector)
+    page.wait_for_function(f"document.body.dataset.revision !== '{before}'", timeout=20_000)
+
+
+def play_step(page: Page) -> bool:
+    """Make the quickest legal click: the first highlighted space, then 'pass' or the first answer."""
+    try:
+        page.wait_for_function(READY, timeout=30_000)
+    except Exception:
+        shot(page, "stuck")
+        raise AssertionError(f"nothing to click; the page says: {page.inner_text('#turn')[:300]!r}") from None
+    if page.query_selector("#game-over"):
+        return False
+    if page.query_selector(".legal.now"):
+        click_and_wait(page, ".legal.now")
+    elif page.query_selector("#draw"):
+        click_and_wait(page, "#draw")
+    elif page.query_selector(".choice-button.pass"):
+        click_and_wait(page, ".choice-button.pass")
+    else:
+        click_and_wait(page, ".choice-button")
+    return True
+
+
+def choose_cards(page: Page) -> None:
+    """Rycerze i zamki: play the first and the last card of the hand shown."""
+    cards = page.query_selector_all(".k-card")
+    cards[0].click()
+    cards[-1].click()
+    page.click("#k-play")
+    page.wait_for_selector("#k-play", state="detached", timeout=20_000)
+
+
+def recruit(page: Page) -> None:
+    """Rycerze i zamki: take the first recruit offered."""
+    page.click(".k-recruit")
+    page.wait_for_selector(".k-recruit", state="detached", timeout=20_000)

@@ -1,0 +1,75 @@
+"""Rycerze i zamki in a real browser: a whole 2-seat game, a person against the computer, by clicking.
+
+The browser, the server and the page are the fixtures of tests/browser/conftest.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page
+
+from tests.browser.pages import KNIGHTS_READY, choose_cards, recruit, shot
+from tests.live_server import Server
+
+NO_SIDEWAYS = "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth + 1"
+
+
+def test_play_a_whole_game_of_knights_against_the_computer(page: Page, server: Server) -> None:
+    play_against_the_computer(page, server)
+    assert "Round 7 of 7" not in page.inner_text("#k-round")  # the end says so, not the last round with no tile
+    assert page.inner_text("#k-round") == "Game over"
+
+
+def test_knights_on_a_phone_never_scrolls_sideways(page: Page, server: Server) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    play_against_the_computer(page, server, check=lambda: page.evaluate(NO_SIDEWAYS))
+
+
+def play_against_the_computer(page: Page, server: Server,
+                              check: Callable[[], bool] = lambda: True) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("#knights-new")
+    page.select_option("#k-players", "2")
+    page.select_option("#k-seat-0", "person")
+    page.select_option("#k-seat-1", "heuristic")
+    page.click("#k-start")
+    page.wait_for_url("**/#/knights/*")
+    chose = recruited = steps = 0
+    revealed_first = False
+    for _ in range(400):
+        page.wait_for_function(KNIGHTS_READY, timeout=20_000)
+        if page.query_selector("#k-over"):
+            break
+        if page.query_selector("#k-next"):
+            # Steps that tell nothing new are not shown (an empty camp, the sword staying where it was).
+            assert not page.query_selector("#k-event.k-ev-EmptyCamp")
+            if page.query_selector("#k-event.k-ev-CardsRevealed") and not revealed_first:
+                # The first castle's result is not on the table before its step: no points yet, its round still on.
+                points = [int(x) for x in page.locator(".k-points").all_inner_texts()]
+                assert sum(points) == 0, points
+                reveal_round = page.get_attribute("#k-event", "data-round")
+                assert f"Round {reveal_round} of 7" in page.inner_text("#k-round")
+                revealed_first = True
+            page.click("#k-next")
+            steps += 1
+        elif page.query_selector(".k-card"):
+            if chose == 1:
+                shot(page, "knights-hand")
+            choose_cards(page)
+            chose += 1
+        elif page.query_selector(".k-recruit"):
+            recruit(page)
+            recruited += 1
+        else:
+            page.click("#k-show")
+        assert check(), "the page scrolls sideways"
+    assert page.query_selector("#k-over")
+    assert check(), "the page scrolls sideways"
+    shot(page, "knights-over")
+    assert chose >= 5 and chose + recruited <= 7 and steps >= 7
+    assert len(page.query_selector_all(".k-ranking tbody tr")) == 2
+    assert "Winner" in page.inner_text("#k-over")
+    assert revealed_first
+    # Where you finished, in words.
+    assert page.inner_text("#k-place").startswith("You finished ")
