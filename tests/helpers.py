@@ -123,6 +123,41 @@ def position(text: str, *tiles: str) -> GameState:
     return Position.parse(text, rules_of).to_state(rules_of)
 
 
+def changed(state: GameState, **fields: Any) -> GameState:
+    """Return a new state of ``state``'s position with ``fields`` of :class:`Position` replaced (``scores``,
+    ``tokens``, ``towers``, ``pool``, ``nests``, ``left``, ``out``...), built through the position notation: the
+    changed position is written as text, read back and set up, so it is checked as one that can arise in a game
+    (``PositionError`` otherwise). The game keeps its own rules (its tiles) and its setup: a fixed draw order and
+    the first player are history, which a position leaves out. The score breakdown so far starts afresh."""
+    rules = state.rules
+    position = dataclasses.replace(Position.from_state(state), **fields)
+    rebuilt = Position.parse(str(position), lambda setup: rules).to_state(lambda setup: rules)
+    rebuilt.setup = state.setup
+    return rebuilt
+
+
+def marker(state: GameState, player: int, points: int) -> GameState:
+    """``state`` with ``player``'s marker moved to ``points`` on the score track (``changed``)."""
+    scores = (points, state.scores[1]) if player == 0 else (state.scores[0], points)
+    return changed(state, scores=scores)
+
+
+def holding(state: GameState, player: int, *kinds: int, taken: int = 1, towers: tuple[int, ...] = ()) -> GameState:
+    """``state`` with ``player`` holding tokens of ``kinds`` as well, each taken in turn ``taken`` from a tower
+    (``changed``): one token of each kind leaves the face-down pool, and one tower is emptied for each, those of
+    ``towers`` still holding one (their first track numbers) or else the farthest still holding one."""
+    position = Position.from_state(state)
+    named = [t for t in towers if t in position.towers]
+    emptied = [*named, *(t for t in reversed(position.towers) if t not in named)][:len(kinds)]
+    pool = list(position.pool)
+    for kind in kinds:
+        pool[kind - 1] -= 1
+    tokens = list(position.tokens)
+    tokens[player] = tuple(sorted([*tokens[player], *((int(k), taken) for k in kinds)]))
+    return changed(state, tokens=(tokens[0], tokens[1]), pool=tuple(pool),
+                   towers=tuple(t for t in position.towers if t not in emptied))
+
+
 def with_fields(text: str, rules: str | None = None, **fields: str) -> str:
     """Return a position's text with its rule set and some fields replaced: ``with_fields(text, score="27g/0")``."""
     rule_set, *words = text.split()

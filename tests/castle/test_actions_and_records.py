@@ -255,7 +255,7 @@ def test_z9_follower_step_refusals(game: PlayedGame) -> None:
     _refused(state, Follower(0, Piece.PRINCE), "Sokół")
     _refused(state, Place(*state.castle.xy(state.castle.cell_of("e5")), 0), "placed already")
     _refused(state, Draw(tile.id), "no chance event")
-    state.supply[state.current] = 0
+    state.supply[state.current] = 0  # kept as a write: a position's supply is 7 less its figures on the board
     assert state.legal_actions() == [Pass()]
     _refused(state, Follower(0), "no follower left")
 

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.helpers import changed
 from zamek.castle.data.loader import new_game
 from zamek.castle.rules.actions import Action, Draw, Reveal
+from zamek.castle.rules.position import Position
 from zamek.castle.rules.setup import Phase, Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game
@@ -65,7 +67,8 @@ def test_z8_a_discarded_tile_changes_nothing_after_it() -> None:
     state.play(chance.outcome(state))
     assert state.tiles.tiles[state.drawn].id == order[0]
     # Take the second tile of the order out of the pile (as a discard would): the third comes next after it.
-    state.remaining.remove(state.tiles.by_id(order[1]).index)
+    position = Position.from_state(state)
+    state = changed(state, left=tuple(t for t in position.left if t != order[1]), out=(*position.out, order[1]))
     state.play(state.legal_actions()[0])
     state.play(state.legal_actions()[-1])
     while state.phase is not Phase.DRAW:

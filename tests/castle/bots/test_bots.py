@@ -25,8 +25,11 @@ from hypothesis import strategies as st
 from tests.helpers import (
     ALL,
     SHORT_TILES,
+    changed,
     custom_game,
+    holding,
     house,
+    marker,
     meadow,
     pigsty,
     road,
@@ -44,8 +47,10 @@ from zamek.castle.bots.simple import GreedyBot, RandomBot
 from zamek.castle.bots.value import ValueModel
 from zamek.castle.data import loader as datafiles
 from zamek.castle.rules.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
+from zamek.castle.rules.board import TRACK_LENGTH
 from zamek.castle.rules.editions import Edition
 from zamek.castle.rules.features import FeatureView
+from zamek.castle.rules.position import Position
 from zamek.castle.rules.setup import HeldToken, Phase, Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.rules.tiles import FeatureKind
@@ -189,6 +194,8 @@ def random_decisions(setup: Setup, seed: int) -> list[GameState]:
     """Return every decision position of one random game, both players holding x2 and extra-turn tokens."""
     rng = random.Random(seed)
     state = datafiles.new_game(dataclasses.replace(setup, first_player=seed % 2))
+    # Written into the state on purpose: tokens usable from turn 1 and markers anywhere (full towers too) reach the
+    # rare decisions in every game, which positions of a game would not.
     for player in (0, 1):
         for kind in (TokenKind.EXTRA_TURN, TokenKind.HOUSE_X2, TokenKind.PIGSTY_X2):
             state.tokens[player].append(HeldToken(kind, 0))
@@ -243,9 +250,9 @@ def z15_column(setup: Setup, *, score: int = 0, tokens: tuple[TokenKind, ...] = 
     turn(g, at("b8/0"))
     turn(g, at("a8/180"), "follower:0")
     turn(g, at("e10/0"))
-    for kind in tokens:
-        g.tokens[0].append(HeldToken(kind, 0))
-    g.scores[0] = score
+    # White took the tokens in turn 1, from the tower the marker now stands on (if any) and the farthest ones.
+    under = tuple(t.track[0] for t in g.castle.towers if t.index == g.rules.tower_at[score % TRACK_LENGTH])
+    g = marker(holding(g, 0, *tokens, towers=under), 0, score)
     turn(g, at("a7/0"))
     return g
 
@@ -301,7 +308,7 @@ def big_pigsty_or_small_road(scores: tuple[int, int]) -> GameState:
     turn(g, "e8/0")
     turn(g, "d3/0", "follower:0")
     turn(g, "e7/0")
-    g.scores[:] = scores
+    g = changed(g, scores=scores)
     return draw(g)
 
 
@@ -357,7 +364,9 @@ def trap_position() -> GameState:
     turn(g, "b7/0")
     turn(g, "a5/0")
     turn(g, "b6/0")
-    g.scores[:] = [20, 16]
+    # White's marker stands on the tower 19/20, so its token was taken: an extra turn, used since.
+    towers = tuple(t for t in Position.from_state(g).towers if t != 19)
+    g = changed(g, scores=(20, 16), towers=towers, pool=(1, 2, 2, 2, 2, 2, 2, 2, 2))
     return draw(g)
 
 
@@ -404,7 +413,7 @@ def test_mcts_takes_the_extra_turn_that_completes_its_pigsty() -> None:
     for where, figure in (("b8/0", "follower:0"), ("e10/0", "pass"), ("b7/0", "pass"), ("e9/0", "pass"),
                           ("b6/0", "pass"), ("e8/0", "pass"), ("d3/0", "follower:0"), ("e7/0", "pass")):
         turn(g, where, figure)
-    g.tokens[0].append(HeldToken(TokenKind.EXTRA_TURN, 0))
+    g = holding(g, 0, TokenKind.EXTRA_TURN)
     turn(g, "e6/0")
     assert phase(g) is Phase.EXTRA_TURN and g.current == 0
     for seed in (1, 2):

@@ -294,7 +294,8 @@ def test_an_estimate_or_generator_of_another_kind_is_asked_in_python() -> None:
 
 def test_a_position_too_large_for_the_tables_is_played_in_python() -> None:
     state = mid_game(6)
-    state.tokens[0].extend([HeldToken(TokenKind.FIVE_POINTS, 0)] * 30)  # more than the compiled position holds
+    # Written into the state on purpose: 30 tokens more, which no game holds and the compiled position cannot.
+    state.tokens[0].extend([HeldToken(TokenKind.FIVE_POINTS, 0)] * 30)
     assert players.compiled_position(state) is None
     assert GreedyBot().choose(state, random.Random(1)) in state.legal_actions()
 

@@ -24,10 +24,13 @@ from hypothesis import strategies as st
 
 from tests.helpers import (
     ALL,
+    changed,
     chapel,
     custom_game,
     feature,
+    holding,
     house,
+    marker,
     meadow,
     pigsty,
     play,
@@ -141,6 +144,10 @@ def draw_and_place(g: GameState, place: str) -> None:
 
 
 def give(g: GameState, player: int, *kinds: int, turn: int = 0) -> None:
+    """Hand ``player`` tokens of ``kinds``, taken in ``turn``: by default turn 0, before the game, so usable at once.
+
+    Written into the state directly on purpose, as in test_rules_tokens: no position holds a token from before the
+    game (a position's tokens were each taken in a turn of the game, from a tower emptied for it)."""
     for kind in kinds:
         g.tokens[player].append(HeldToken(kind, turn))
 
@@ -347,10 +354,10 @@ def test_f4_x2_tokens_not_offered_on_a_prince_doubled_feature(
     open_tile: str, close_tile: str, close: str, token: TokenKind, points: int, piece: str
 ) -> None:
     g = new_game([open_tile, "M0", close_tile])
-    give(g, 0, token)
     step(g, "k4/0" if open_tile == "H2" else "b9/0", f"{piece}:0")
     step(g, "e11/0")
-    g.scores[0] = 2  # keep clear of the towers
+    g = marker(g, 0, 2)  # keep clear of the towers
+    give(g, 0, token)
     step(g, close)
     if piece == "prince":  # points are doubled at most once
         assert phase(g) is Phase.DRAW
@@ -370,7 +377,7 @@ def test_f4_prince_doubles_meadow_scoring_and_combines_with_token_4() -> None:
     (item,) = items(g, "meadow", 0)
     assert (item.count, item.rate, item.multiplier, item.points) == (3, 3, 2, 18)
     assert "prince" in item.details
-    give(g, 0, TokenKind.MEADOW_4)
+    g = holding(g, 0, TokenKind.MEADOW_4)
     (item,) = items(g, "meadow", 0)
     assert (item.count, item.rate, item.multiplier, item.points) == (3, 4, 2, 24)  # 8 per shrine
     assert {"prince", "token:4"} <= set(item.details)
@@ -390,7 +397,7 @@ def test_f4_prince_doubles_end_tokens_7_8_9(
 ) -> None:
     g = new_game([tile])
     step(g, place, f"{piece}:0")
-    give(g, 0, token)
+    g = holding(g, 0, token)
     (item,) = items(g, reason, 0)
     assert f"token:{int(token)}" in item.details
     if piece == "prince":
@@ -408,10 +415,10 @@ def test_f4_end_token_goes_where_the_prince_makes_it_worth_most() -> None:
     step(g, "j4/0")
     step(g, "e11/90", "prince:0")
     step(g, "e10/90")  # turned north-south
-    give(g, 0, TokenKind.OPEN_HOUSE)
+    g = holding(g, 0, TokenKind.OPEN_HOUSE)
     (item,) = items(g, "house", 0)
     assert (item.count, item.multiplier, item.points) == (2, 2, 4)
-    give(g, 0, TokenKind.OPEN_HOUSE)
+    g = holding(g, 0, TokenKind.OPEN_HOUSE)
     assert sorted(i.points for i in items(g, "house", 0)) == [3, 4]
 
 
@@ -447,7 +454,7 @@ def test_f5_falconer_adds_a_nest_for_its_owner() -> None:
 
 def test_f5_nest_counts_are_exact_beyond_the_12_tokens() -> None:
     g = new_game(["HN"])
-    g.nests = [12, 12]
+    g = changed(g, nests=(12, 12))
     step(g, "k4/0", "follower:0")
     assert g.nests == [13, 12]
 
@@ -474,7 +481,7 @@ def test_f5_nests_on_meadows_never_count() -> None:
 def test_f6_more_nests_score_the_largest_empty_area(nests: tuple[int, int], winner: int | None) -> None:
     g = new_game(["M0"])
     step(g, "e11/0")
-    g.nests = list(nests)
+    g = changed(g, nests=nests)
     area = g.largest_empty_area()
     assert area == 94
     (item,) = items(g, "nests")

@@ -5,9 +5,11 @@ Positions are built in the real Zamek castle with custom tiles and a fixed draw 
 says where the tests put it. A game ends when its tile set is used up, so mid-game positions add
 ``SPARE`` to the tile set and the draw order. The Z16 positions, a marker just before a tower (the
 towers hold track spaces 12/13, 19/20, 23/24, ...; 0/1 holds no token), are written in the position
-notation over the same tiles (``tests.helpers.position``, README.md "Positions as text"). Elsewhere
-scores are set directly where a marker must stand near a tower, and tokens are handed to players
-directly as ``HeldToken(kind, turn_taken)`` (turn 0: before the game, usable at once).
+notation over the same tiles (``tests.helpers.position``, README.md "Positions as text"). Elsewhere a
+marker that must stand near a tower is moved there through the notation too (``tests.helpers.marker`` and
+``changed``: the game's position with its score changed, checked and set up again). Tokens are handed to
+players directly as ``HeldToken(kind, turn_taken)`` with turn 0 (before the game, usable at once, even in
+turn 1), which no position holds: see ``give``.
 
 Player 0 moves first unless a test says otherwise.
 """
@@ -16,7 +18,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import ALL, custom_game, house, meadow, pigsty, position, road, tile_toml, with_fields
+from tests.helpers import (
+    ALL,
+    changed,
+    custom_game,
+    holding,
+    house,
+    marker,
+    meadow,
+    pigsty,
+    position,
+    road,
+    tile_toml,
+    with_fields,
+)
 from zamek.castle.rules.actions import Decline, Follower, Order, Piece, Reveal, UseToken, parse_action
 from zamek.castle.rules.breakdown import ScoreItem
 from zamek.castle.rules.editions import EDITIONS
@@ -113,8 +128,19 @@ def scored(g: GameState) -> list[tuple[str, int | None, int]]:
 
 
 def give(g: GameState, player: int, *kinds: int, turn: int = 0) -> None:
+    """Hand ``player`` tokens of ``kinds``, taken in ``turn``: by default turn 0, before the game, so usable at once.
+
+    Written into the state directly on purpose: a position's tokens were each taken in a turn of the game (1 to the
+    turn now) from a tower emptied for it, so no position holds a token from before the game, usable in turn 1 even
+    under Z19; the tests check that such a token stays ``HeldToken(kind, 0)`` when it is not used."""
     for kind in kinds:
         g.tokens[player].append(HeldToken(kind, turn))
+
+
+AFTER_12 = (19, 23, 32, 36, 43, 56, 59, 65, 71, 76, 88, 94)
+"""The towers holding a token once 12/13's was taken (``towers`` of a position)."""
+ONE_EXTRA_TURN_USED = (1, 2, 2, 2, 2, 2, 2, 2, 2)
+"""The face-down tokens once an extra turn (1) was revealed and used (``pool`` of a position)."""
 
 
 def items(g: GameState, reason: str, player: int | None = None) -> list[ScoreItem]:
@@ -219,7 +245,7 @@ def test_z15_c3_order_is_asked_when_a_token_taken_first_could_double_the_next_fe
     # 12/13), and a wall tile "house x2" found there doubles the house scored next (C3). House first
     # ends on 13: the same tower, too late for this house. The order changes what can happen.
     g = road_and_house_column("castle2003")
-    g.scores[0] = 10
+    g = marker(g, 0, 10)
     step(g, "a6/0", "follower:0")
     assert phase(g) is Phase.ORDER
     kinds = [f.kind for f in g.order_choices()]
@@ -239,7 +265,7 @@ def test_z15_z19_no_order_question_when_the_token_cannot_be_used_this_turn() -> 
     # The same turn in Zamek: a token taken is usable from the next turn only (Z19), and both orders
     # empty tower 12/13, so the engine scores in its own order: 12 or 13, then 15 either way.
     g = road_and_house_column("zamek")
-    g.scores[0] = 10
+    g = marker(g, 0, 10)
     step(g, "a6/0", "follower:0")
     assert phase(g) is Phase.REVEAL and g.scores[0] in (12, 13)
     g.play(Reveal(TokenKind.HOUSE_X2))
@@ -252,7 +278,7 @@ def test_z15_z19_no_order_question_when_the_token_cannot_be_used_this_turn() -> 
 def test_z15_order_is_asked_when_two_orders_reach_different_towers(edition: str) -> None:
     # At 11: house (2) first ends on 13, a tower; pigsty (4) first ends on 15 and then 17: no tower.
     g = a_column(edition)
-    g.scores[0] = 11
+    g = marker(g, 0, 11)
     now = g.turn
     step(g, "a7/0")
     assert phase(g) is Phase.ORDER
@@ -278,7 +304,7 @@ def test_z15_order_is_asked_when_two_orders_reach_different_towers(edition: str)
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_z15_chosen_order_pigsty_first_passes_the_tower(edition: str) -> None:
     g = a_column(edition)
-    g.scores[0] = 11
+    g = marker(g, 0, 11)
     step(g, "a7/0")
     kinds = [f.kind for f in g.order_choices()]
     g.play(Order(kinds.index(FeatureKind.PIGSTY)))
@@ -301,7 +327,7 @@ def test_z15_no_order_choice_when_no_order_reaches_a_tower(edition: str) -> None
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_z15_no_order_choice_when_both_orders_take_the_same_token(edition: str) -> None:
     g = a_column(edition)
-    g.scores[0] = 6  # 8 then 12, or 10 then 12: both end on tower 12/13
+    g = marker(g, 0, 6)  # 8 then 12, or 10 then 12: both end on tower 12/13
     now = g.turn
     step(g, "a7/0")
     assert phase(g) is Phase.REVEAL
@@ -316,8 +342,8 @@ def test_z15_z19_order_choice_counts_the_x2_decisions() -> None:
     # every tower (14, 18 / 16, 18). Doubled, the pigsty first ends on 20 and the house then on 24:
     # two tokens, which the house first (16, 24 at best) cannot give. So the order is asked.
     g = a_column()
+    g = changed(g, scores=(12, 0), towers=AFTER_12, pool=ONE_EXTRA_TURN_USED)  # the token of 12/13 long gone
     give(g, 0, TokenKind.HOUSE_X2, TokenKind.PIGSTY_X2)
-    g.scores[0] = 12
     step(g, "a7/0")
     assert phase(g) is Phase.ORDER
     kinds = [f.kind for f in g.order_choices()]
@@ -337,8 +363,8 @@ def test_z15_z19_order_choice_counts_the_x2_decisions() -> None:
 def test_z15_z19_no_order_choice_when_the_x2_decisions_reach_the_same_towers() -> None:
     # With house x2 only, from 12: house 2 or 4 and pigsty 4 reach the same towers in either order.
     g = a_column()
+    g = changed(g, scores=(12, 0), towers=AFTER_12, pool=ONE_EXTRA_TURN_USED)  # the token of 12/13 long gone
     give(g, 0, TokenKind.HOUSE_X2)
-    g.scores[0] = 12
     step(g, "a7/0")
     assert phase(g) is Phase.DOUBLE
 
@@ -347,7 +373,7 @@ def test_z15_current_player_chooses_the_order_of_the_opponents_features_too() ->
     # Both features are Black's, White places a7; Black's marker is at 11 (house first: 13, a tower).
     g = a_column(owners=(1, 1), placer=0)
     assert g.current == 0
-    g.scores[1] = 11
+    g = marker(g, 1, 11)
     step(g, "a7/0")
     assert phase(g) is Phase.ORDER
     assert g.current == 0  # White decides
@@ -362,7 +388,7 @@ def test_z15_current_player_chooses_the_order_of_the_opponents_features_too() ->
 def test_z15_features_of_one_owner_only_are_ordered() -> None:
     # With owners split, each group has one feature: never an ORDER decision, even near a tower.
     g = a_column(owners=(1, 0))
-    g.scores = [8, 10]
+    g = changed(g, scores=(8, 10))
     now = g.turn
     step(g, "a7/0")
     # White's pigsty: 8 -> 12 takes a token; then Black's house: 10 -> 12 finds the tower empty.
@@ -560,7 +586,7 @@ def test_z19_token_is_not_usable_in_the_turn_it_was_taken() -> None:
     # Zamek: the first house (10 -> 12) takes a house x2 token; the second house of the same
     # turn is scored without a decision. In White's next turn the token is usable.
     g = a_column("zamek", north="house")
-    g.scores[0] = 10
+    g = marker(g, 0, 10)
     taken_turn = g.turn
     step(g, "a7/0")
     assert phase(g) is Phase.REVEAL
@@ -575,7 +601,7 @@ def test_z19_token_is_not_usable_in_the_turn_it_was_taken() -> None:
 
 def test_z19_token_is_usable_from_the_owners_next_turn() -> None:
     g = new_game(["H1", "M0", "PG1"])
-    g.scores[0] = 10
+    g = marker(g, 0, 10)
     step(g, "j4/0", "follower:0")  # 10 -> 12
     g.play(Reveal(3))  # pigsty x2, taken in turn 1
     step(g, "e10/0")  # Black
@@ -588,7 +614,7 @@ def test_z19_token_is_usable_from_the_owners_next_turn() -> None:
 def test_c3_wall_tile_usable_same_turn_after_it_was_taken() -> None:
     # The Castle (2003): the house x2 taken by the first house's movement doubles the second house.
     g = a_column("castle2003", north="house")
-    g.scores[0] = 10
+    g = marker(g, 0, 10)
     step(g, "a7/0")
     assert phase(g) is Phase.REVEAL
     assert g.scores[0] == 12
@@ -604,7 +630,7 @@ def test_c3_wall_tile_usable_same_turn_after_it_was_taken() -> None:
 def test_c3_wall_tile_taken_by_the_order_choice_doubles_the_pigsty() -> None:
     # 2003, at 11: choose the house first (-> 13, a tower), reveal pigsty x2, double the pigsty.
     g = a_column("castle2003")
-    g.scores[0] = 11
+    g = marker(g, 0, 11)
     step(g, "a7/0")
     kinds = [f.kind for f in g.order_choices()]
     g.play(Order(kinds.index(FeatureKind.HOUSE)))
@@ -677,7 +703,7 @@ def test_z19_opponents_extra_turn_is_not_offered_in_my_turn() -> None:
 @pytest.mark.parametrize(("edition", "offered"), [("zamek", False), ("castle2003", True)])
 def test_z19_c3_extra_turn_taken_this_turn(edition: str, offered: bool) -> None:
     g = new_game(["H1", "M0"], edition=edition)
-    g.scores[0] = 10
+    g = marker(g, 0, 10)
     step(g, "j4/0", "follower:0")
     g.play(Reveal(1))
     if offered:  # C3: usable in the turn it was taken, after it was taken
@@ -692,8 +718,8 @@ def test_z19_c3_extra_turn_taken_this_turn(edition: str, offered: bool) -> None:
 
 def test_z19_token_taken_in_turn_t_is_usable_in_the_extra_turn() -> None:
     g = new_game(["PG1", "H1"])
+    g = marker(g, 0, 9)
     give(g, 0, TokenKind.EXTRA_TURN)
-    g.scores[0] = 9
     step(g, "b8/0", "follower:0")  # 9 -> 13: a token
     g.play(Reveal(2))
     assert phase(g) is Phase.EXTRA_TURN
@@ -756,11 +782,11 @@ def test_z19_tokens_7_8_9_score_the_best_unfinished_features(
 ) -> None:
     g = open_features()
     assert open_points(g, reason, 0) == []
-    give(g, 0, kind)
+    g = holding(g, 0, kind)
     assert open_points(g, reason, 0) == one
     # A second token of the kind goes on a different feature, if White controls one: Black's
     # pigsty (d3) and road (f3) are never White's.
-    give(g, 0, kind)
+    g = holding(g, 0, kind)
     assert open_points(g, reason, 0) == two
     for item in items(g, reason, 0):
         assert f"token:{int(kind)}" in item.details
@@ -779,14 +805,14 @@ def test_z19_tokens_7_8_9_only_on_features_the_owner_controls(
     kind: TokenKind, reason: str, expected: list[tuple[int, int, int]]
 ) -> None:
     g = open_features()
-    give(g, 1, kind, kind)
+    g = holding(g, 1, kind, kind)
     assert open_points(g, reason, 1) == expected
     assert open_points(g, reason, 0) == []
 
 
 def test_z19_token_9_zamek_counts_1_per_tile_even_with_stocks() -> None:
     g = open_features("zamek")
-    give(g, 1, TokenKind.OPEN_ROAD)
+    g = holding(g, 1, TokenKind.OPEN_ROAD)
     (item,) = items(g, "road", 1)
     assert (item.count, item.rate, item.points) == (3, 1, 3)
     assert "stocks" not in item.details
@@ -795,11 +821,11 @@ def test_z19_token_9_zamek_counts_1_per_tile_even_with_stocks() -> None:
 def test_c4_unfinished_path_scores_2_per_tile_with_a_fountain() -> None:
     # The Castle: wall tile 4 (Zamek kind 9) counts a fountain (Zamek stocks) beside the path.
     g = open_features("castle2003")
-    give(g, 1, TokenKind.OPEN_ROAD)
+    g = holding(g, 1, TokenKind.OPEN_ROAD)
     (item,) = items(g, "road", 1)
     assert (item.count, item.rate, item.points) == (3, 2, 6)
     assert "stocks" in item.details and "token:9" in item.details
-    give(g, 0, TokenKind.OPEN_ROAD)
+    g = holding(g, 0, TokenKind.OPEN_ROAD)
     (item,) = items(g, "road", 0)
     assert (item.count, item.rate, item.points) == (2, 1, 2)  # no fountain: 1 per tile
 
@@ -826,7 +852,7 @@ def test_z19_token_4_upgrades_the_best_meadow() -> None:
     assert meadow_lines(g, 0) == [(2, 4, 8), (1, 3, 3)]
     (best,) = [i for i in items(g, "meadow", 0) if i.count == 2]
     assert "token:4" in best.details
-    # Two tokens 4 go on two different meadows; a third finds no meadow left.
+    # Two tokens 4 go on two different meadows; a third finds no meadow left (three: one more than a game has).
     give(g, 0, TokenKind.MEADOW_4, TokenKind.MEADOW_4)
     assert meadow_lines(g, 0) == [(2, 4, 8), (1, 4, 4)]
     assert meadow_lines(g, 1) == [(1, 3, 3)]  # never on the opponent's meadow
@@ -834,12 +860,13 @@ def test_z19_token_4_upgrades_the_best_meadow() -> None:
 
 def test_z19_token_4_only_on_a_meadow_the_owner_controls() -> None:
     g = meadows()
-    give(g, 1, TokenKind.MEADOW_4, TokenKind.MEADOW_4)
+    g = holding(g, 1, TokenKind.MEADOW_4, TokenKind.MEADOW_4)
     assert meadow_lines(g, 1) == [(1, 4, 4)]
     assert meadow_lines(g, 0) == [(2, 3, 6), (1, 3, 3)]
 
 
 def family(g: GameState, sizes: tuple[int, int]) -> ScoreItem:
+    # Family houses of any size with no house built: a position takes a family from a complete house on the board.
     g.family_size = list(sizes)
     g.family_cells = [1 << 20 if sizes[0] else 0, 1 << 21 if sizes[1] else 0]
     (item,) = items(g, "family-house")
@@ -890,8 +917,8 @@ def test_z19_token_6_is_worth_5_points() -> None:
 def test_z19_end_tokens_apply_automatically_when_the_game_ends() -> None:
     # Without the spare tile the game ends after f4; White's end tokens count by themselves.
     g = open_features(spare=False)
-    give(g, 0, TokenKind.OPEN_HOUSE, TokenKind.OPEN_PIGSTY, TokenKind.OPEN_ROAD, TokenKind.FIVE_POINTS)
-    give(g, 1, TokenKind.OPEN_ROAD, TokenKind.MEADOW_4)
+    g = holding(g, 0, TokenKind.OPEN_HOUSE, TokenKind.OPEN_PIGSTY, TokenKind.OPEN_ROAD, TokenKind.FIVE_POINTS)
+    g = holding(g, 1, TokenKind.OPEN_ROAD, TokenKind.MEADOW_4)
     step(g, "f4/0")
     assert g.is_over()
     final = [(i.reason, i.player, i.points) for i in g.log if i.final and i.points]
@@ -1030,7 +1057,7 @@ def test_z15_z19_order_is_asked_when_it_decides_which_x2_token_is_left() -> None
     g = custom_game(tiles, ["T1", "T2", "T3", "SPARE"])
     step(g, "b8/0", "follower:0")
     step(g, "b7/0")
-    g.scores[0] = 8
+    g = marker(g, 0, 8)
     give(g, 0, TokenKind.HOUSE_X2, TokenKind.PIGSTY_X2)
     step(g, "c8/0", "follower:0")
     assert phase(g) is Phase.ORDER

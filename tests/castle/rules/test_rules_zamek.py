@@ -387,7 +387,7 @@ def test_z9_two_unconnected_parts_of_one_kind_the_player_picks_one() -> None:
 def test_z9_no_follower_without_supply() -> None:
     g = mid_game(STRAIGHT, order=["STRAIGHT"])
     draw_and_place(g, "a6/0")
-    g.supply[0] = 0
+    g.supply[0] = 0  # kept as a write: a position's supply is 7 less the figures on the board, never emptied
     assert g.follower_options() == []
     assert g.legal_actions() == [Pass()]
     with pytest.raises(IllegalActionError, match="no follower left"):

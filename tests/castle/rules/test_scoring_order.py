@@ -91,7 +91,7 @@ class OrderAudit:
             results = []
             for k in range(size):
                 probe = g.copy()
-                probe.phase = Phase.ORDER
+                probe.phase = Phase.ORDER  # in the middle of a scoring step, where a game has no position
                 probe.apply(Order(k))
                 results.append(self.explore(probe, g.turn))
             return results
@@ -142,6 +142,8 @@ def play_stirred(setup: Setup, seed: int) -> None:
         if g.phase is Phase.PLACE and rng.random() < 0.5:
             legal = closing_most(g, legal)
         if g.phase is Phase.FOLLOWER:
+            # Written into the state on purpose: markers anywhere (full towers too) and any number of x2 tokens
+            # usable at once reach more order questions than positions of a game would.
             for player in (0, 1):
                 if rng.random() < 0.6:
                     g.scores[player] = rng.randrange(130)
