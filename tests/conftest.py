@@ -4,7 +4,8 @@ PostgreSQL (``tests/postgres.py``).
 Markers (registered in pyproject.toml):
 
 * ``browser``: every test in tests/browser/ (a real Chromium through Playwright);
-* ``pg``: every test that uses a real PostgreSQL (the ``postgres`` fixture, also through ``pg_url``);
+* ``pg``: every test that uses a real PostgreSQL (the ``postgres`` fixture, also through ``pg_url``; a fixture
+  that asks for it only while running marks its PostgreSQL parameter itself, as test_server_postgres's ``any_url``);
 * ``heavy``: long property and statistical tests, marked by hand where they are defined;
 * ``slow``: longer still; skipped unless asked for with ``-m slow`` or ``ZAMEK_SLOW=1``.
 

@@ -101,6 +101,7 @@ def _record(spec: str, seed: int, setup: Setup | None = None) -> dict[str, objec
 RULE_SETS = (Setup(), Setup(edition=Edition.CASTLE_2003), Setup(sokol=True), Setup(sokol=True, gate_guard=True))
 
 
+@pytest.mark.heavy
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), rules=st.sampled_from(RULE_SETS))
 def test_every_decision_of_a_game_is_judged_consistently(seed: int, rules: Setup) -> None:
@@ -124,6 +125,7 @@ def test_every_decision_of_a_game_is_judged_consistently(seed: int, rules: Setup
     assert summary["blunders"] == sum(1 for d in result.decisions if d.player == 0 and d.flag == "blunder")
 
 
+@pytest.mark.heavy
 def test_the_best_level_loses_less_than_random_play() -> None:
     hard = analyse(_record("hard", 3))
     random_play = analyse(_record("random", 3))
@@ -164,6 +166,7 @@ def test_the_command_refuses_a_corrupt_file_with_exit_2(tmp_path: Path) -> None:
     assert CliRunner().invoke(main, ["analyse", str(path)]).exit_code == 2
 
 
+@pytest.mark.heavy
 def test_the_flag_rates_behind_the_thresholds_part_the_levels() -> None:
     """``examples/analysis_flags.py``, the README's table of how often each level is flagged: a searching
     player loses less per move than random play, and every share shrinks as the threshold grows."""

@@ -161,6 +161,7 @@ def check_observation(env: CastleEnv, seat: int) -> None:
             assert frontier[row, column] == 1 and interior[row, column] == 1
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("rules", list(RULE_SETS))
 def test_the_observation_describes_the_position_in_every_rule_set(rules: str) -> None:
     env = CastleEnv(rules=rules)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from tests.env.checks import require_env
 from tests.helpers import load_example
 
@@ -67,6 +69,7 @@ def test_the_gradients_are_the_loss_s_derivatives() -> None:
     assert checked > 60
 
 
+@pytest.mark.heavy
 def test_a_tiny_run_measures_and_draws_its_curve(tmp_path: Path) -> None:
     ppo = example()
     lines: list[str] = []

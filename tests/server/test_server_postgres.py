@@ -41,8 +41,9 @@ from zamek.server.service import WebConfig
 from zamek.server.tables import Base, driver_url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
 def any_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh SQLite file, then a fresh PostgreSQL database (marked ``pg``: its fixture is asked for here only)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'games.sqlite3'}"
     url: str = request.getfixturevalue("pg_url")

@@ -765,6 +765,7 @@ def check_with_the_engine(client: WebClient, view: Json) -> None:
     ("options", "seed", "asked"),
     [({"sokol": True}, 23, "double"), ({"sokol": True, "edition": "castle2003", "gate_guard": True}, 10, "extra_turn")],
 )
+@pytest.mark.heavy
 def test_answers_validate_against_their_models_and_name_spaces_not_cells(
     client: WebClient, options: Json, seed: int, asked: str
 ) -> None:

@@ -27,6 +27,7 @@ def saved_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "game-1.json"
 
 
+@pytest.mark.heavy  # a timed run of every part of the bench: seconds of each engine's playouts and searches
 def test_bench_prints_speeds() -> None:
     result = run_bench("--seconds", "0.5")
     assert result.exit_code == 0

@@ -179,6 +179,7 @@ def test_cli_train_value_writes_a_model_the_bots_can_load(tmp_path: Path) -> Non
     assert bad.exit_code == 2 and "unknown player" in bad.output
 
 
+@pytest.mark.heavy
 def test_train_value_is_reproducible_and_measures_each_round_against_the_opponent(tmp_path: Path) -> None:
     texts = []
     for name in ("a", "b"):

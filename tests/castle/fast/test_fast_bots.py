@@ -152,6 +152,7 @@ def same_choice(python: GreedyBot | MCTSBot, compiled: GreedyBot | MCTSBot, stat
     assert r1.getstate() == r2.getstate()
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("setup", RULE_SETS, ids=RULE_IDS)
 def test_greedy_chooses_what_the_python_greedy_chooses(setup: Setup) -> None:
     phases = set()
@@ -166,6 +167,7 @@ def test_greedy_chooses_what_the_python_greedy_chooses(setup: Setup) -> None:
     assert phases == {Phase.PLACE, Phase.FOLLOWER, Phase.ORDER, Phase.DOUBLE, Phase.EXTRA_TURN}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("setup", RULE_SETS, ids=RULE_IDS)
 def test_the_one_turn_look_ranks_as_in_python(setup: Setup) -> None:
     for i, state in enumerate(sampled_decisions(setup, range(20, 22), 4)):
@@ -186,6 +188,7 @@ def test_a_greedy_budget_samples_placements_as_random_sample_does() -> None:
 # ------------------------------------------------------------------------------------------ MCTS
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("setup", RULE_SETS, ids=RULE_IDS)
 def test_mcts_searches_as_the_python_mcts_does(setup: Setup) -> None:
     states = [*sampled_decisions(setup, range(30, 31), 13), *arranged_decisions(setup)[:2]]
@@ -322,6 +325,7 @@ def test_the_expert_searches_wider_and_longer_than_hard_within_its_cap() -> None
     assert "expert" in CliRunner().invoke(main, ["bots"]).output
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("setup", RULE_SETS, ids=RULE_IDS)
 def test_the_expert_chooses_a_legal_action_the_same_for_a_seed(setup: Setup) -> None:
     """In positions of random games of every rule set (placements, figures, tokens, questions), the expert's

@@ -274,6 +274,7 @@ def check_position(state: GameState, rest: list[object], final: GameState, play_
     assert rebuilt.log == final.log[len(state.log):]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("setup", RULE_SETS, ids=lambda s: s.name)
 @SETTINGS
 @given(seeds)

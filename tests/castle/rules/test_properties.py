@@ -10,6 +10,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -197,6 +198,7 @@ def play_checked(seed: int) -> tuple[list[object], GameState]:
     return list(game.actions), state
 
 
+@pytest.mark.heavy
 @SETTINGS
 @given(seeds)
 def test_z3_z8_z17_invariants_hold_after_every_action(seed: int) -> None:

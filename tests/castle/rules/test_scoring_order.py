@@ -157,6 +157,7 @@ def play_stirred(setup: Setup, seed: int) -> None:
         g.play(rng.choice(legal))
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("setup", RULE_SETS, ids=lambda s: s.name)
 def test_z15_c5_the_order_is_asked_exactly_when_it_can_change_the_outcome(
     setup: Setup, monkeypatch: pytest.MonkeyPatch
