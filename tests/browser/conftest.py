@@ -1,5 +1,5 @@
-"""The browser tests' fixtures: one headless Chromium per test process (Playwright drives Debian's ``chromium``), a
-real server on a fresh SQLite file for each test, and a page in a new browser context.
+"""The browser tests' fixtures: a headless Chromium for each test module (Playwright drives Debian's ``chromium``),
+a real server on a fresh SQLite file for each test, and a page in a new browser context.
 
 The tests are skipped when /usr/bin/chromium is missing, except under CI (the environment variable CI set), where a
 missing browser is a failure. Every test here is marked ``browser`` (``tests/conftest.py``).
@@ -18,7 +18,7 @@ from tests.browser.pages import CHROMIUM, FLAGS
 from tests.live_server import Server, start_server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # not longer: Playwright's sync API keeps an event loop running while it lives
 def browser() -> Iterator[Browser]:
     if not os.path.exists(CHROMIUM):
         message = f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)"
