@@ -868,7 +868,7 @@ def play_random(setup: Setup, seed: int) -> tuple[list[Action], GameState]:
 @pytest.mark.parametrize("setup", RULE_SETS, ids=lambda s: s.name)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
-def test_random_games_of_every_rule_set(setup: Setup, seed: int) -> None:
+def test_f1_f5_f8_z3_random_games_of_every_rule_set_keep_their_counts_and_replay(setup: Setup, seed: int) -> None:
     actions, g = play_random(setup, seed)
     record = json.loads(json.dumps(make_record(g.setup, seed, actions, g)))
     replayed = replay(record)
