@@ -46,9 +46,9 @@ from zamek.castle.bots.mcts import MCTSBot, ranked_moves
 from zamek.castle.bots.simple import GreedyBot, RandomBot
 from zamek.castle.bots.value import ValueModel
 from zamek.castle.data import loader as datafiles
+from zamek.castle.rules import rulesets
 from zamek.castle.rules.actions import Decline, Order, Place, PlayerAction, UseToken, parse_action
 from zamek.castle.rules.board import TRACK_LENGTH
-from zamek.castle.rules.editions import Edition
 from zamek.castle.rules.features import FeatureView
 from zamek.castle.rules.position import Position
 from zamek.castle.rules.setup import HeldToken, Phase, Setup
@@ -58,11 +58,7 @@ from zamek.castle.rules.tokens import TokenKind
 from zamek.castle.runner import sample_chance
 from zamek.cli.main import main, pair_file_name
 
-RULE_SETS = [
-    Setup(edition=edition, sokol=sokol, gate_guard=gate_guard)
-    for edition in Edition
-    for sokol, gate_guard in ((False, False), (True, False), (True, True))
-]
+RULE_SETS = [Setup.parse(name) for name in rulesets.RULE_SETS]
 RULE_IDS = [s.name for s in RULE_SETS]
 BASE = RULE_SETS[0]
 

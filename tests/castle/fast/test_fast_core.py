@@ -35,6 +35,7 @@ from zamek.castle import fast
 from zamek.castle.bots.levels import make_bot
 from zamek.castle.data.loader import new_game
 from zamek.castle.fast import core as fast_core
+from zamek.castle.rules import rulesets
 from zamek.castle.rules.actions import Action, Decline, Draw, Follower, Order, Piece, PlayerAction, Reveal, UseToken
 from zamek.castle.rules.editions import Edition
 from zamek.castle.rules.setup import Phase, Setup
@@ -49,14 +50,8 @@ if not fast.AVAILABLE:
 
 import zamek.castle.fast._core as _core  # only where it was built
 
-RULE_SETS = {
-    "zamek": Setup(),
-    "castle2003": Setup(edition=Edition.CASTLE_2003),
-    "zamek+sokol": Setup(sokol=True),
-    "castle2003+sokol": Setup(edition=Edition.CASTLE_2003, sokol=True),
-    "zamek+sokol+gate-guard": Setup(sokol=True, gate_guard=True),
-    "castle2003+sokol+gate-guard": Setup(edition=Edition.CASTLE_2003, sokol=True, gate_guard=True),
-}
+RULE_SETS = {name: Setup.parse(name) for name in rulesets.RULE_SETS}
+"""Every rule set of the registry: a new variant is played in lockstep as soon as it is registered."""
 CI_GAMES = 50
 """Random lockstep games per rule set in CI (6 rule sets: 300 games)."""
 SLOW_GAMES = 2000

@@ -42,6 +42,7 @@ from tests.helpers import (
 from zamek.castle.data import loader as datafiles
 from zamek.castle.data.loader import load_castle, parse_tileset, rules_for
 from zamek.castle.record import make_record, replay
+from zamek.castle.rules import rulesets
 from zamek.castle.rules.actions import Action, Decline, Follower, Piece, PlayerAction, UseToken, parse_action
 from zamek.castle.rules.breakdown import ScoreItem, totals
 from zamek.castle.rules.editions import Edition
@@ -797,11 +798,7 @@ def test_f3_f5_rulebook_example_tie_on_the_joined_road() -> None:
 
 # -------------------------------------------------------------- random games of every rule set
 
-RULE_SETS = [
-    Setup(edition=edition, sokol=sokol, gate_guard=guard)
-    for edition in Edition
-    for sokol, guard in ((False, False), (True, False), (True, True))
-]
+RULE_SETS = [Setup.parse(name) for name in rulesets.RULE_SETS]
 
 
 def check_invariants(g: GameState, before: list[int], nests_before: list[int]) -> None:

@@ -1,9 +1,9 @@
 """The computer players' thinking in the compiled core: estimates, the one-turn look, greedy choices, MCTS.
 
 ``zamek.castle.bots`` stays the reference: these functions make, in C (``zamek_bots.h``), the very decisions its
-Python code makes for the same position and the same generator, and leave the generator (a
-``random.Random``) in the state the Python code would leave it in (``tests/test_fast_bots.py``). Python calls
-them once per decision, never per action.
+Python code makes for the same position and the same generator, and leave the generator (a ``random.Random``)
+in the state the Python code would leave it in (``tests/castle/fast/test_fast_bots.py``). Python calls them once
+per decision, never per action.
 
 The position given is the Python engine's own: :func:`compiled_position` mirrors it into C field by field
 (the only code outside ``zamek.castle.rules`` that reads the engine's arrays; it is the core's compiled twin, and

@@ -4,7 +4,7 @@ The Python engine (:mod:`zamek.castle.rules`) stays the reference: people's game
 it. This package plays the same rules over flat C arrays (``zamek_core.h``, wrapped by the Cython module
 ``_core``), every rule set: Zamek (2020), The Castle (2003), Sokół and its gate guard. It is built from the
 engine's public values only (``zamek.rules_for(setup)``, the setup, a record's moves) and checked against
-the engine after every action (``tests/test_fast_core.py``).
+the engine after every action (``tests/castle/fast/test_fast_core.py``).
 
 Python calls it per decision or per batch, never per action:
 

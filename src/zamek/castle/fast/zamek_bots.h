@@ -2,7 +2,7 @@
  *
  * A port of the Python bots (src/zamek/bots/, the reference), function by function, so that a bot given
  * the same position and a generator in the same state makes the same decision and leaves the generator in
- * the same state (tests/test_fast_bots.py checks both over many positions of every rule set):
+ * the same state (tests/castle/fast/test_fast_bots.py checks both over many positions of every rule set):
  *
  * - the estimates: evaluate.player_values / lead / win_chance (the hand-set Weights) and
  *   value.position_features / ValueModel.lead / win_chance (the learned value), their floating-point

@@ -2,7 +2,7 @@
  *
  * A port of the Python engine (src/zamek/castle/rules/, the reference) that plays every rule set: Zamek (2020),
  * The Castle (2003), Sokół, and the gate guard. It is checked against the Python engine action by action
- * (tests/test_fast_core.py). Everything here mirrors a Python function; the comments name it.
+ * (tests/castle/fast/test_fast_core.py). Everything here mirrors a Python function; the comments name it.
  *
  * - zc_rules: the castle, the tiles and the options, built by _core.pyx from the public values of
  *   zamek.rules_for(setup) (read-only, shared by every state of a rule set).

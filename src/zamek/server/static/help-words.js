@@ -1,6 +1,6 @@
 // The words of the rules page and the first-game guide, in English and Polish, and the game's terms in each
 // edition's words (Zamek 2020 and The Castle 2003). The terms are the server's own (zamek.castle.terms,
-// zamek.knights.terms, zamek.castle.rules.tokens): tests/test_help_browser.py checks that they agree.
+// zamek.knights.terms, zamek.castle.rules.tokens): tests/browser/test_help_browser.py checks that they agree.
 //
 // A text names the game's things by placeholders: {road}, {house}, ... are the edition's word as it is;
 // {Road} the same with a capital. Polish texts use them where the word stands alone (in the nominative).
