@@ -255,28 +255,35 @@ class Scoring(Legality):
 
     def _move_marker(self, player: int, points: int) -> int:
         """Move a score marker; return the points gained. A movement ending on a tower with a token takes it (Z16)."""
-        move = self.marker_move(player, points)
-        gained = move.score - self.scores[player]
-        self.scores[player] = move.score
+        before = self.scores[player]
+        score, on_gate, tower = self._marker_after(player, points)
+        self.scores[player] = score
         if self.rules.gate_guard:
-            self.on_gate[player] = move.on_gate
-        if move.tower is not None:
-            self.tower_token[move.tower] = False
+            self.on_gate[player] = on_gate
+        if tower >= 0:
+            self.tower_token[tower] = False
             self.pending_reveals.append(player)
-        return gained
+        return score - before
 
-    # --------------------------------------------------------------------- previews (for the views and the bots)
-
-    def marker_move(self, player: int, points: int) -> MarkerMove:
-        """Where ``player``'s marker would end after a movement of ``points``, without moving it (Z16, F8)."""
+    def _marker_after(self, player: int, points: int) -> tuple[int, bool, int]:
+        """(score, on a gate, the tower whose token the movement takes or -1) after a movement (Z16, F8)."""
         before = self.scores[player]
         on_gate = self.on_gate[player]
         if self.rules.gate_guard:
             score, on_gate = advance_marker(before, on_gate, points, self.rules.gates)
         else:
             score = before + points
-        tower = self.rules.tower_at[score % TRACK_LENGTH] if score != before and not on_gate else -1
-        return MarkerMove(score, on_gate, tower if tower >= 0 and self.tower_token[tower] else None)
+        if score == before or on_gate:
+            return score, on_gate, -1
+        tower = self.rules.tower_at[score % TRACK_LENGTH]
+        return score, on_gate, tower if tower >= 0 and self.tower_token[tower] else -1
+
+    # --------------------------------------------------------------------- previews (for the views and the bots)
+
+    def marker_move(self, player: int, points: int) -> MarkerMove:
+        """Where ``player``'s marker would end after a movement of ``points``, without moving it (Z16, F8)."""
+        score, on_gate, tower = self._marker_after(player, points)
+        return MarkerMove(score, on_gate, tower if tower >= 0 else None)
 
     def worth(self, feature: FeatureView) -> int:
         """What ``feature`` is worth to its controller: a road, house, pigsty or chapel complete (now, or were it
