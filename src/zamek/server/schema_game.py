@@ -52,8 +52,10 @@ class SetupInfo(Answer):
     """A game's setup as its saved game holds it."""
 
     edition: Edition
-    expansions: list[Literal["sokol"]]
-    variants: list[Literal["gate-guard"]]
+    expansions: list[str] = Field(examples=[["sokol"]])
+    """The keys of its expansions (``/api/meta``'s ``options`` of kind ``expansion``)."""
+    variants: list[str] = Field(examples=[["gate-guard"]])
+    """The keys of its variants (``/api/meta``'s ``options`` of kind ``variant``)."""
     first_player: int
     draw_order: list[str] | None
     board: int
