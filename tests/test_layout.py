@@ -30,3 +30,18 @@ def test_no_class_is_over_400_lines() -> None:
                 if size > MAX_CLASS_LINES:
                     long[f"{path.relative_to(SRC)}:{node.name}"] = size
     assert not long, f"classes over {MAX_CLASS_LINES} lines: {long}"
+
+
+def test_nothing_builds_a_setup_positionally() -> None:
+    """A Setup is made by keyword, Setup.parse or dataclasses.replace: positional fields would silently take a value
+    meant for another once a variant adds a field (docs/adding-a-variant.md)."""
+    root = SRC.parent
+    found = []
+    for path in sorted([*SRC.rglob("*.py"), *(root / "tests").rglob("*.py"), *(root / "tools").rglob("*.py"),
+                        *(root / "examples").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and node.args:
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+                if name in ("Setup", "Rules"):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert not found, f"positional Setup or Rules: {found}"

@@ -42,16 +42,24 @@ if TYPE_CHECKING:
     from zamek.castle.rules.errors import DataError, IllegalActionError, MalformedActionError, RecordError, ZamekError
     from zamek.castle.rules.features import FeatureView
     from zamek.castle.rules.position import Position
+    from zamek.castle.rules.rates import RATES, Rates
+    from zamek.castle.rules.rulesets import RULE_SETS
     from zamek.castle.rules.setup import HeldToken, Phase, Result, Rules, Setup
     from zamek.castle.rules.state import GameState
     from zamek.castle.rules.tiles import FeatureKind, TileDef, TileSet
     from zamek.castle.rules.tokens import TokenKind
+    from zamek.castle.runner import play_game
+    from zamek.kit.play import sample_chance
 
 _WHERE: dict[str, tuple[str, ...]] = {
     "zamek.castle.bots.base": ("Bot", "Budget"),
     "zamek.castle.bots.levels": ("BOT_NAMES", "LEVELS", "make_bot"),
     "zamek.castle.data.loader": ("new_game", "position_state", "read_position", "rules_for"),
     "zamek.castle.record": ("make_record", "read_record", "replay"),
+    "zamek.castle.rules.rates": ("RATES", "Rates"),
+    "zamek.castle.rules.rulesets": ("RULE_SETS",),
+    "zamek.castle.runner": ("play_game",),
+    "zamek.kit.play": ("sample_chance",),
     "zamek.castle.rules.actions": (
         "Action", "ChanceOutcome", "Decline", "Draw", "Follower", "Order", "Pass", "Piece", "Place", "PlayerAction",
         "Reveal", "UseToken", "action_from_index", "parse_action",
@@ -77,6 +85,8 @@ __all__ = [
     "CURRENT_BOARD",
     "EDITIONS",
     "LEVELS",
+    "RATES",
+    "RULE_SETS",
     "Action",
     "Bot",
     "Budget",
@@ -100,6 +110,7 @@ __all__ = [
     "Place",
     "PlayerAction",
     "Position",
+    "Rates",
     "RecordError",
     "Result",
     "Reveal",
@@ -116,11 +127,13 @@ __all__ = [
     "make_record",
     "new_game",
     "parse_action",
+    "play_game",
     "position_state",
     "read_position",
     "read_record",
     "replay",
     "rules_for",
+    "sample_chance",
 ]
 """The public API; each name loads from its module in ``_WHERE`` (a test checks the two agree)."""
 

@@ -21,7 +21,7 @@ from zamek.castle.rules.position import Position
 from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.tiles import FeatureKind
 from zamek.castle.runner import play_game
-from zamek.cli.main import main
+from zamek.cli import main
 
 FIXTURE = FIXTURES / "planted_blunder.json"
 PIGSTY_HELD = (

@@ -15,7 +15,7 @@ from zamek.castle.record import make_record, replay
 from zamek.castle.rules.actions import Action, Pass, Place
 from zamek.castle.rules.setup import Setup
 from zamek.castle.runner import play_game
-from zamek.cli.main import main
+from zamek.cli import main
 
 
 def run(*args: str) -> Result:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import zamek.cli
 from zamek.castle.rules.rulesets import OPTIONS, RULE_SETS, option
 from zamek.castle.rules.setup import Setup
-from zamek.cli.main import main
+from zamek.cli import main
 from zamek.cli.options import choose_setup
 
 CLI_FOLDER = Path(zamek.cli.__file__).parent

@@ -461,7 +461,7 @@ def test_env_bench_prints_every_figure_as_json() -> None:
 
     from click.testing import CliRunner
 
-    from zamek.cli.main import main
+    from zamek.cli import main
 
     cores = os.sched_getaffinity(0)
     result = CliRunner().invoke(main, ["env-bench", "--games", "8", "--seconds", "0.1", "--json"])

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from tests.helpers import ROOT
-from zamek.castle.arena import ArenaReport, GameResult, ladder_pairs, ladder_ratings, ladder_table
-from zamek.cli.main import main, pair_file_name
+from zamek.castle.arena import ArenaReport, GameResult, ladder_pairs, ladder_ratings, ladder_table, pair_file_name
+from zamek.cli import main
 from zamek.kit.ratings import PRIOR_POINTS, bradley_terry, expected_share
 
 

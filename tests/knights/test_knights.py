@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tests.helpers import SRC
 from zamek.castle.bots.base import Budget
 from zamek.castle.rules.errors import DataError, IllegalActionError, MalformedActionError, RecordError
-from zamek.cli.main import main
+from zamek.cli import main
 from zamek.knights.arena import ArenaReport, labels, play_arena_game, run_arena, seating
 from zamek.knights.bots import BOT_NAMES, MonteCarloBot, castle_winner, make_bot
 from zamek.knights.record import make_record, replay

@@ -558,7 +558,7 @@ def test_zamek_play_starts_the_server_with_its_options(monkeypatch: pytest.Monke
     from click.testing import CliRunner
 
     import zamek.server.server
-    from zamek.cli.main import main
+    from zamek.cli import main
 
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(zamek.server.server, "serve", lambda *args, **kw: calls.append((*args, kw)))

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 from tools.bench import bench
 
-from zamek.cli.main import main
+from zamek.cli import main
 
 
 def run_bench(*args: str) -> Result:

@@ -1,5 +1,5 @@
 """``python -m zamek.cli``: the command line."""
 
-from zamek.cli.main import main
+from zamek.cli import main
 
 main()

@@ -37,7 +37,15 @@ from tests.helpers import (
     tile_toml,
 )
 from zamek.castle import arena as arena_module
-from zamek.castle.arena import ArenaReport, GameResult, play_match_game, progress_line, run_arena, wilson_interval
+from zamek.castle.arena import (
+    ArenaReport,
+    GameResult,
+    pair_file_name,
+    play_match_game,
+    progress_line,
+    run_arena,
+    wilson_interval,
+)
 from zamek.castle.bots import mcts as mcts_module
 from zamek.castle.bots.base import Bot, Budget
 from zamek.castle.bots.evaluate import DEFAULT
@@ -56,7 +64,7 @@ from zamek.castle.rules.state import GameState
 from zamek.castle.rules.tiles import FeatureKind
 from zamek.castle.rules.tokens import TokenKind
 from zamek.castle.runner import sample_chance
-from zamek.cli.main import main, pair_file_name
+from zamek.cli import main
 
 RULE_SETS = [Setup.parse(name) for name in rulesets.RULE_SETS]
 RULE_IDS = [s.name for s in RULE_SETS]

@@ -18,7 +18,7 @@ from zamek.castle.bots.network import MAX_HIDDEN, NetValue, load_net, net_from_j
 from zamek.castle.bots.value import FEATURES, default_model
 from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.state import GameState
-from zamek.cli.main import main
+from zamek.cli import main
 
 
 def random_net(hidden: int = 8, seed: int = 1) -> NetValue:

@@ -36,7 +36,7 @@ from zamek.castle.rules.editions import Edition
 from zamek.castle.rules.setup import Phase, Setup
 from zamek.castle.runner import sample_chance
 from zamek.castle.training.fit_value import collect, fit, model_json, solve
-from zamek.cli.main import main
+from zamek.cli import main
 
 
 def test_frontier_is_the_empty_space_an_open_feature_faces() -> None:

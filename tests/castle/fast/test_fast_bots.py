@@ -41,7 +41,7 @@ from zamek.castle.rules.setup import HeldToken, Phase, Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.rules.tokens import TokenKind
 from zamek.castle.runner import sample_chance
-from zamek.cli.main import main
+from zamek.cli import main
 
 if not fast.AVAILABLE:
     if fast.required():

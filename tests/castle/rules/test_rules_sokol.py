@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -835,7 +836,7 @@ def _busy(g: GameState, legal: list[PlayerAction]) -> list[PlayerAction]:
 def play_random(setup: Setup, seed: int) -> tuple[list[Action], GameState]:
     """Play a random game with full checks, every player action drawn from ``legal_actions``."""
     rng = random.Random(seed)
-    setup = Setup(setup.edition, setup.sokol, setup.gate_guard, rng.randrange(2))
+    setup = replace(setup, first_player=rng.randrange(2))
     g = datafiles.new_game(setup)
     actions: list[Action] = []
     for _ in range(2000):

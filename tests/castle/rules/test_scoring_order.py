@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 import pytest
 
@@ -133,7 +134,7 @@ def closing_most(g: GameState, legal: list[PlayerAction]) -> list[PlayerAction]:
 def play_stirred(setup: Setup, seed: int) -> None:
     """Play a random game, moving markers near towers and gates and handing out x2 tokens."""
     rng = random.Random(seed)
-    g = new_game(Setup(setup.edition, setup.sokol, setup.gate_guard, rng.randrange(2)))
+    g = new_game(replace(setup, first_player=rng.randrange(2)))
     while not g.is_over():
         if g.is_chance():
             g.play(sample_chance(g, rng))

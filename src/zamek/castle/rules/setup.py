@@ -77,13 +77,14 @@ class Setup:
             raise ValueError(f"unknown board {self.board!r} (known: {', '.join(map(str, BOARDS))})")
 
     @classmethod
-    def parse(cls, name: str, **fields: Any) -> Setup:
-        """The setup of the rule set ``name`` (``"castle2003+sokol+gate-guard"``, see :mod:`rulesets`); ``fields``
-        set the rest (``first_player``, ``draw_order``, ``board``). Raise ValueError naming what is wrong."""
+    def parse(cls, name: str, *, first_player: int = 0, draw_order: tuple[str, ...] | None = None,
+              board: int = CURRENT_BOARD) -> Setup:
+        """The setup of the rule set ``name`` (``"castle2003+sokol+gate-guard"``, see :mod:`rulesets`), with what the
+        rule set leaves open. Raise ValueError naming what is wrong."""
         edition, keys = parse_rule_set(name)
         switched: dict[str, Any] = {
             entry.setup_field: True for entry in OPTIONS if entry.key in keys and entry.setup_field}
-        return replace(cls(edition=edition), **switched, **fields)
+        return replace(cls(edition=edition, first_player=first_player, draw_order=draw_order, board=board), **switched)
 
     @property
     def options(self) -> frozenset[str]:
@@ -165,8 +166,9 @@ def make_rules(castle: CastleDef, tiles: TileSet, setup: Setup | None = None, ra
     for start in castle.starts:
         inward[start.cell] = (start.side + 2) % 4
     return Rules(
-        castle, tiles, tuple(tower_at), tuple(start_tables), edition=setup.edition, sokol=setup.sokol,
-        gate_guard=setup.gate_guard, place_actions=tuple(place_actions), start_inward_side=tuple(inward), rates=rates,
+        castle=castle, tiles=tiles, tower_at=tuple(tower_at), start_tables=tuple(start_tables), edition=setup.edition,
+        sokol=setup.sokol, gate_guard=setup.gate_guard, place_actions=tuple(place_actions),
+        start_inward_side=tuple(inward), rates=rates,
     )
 
 

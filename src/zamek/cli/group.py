@@ -1,4 +1,5 @@
-"""The ``zamek`` command line: the group ``main``, which gathers the commands of one module per group.
+"""The ``zamek`` command line: the group ``main`` (``from zamek.cli import main``), which gathers the commands of one
+module per group.
 
 ==========================  ===================================================================
 ``zamek.cli.games``         watch, selfplay (play castle games); replay, show, analyse (a saved one)
@@ -19,13 +20,10 @@ from __future__ import annotations
 
 import click
 
-from zamek.castle.arena import pair_file_name
 from zamek.cli import games, info, matches, research, training, web
 from zamek.cli.knights import knights
-from zamek.cli.options import rule_options
-from zamek.kit.files import write_json_replacing
 
-__all__ = ["main", "pair_file_name", "rule_options", "write_json_replacing"]
+__all__ = ["main"]
 
 
 @click.group()
