@@ -13,10 +13,11 @@ import pytest
 
 from zamek.castle import fast
 from zamek.castle.data.loader import rules_for
-from zamek.castle.rules.actions import Action
+from zamek.castle.rules.actions import Action, Decline, Order
+from zamek.castle.rules.board import TRACK_LENGTH
 from zamek.castle.rules.features import FeatureView
 from zamek.castle.rules.rates import RATES, Rates
-from zamek.castle.rules.setup import Setup
+from zamek.castle.rules.setup import Phase, Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.rules.tiles import FeatureKind
 from zamek.castle.runner import play_game
@@ -155,6 +156,9 @@ RATE_LITERALS = [
     r"(?<!\bn )%\s*100\b",  # the track's length (a plural rule's n % 100 is not one)
     r"gain\[\w+\]\s*\+=\s*\d",
     r"kind === \"pigsty\" \? \"\d\"",
+    r"\b(points|worth|gain|mult\w*|double|value|rate)\s*\*=\s*\d",  # a factor: the prince's doubling, a x2 token
+    r"\btiles\s*\*\s*\d|\d\s*\*\s*tiles\b",  # points a tile
+    r"\bstocks\b[^;\n]*\?\s*\d",  # a road's rate by its stocks
 ]
 
 
@@ -177,6 +181,8 @@ def test_the_search_for_rate_literals_finds_them() -> None:
         "static const int open_rates[3] = {1, 2, 1};", "int mult = (node->prince >> p & 1) ? 2 : 1;",
         "tower = tower_at[(position + step) % 100]", "gain[p] += 5;", "CHAPEL = (0, 1, 3, 6, 10, 15, 21, 28, 36)",
         'pointsBadge(svg, [1.75, 0.22], kind === "pigsty" ? "4" : "2");', "double = 2 if feature.princes >> o & 1",
+        "        points *= 2", "    if (kind == ZC_ROAD) return tiles * (stocks > 0 ? 2 : 1);", "    return tiles * 2;",
+        "        if (n->kind == ZC_ROAD) { *rate = n->stocks ? 2 : 1; if (n->stocks) *flags |= ZC_D_STOCKS; }",
     ]
     for line in planted:
         assert any(re.search(pattern, line) for pattern in RATE_LITERALS), line
@@ -204,3 +210,69 @@ def test_the_server_tells_the_page_every_rate(tmp_path: Path) -> None:
     with client_for(tmp_path / "games.sqlite3") as client:
         rates = client.get("/api/meta").json()["rates"]
     assert rates == {f.name: list(v) if isinstance(v := getattr(RATES, f.name), tuple) else v for f in fields(Rates)}
+
+
+def test_the_order_preview_is_what_scoring_that_feature_first_then_does() -> None:
+    """Z15, Z16, F8: at every order question of random games (the gate guard, another table of rates), each choice's
+    preview (points, where the marker ends, the tower token taken, a gate) is what the engine does when it is chosen
+    (its x2 token, if one is offered, kept): the first line the engine then writes, and the token taken."""
+    checked = towers_taken = 0
+    for seed in range(400):
+        state = other_rules(Setup.parse("zamek+sokol+gate-guard"))
+        chance = SeededChance(seed, state.tiles)
+        rngs = [player_rng(seed, seat) for seat in (0, 1)]
+        while not state.is_over():
+            if state.phase is Phase.ORDER:
+                for k, feature in enumerate(state.order_choices()):
+                    preview = state.order_preview(feature)
+                    assert preview.owner is not None and preview.marker is not None
+                    chosen = state.copy()
+                    before, logged = chosen.scores[preview.owner], len(chosen.log)
+                    chosen.play(Order(k))
+                    if chosen.phase is Phase.DOUBLE:
+                        chosen.play(Decline())
+                    item = chosen.log[logged]  # the chosen feature's line (the others may follow it)
+                    assert (item.player, item.points + item.lost) == (preview.owner, preview.points)
+                    assert preview.marker == before + item.points and preview.gate == (item.lost > 0)
+                    tower = state.rules.tower_at[preview.marker % TRACK_LENGTH]
+                    takes = item.points > 0 and not preview.gate and tower >= 0 and state.tower_token[tower]
+                    assert preview.tower == (tower if takes else None)
+                    if takes:  # the token is gone, and its reveal comes before anything else is scored (Z16)
+                        assert chosen.phase is Phase.REVEAL and not chosen.tower_token[tower]
+                        towers_taken += 1
+                    checked += 1
+            if state.is_chance():
+                action: Action = chance.outcome(state)
+            else:
+                action = rngs[state.current].choice(state.legal_actions())
+            state.apply(action)
+        if checked >= 60 and towers_taken >= 3:
+            break
+    assert checked >= 60 and towers_taken >= 3
+
+
+def test_the_compiled_bots_estimate_at_the_tables_rates() -> None:
+    """The computer players' estimates, in C and in Python, read the same table (Z14, Z20, F4)."""
+    if not fast.AVAILABLE:
+        pytest.skip(f"the compiled core is not built: {fast.UNAVAILABLE}")
+    from zamek.castle.bots import compiled
+    from zamek.castle.bots.evaluate import DEFAULT
+    from zamek.castle.bots.value import default_model
+
+    states = []
+    for seed in range(3):
+        state = other_rules(Setup.parse("zamek+sokol"))
+        chance = SeededChance(seed, state.tiles)
+        rngs = [player_rng(seed, seat) for seat in (0, 1)]
+        while not state.is_over():
+            if state.phase is Phase.PLACE and len(state.placements) % 5 == 0:
+                states.append(state.copy())
+            action: Action = chance.outcome(state) if state.is_chance() else rngs[state.current].choice(
+                state.legal_actions())
+            state.apply(action)
+    usual = [GameState.new(s.setup, rules_for(s.setup)) for s in states[:1]]
+    for estimate in (DEFAULT, default_model()):
+        leads = compiled.evaluate(states, estimate, 1)
+        assert leads == [estimate.lead(s, 1) for s in states]
+        assert compiled.evaluate(usual, estimate, 1) == [estimate.lead(s, 1) for s in usual]
+    assert len(states) > 30
