@@ -5,25 +5,17 @@ message in both languages, and ``/api/meta`` lists the registry (``zamek.castle.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web_client import Json, WebClient, client_for
+from tests.web_client import Json, WebClient
 from zamek import Setup
 from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS, RuleOption
 from zamek.server.schemas import API_VERSION, Meta, SeatedView
 
 ENGLISH = re.compile(r"\b(the|is|are|an|must|not|has|have|your|you|no|of|or|and|with|only|first|be|this|that|"
                      r"unknown|part|known|needs|send|alone|set|contradict|each|other)\b")
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[WebClient]:
-    with client_for(tmp_path / "games.sqlite3") as c:
-        yield c
 
 
 def create(client: WebClient, status: int = 201, lang: str | None = None, **fields: Any) -> Json:

@@ -1,4 +1,4 @@
-"""The benchmark (``tools/bench.py``, ``zamek bench``) on tiny budgets: it prints its speeds and times the search in
+"""The benchmark (``python -m tools.bench``) on tiny budgets: it prints its speeds and times the search in
 a saved game's positions. Its comparisons of the two engines are in tests/castle/fast/test_fast_core.py."""
 
 from __future__ import annotations

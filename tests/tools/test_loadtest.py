@@ -1,7 +1,7 @@
-"""The load test's machinery (``zamek loadtest``) on a tiny load against a real server in this process.
+"""The load test's machinery (``python -m tools.loadtest``) on a tiny load against a real server in this process.
 
 Only correctness is asserted (no error, no lost move, every event delivered): timings belong to the benchmark
-(``zamek loadtest --start``), not to the tests.
+(``python -m tools.loadtest --start``), not to the tests.
 """
 
 from __future__ import annotations

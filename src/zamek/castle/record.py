@@ -71,6 +71,8 @@ def setup_from_json(raw: Any, version: int | None = None) -> Setup:
         for field, kind, keys in (("expansions", "expansion", expansions), ("variants", "variant", variants)):
             if wrong := [key for key in keys if kinds.get(key) != kind]:
                 raise RecordError(f"setup.{field}: unknown name(s) {wrong}")
+            if twice := sorted({key for key in keys if keys.count(key) > 1}):
+                raise RecordError(f"setup.{field}: {twice} named twice")
         name = "+".join([edition_of(str(raw.get("edition", Edition.ZAMEK))).value, *expansions, *variants])
         return Setup.parse(
             name,

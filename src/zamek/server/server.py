@@ -70,7 +70,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, 
     if open_browser:
         threading.Thread(target=open_when_ready, daemon=True).start()
     # What is loaded at start-up lives as long as the server: kept out of the collector's full passes, which
-    # otherwise pause every request for tens of milliseconds (measured with zamek loadtest).
+    # otherwise pause every request for tens of milliseconds (measured with the load test, tools/loadtest.py).
     gc.collect()
     gc.freeze()
     server.run()

@@ -74,7 +74,7 @@ class WebConfig:
     cached_games: int = 2000
     """The castle games a process keeps in memory."""
     static_dir: Path | None = None
-    """Where the page's files are; None uses the package's ``web/static``."""
+    """Where the page's files are; None uses the package's ``server/static``."""
     max_body_bytes: int = 2_000_000
     """The largest request body taken; a larger one is refused with 413 before it is read."""
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver")

@@ -291,6 +291,7 @@ ENGINE: Final[tuple[Template, ...]] = (
     Template("setup: 'expansions' and 'variants' must be lists of names",
              "setup: 'expansions' i 'variants' muszą być listami nazw"),
     Template("setup.{id}: unknown name(s) {list}", "setup.{id}: nieznane nazwy {list}"),
+    Template("setup.{id}: {list} named twice", "setup.{id}: {list} podane dwa razy"),
     Template("setup: unknown field(s) {list}", "setup: nieznane pola {list}"),
     Template("setup.board: a version 1 record was played on board 1",
              "setup.board: zapis w wersji 1 był grany na planszy 1"),

@@ -77,6 +77,8 @@ def test_every_option_is_wired_where_adding_a_variant_says() -> None:
         assert option(entry.key) is entry
         # The page's words name it in both languages (the English table, then the Polish one).
         assert len(re.findall(rf"(?:\"{entry.words}\"|\b{entry.words}):", I18N)) == 2, entry.words
+    for entry in OPTIONS:  # its short name in a game's line and panel (ui.js describeGame)
+        assert len(re.findall(rf"\"short-{entry.key}\":", I18N)) == 2, entry.key
     for needed in {key for entry in OPTIONS for key in entry.requires}:
         assert len(re.findall(rf"\"needs-{needed}\":", I18N)) == 2, needed
     assert [entry.key for entry in EDITION_OPTIONS] == [edition.value for edition in Edition]

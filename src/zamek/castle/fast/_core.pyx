@@ -396,6 +396,8 @@ cdef class CoreRules:
         if nodes > ZC_MAX_NODES:
             raise CoreLimitError(f"{nodes} features in all: more than {ZC_MAX_NODES}")
         self.nodes_needed = nodes
+        if len(rules.tower_at) != ZC_TRACK:  # the score track's length is the board's (board.TRACK_LENGTH)
+            raise CoreLimitError(f"a score track of {len(rules.tower_at)} numbers: the compiled core's has {ZC_TRACK}")
         for position in range(ZC_TRACK):
             R.tower_at[position] = rules.tower_at[position]
             R.gate_after[position] = 0

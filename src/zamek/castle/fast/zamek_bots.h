@@ -1,6 +1,6 @@
-/* The computer players of zamek/bots/ over the compiled core: the same decisions, made in C.
+/* The computer players of zamek/castle/bots/ over the compiled core: the same decisions, made in C.
  *
- * A port of the Python bots (src/zamek/bots/, the reference), function by function, so that a bot given
+ * A port of the Python bots (src/zamek/castle/bots/, the reference), function by function, so that a bot given
  * the same position and a generator in the same state makes the same decision and leaves the generator in
  * the same state (tests/castle/fast/test_fast_bots.py checks both over many positions of every rule set):
  *
@@ -100,7 +100,6 @@ static inline void zb_sum_add(zb_sum *s, double x) {
 
 static inline double zb_sum_total(const zb_sum *s) { return s->compensated && s->c != 0.0 ? s->f + s->c : s->f; }
 
-/* scoring.feature_points */
 /* GameState.worth (Z14, F2, Z20, F4): what a feature is worth to its owner, complete or at the end */
 static inline int zb_worth(const zc_rates *T, const zc_node *f, int owner) {
     int dbl = owner >= 0 && (f->prince >> owner & 1) ? T->prince_factor : 1;

@@ -1,10 +1,12 @@
 """Every rate of scoring, stated once: what a tile, a shrine, a token or the largest empty area is worth.
 
-``RATES`` is the table the game is played with; a ``Rules`` value carries its own (``rules.rates``), so a copy
-with another rate (``dataclasses.replace(RATES, pigsty=3)``) plays a variant of the rules everywhere at once:
-the Python engine reads ``rules.rates``, the compiled core is given the same numbers when its rules are built
-(``_core.pyx`` copies them into ``zc_rates``), and the views and the bots ask the engine's previews
-(``state.worth(feature)``, ``state.order_preview(feature)``) instead of multiplying for themselves.
+``RATES`` is the table of the rulebooks, and the one every game is played with (``new_game``, records, the web
+app, the compiled core's rule sets by setup). A ``Rules`` value carries its table (``rules.rates``) rather than
+reading a global, so that nothing else states a rate: the Python engine reads ``rules.rates``, the compiled core
+is given the same numbers when its rules are built (``_core.pyx`` copies them into ``zc_rates``), and the views
+and the bots ask the engine's previews (``state.worth(feature)``, ``state.order_preview(feature)``). A copy with
+other numbers (``dataclasses.replace(RATES, pigsty=3)``) plays in every one of them alike when given to a game
+(``GameState.new(setup, replace(rules_for(setup), rates=...))``), as the tests do; records do not carry rates.
 """
 
 from __future__ import annotations

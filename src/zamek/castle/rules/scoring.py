@@ -1,4 +1,5 @@
-"""Scoring: every rate, and the scoring of features as they close and at the end (Z13-Z18, Z20, F2-F8)."""
+"""Scoring features as they close and at the end (Z13-Z18, Z20, F2-F8), at the rules' rates (``rates``), and the
+previews of scoring that the views and the bots ask instead of restating a rule."""
 
 from __future__ import annotations
 

@@ -340,10 +340,10 @@ export class Board {
       const wrap = el("g", { class: "marker-wrap", "data-player": i, "data-score": player.score }, this.layers.markers);
       const g = el("g", { transform: `translate(${at[0] + dx},${at[1] - 0.02})`, class: "score-marker" }, wrap);
       el("circle", { r: 0.15, fill: COLORS.players[i], stroke: COLORS.playersDark[i], "stroke-width": 0.035 }, g);
-      const laps = Math.floor(player.score / 100);
+      const laps = Math.floor(player.score / this.trackLength);
       if (laps > 0) {
         const t = el("text", { y: 0.05, class: "lap" }, g);
-        t.textContent = `+${laps * 100}`;
+        t.textContent = `+${laps * this.trackLength}`;
       }
       el("title", {}, g).textContent = `${player.score}`;
     });

@@ -133,6 +133,8 @@ export const UI = {
     nextTurn: "Next turn",
     playReplay: "Play by itself / pause",
     "needs-sokol": "needs Sokół",
+    "short-sokol": "Sokół", // a rule set's expansions and variants in a game's line and panel
+    "short-gate-guard": "🛡",
     youLost: "You lost.",
     playerN: "Player {n}",
     "how-resign": "resigned",
@@ -348,6 +350,8 @@ export const UI = {
     nextTurn: "Następna tura",
     playReplay: "Odtwarzaj / pauza",
     "needs-sokol": "wymaga dodatku Sokół",
+    "short-sokol": "Sokół",
+    "short-gate-guard": "🛡",
     youLost: "Przegrywasz.",
     playerN: "Gracz {n}",
     "how-resign": "poddanie",

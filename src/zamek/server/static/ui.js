@@ -100,10 +100,9 @@ export function named(view, text) {
 
 export function describeGame(g) {
   const who = g.mode === "computer" ? `${t("vsComputer")} (${t("level-" + g.level)})` : g.mode === "friend" ? t("vsFriend") : t("hotseat");
-  const rules = [t("edition-" + g.edition)];
-  if (g.sokol) rules.push("Sokół");
-  if (g.gate_guard) rules.push("🛡");
-  return { who, rules: rules.join(" + ") };
+  // The rule set's name is its edition, then the keys of its expansions and variants (zamek+sokol+gate-guard).
+  const [edition, ...options] = g.rules.split("+");
+  return { who, rules: [t("edition-" + edition), ...options.map((key) => t("short-" + key))].join(" + ") };
 }
 
 export function tileSvg(tileId, sokol, rotation = 0, size = 120, cls = "tile-svg") {
