@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from zamek.castle import fast
-from zamek.castle.fast import core as fast_core
+from zamek.castle.fast import native as fast_core
 from zamek.castle.rules import rulesets
 from zamek.castle.rules.setup import Setup
 from zamek.castle.seeding import first_player as seeded_first_player

@@ -34,7 +34,7 @@ from tools.bench import bench
 from zamek.castle import fast
 from zamek.castle.bots.levels import make_bot
 from zamek.castle.data.loader import new_game
-from zamek.castle.fast import core as fast_core
+from zamek.castle.fast import native as fast_core
 from zamek.castle.rules import rulesets
 from zamek.castle.rules.actions import Action, Decline, Draw, Follower, Order, Piece, PlayerAction, Reveal, UseToken
 from zamek.castle.rules.editions import Edition

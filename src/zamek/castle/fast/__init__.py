@@ -28,7 +28,7 @@ module raises ImportError instead.
 """
 
 from zamek.castle.fast.batch import ACTIONS, Batch
-from zamek.castle.fast.core import (
+from zamek.castle.fast.native import (
     AVAILABLE,
     DRAW,
     REVEAL,

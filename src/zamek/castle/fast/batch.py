@@ -24,7 +24,7 @@ import importlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from zamek.castle.fast import core as fast
+from zamek.castle.fast import native as fast
 from zamek.castle.rules.setup import Setup
 
 if TYPE_CHECKING:
