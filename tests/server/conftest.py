@@ -15,3 +15,12 @@ def client(tmp_path: Path) -> Iterator[WebClient]:
     """A test client of a fresh app on its own SQLite file (test_web_hardening has a client of its own)."""
     with client_for(tmp_path / "games.sqlite3") as c:
         yield c
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
+def any_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh SQLite file, then a fresh PostgreSQL database (marked ``pg``: its fixture is asked for here only)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url

@@ -26,7 +26,7 @@ from zamek.server.app import preferred_language
 from zamek.server.computer import think
 from zamek.server.db import Repository
 from zamek.server.schemas import API_VERSION
-from zamek.server.tables import StoredGame
+from zamek.server.tables import StoredMatch
 
 
 def space(x: int, y: int) -> str:
@@ -369,16 +369,16 @@ def test_the_computer_goes_on_after_a_restart(tmp_path: Path) -> None:
 def test_a_failed_write_of_the_computers_turn_is_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with client_for(tmp_path / "g.sqlite3") as client:
         repo = client.service.repo
-        store = repo.save_moves
+        store = repo.save
         failed: list[str] = []
 
         def fails_once(*args: Any, **kwargs: Any) -> Any:
             if not failed and threading.current_thread().name.startswith("zamek-bot"):
                 failed.append(args[0])  # the database is gone for a moment, as the computer stores its turn
-                raise OperationalError("UPDATE games", {}, ConnectionError("server closed the connection"))
+                raise OperationalError("UPDATE matches", {}, ConnectionError("server closed the connection"))
             return store(*args, **kwargs)
 
-        monkeypatch.setattr(repo, "save_moves", fails_once)
+        monkeypatch.setattr(repo, "save", fails_once)
         view = play_turn(client, new_game(client))
         view = wait_for_person(client, view["id"])  # not frozen: the turn is tried again a second later
         assert failed == [view["id"]] and view["human_to_act"]
@@ -573,9 +573,9 @@ def test_a_game_stored_before_board_2_goes_on_on_its_own_board(tmp_path: Path) -
     moves = record["moves"][:61]  # White is to place a tile
     db = tmp_path / "g.sqlite3"
     stamp = datetime.now(UTC)
-    Repository(f"sqlite:///{db}").add(StoredGame(
-        "oldboard1game", stamp, stamp, "hotseat", None, None, record["seed"], record["setup"], moves, "playing",
-        [0, 0], 21, len(moves),
+    Repository(f"sqlite:///{db}").add(StoredMatch(
+        id="oldboard1game", kind="castle", created_at=stamp, updated_at=stamp, mode="hotseat", seed=record["seed"],
+        setup=record["setup"], moves=moves, status="playing", scores=[0, 0], turn=21, revision=len(moves),
     ))
     with client_for(db) as client:
         view = client.get("/api/games/oldboard1game").json()

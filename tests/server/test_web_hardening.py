@@ -36,7 +36,7 @@ def client(tmp_path: Path) -> Iterator[WebClient]:
 
 def stored(client: WebClient) -> list[str]:
     """The ids of every game stored (castle and Rycerze i zamki), read from the database."""
-    return [g.id for g in client.service.repo.all()] + [g.id for g in client.service.repo.all_knights()]
+    return [g.id for g in client.service.repo.all()]
 
 
 def padded_record(size: int) -> bytes:

@@ -32,7 +32,7 @@ from zamek import Setup, new_game
 from zamek.server import events
 from zamek.server.app import create_app
 from zamek.server.db import Repository
-from zamek.server.tables import ExtrasRow, SeatRow, StoredGame
+from zamek.server.tables import ExtrasRow, SeatRow, StoredMatch
 
 START = 1_700_000_000.0
 """The fake time a clocked test starts at (seconds since the epoch)."""
@@ -654,7 +654,9 @@ def legacy_castle(repo: Repository, game_id: str, mode: str, human: int | None) 
     stamp = datetime.now(UTC)
     setup = {"edition": "zamek", "expansions": [], "variants": [], "first_player": 0, "draw_order": None, "board": 2}
     level = "beginner" if mode == "computer" else None
-    repo.add(StoredGame(game_id, stamp, stamp, mode, level, human, 77, setup, [], "playing", [0, 0], 1, 0))
+    repo.add(StoredMatch(id=game_id, kind="castle", created_at=stamp, updated_at=stamp, mode=mode, level=level,
+                         human=human, seed=77, setup=setup, moves=[], status="playing", scores=[0, 0], turn=1,
+                         revision=0))
 
 
 def strip_seats(repo: Repository, game_id: str) -> None:

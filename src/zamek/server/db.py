@@ -1,4 +1,4 @@
-"""The games database: one row per game (SQLAlchemy 2.x; SQLite by default, PostgreSQL for ``zamek serve``).
+"""The games database: one row per match of either game (SQLAlchemy 2.x; SQLite, or PostgreSQL for a server).
 
 A game is stored as its saved-game record, i.e. setup + seed + the list of moves, plus metadata
 (who plays, the computer's level, status, scores). Every change is one transaction, so a server
@@ -40,13 +40,11 @@ from zamek.server.tables import (
     ComputerJobRow,
     Extras,
     ExtrasRow,
-    GameRow,
     Job,
-    KnightsRow,
+    MatchRow,
     SeatRow,
     StoredAnalysis,
-    StoredGame,
-    StoredKnights,
+    StoredMatch,
     driver_url,
     make_engine,
     now,
@@ -96,10 +94,10 @@ class Repository:
     def close(self) -> None:
         self.engine.dispose()
 
-    def add(self, game: StoredGame, seats: Sequence[Seat] = (), extras: Extras | None = None,
+    def add(self, game: StoredMatch, seats: Sequence[Seat] = (), extras: Extras | None = None,
             job_due_ms: int | None = None) -> None:
         with self._writing() as session:
-            session.add(GameRow(**game.__dict__))
+            session.add(MatchRow(**game.__dict__))
             self._add_seats(session, game.id, seats, extras)
             if job_due_ms is not None:
                 session.add(ComputerJobRow(game_id=game.id, revision=game.revision, due_ms=job_due_ms, attempts=0))
@@ -110,36 +108,35 @@ class Repository:
         if extras is not None:
             session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
 
-    def get(self, game_id: str) -> StoredGame | None:
+    def get(self, game_id: str) -> StoredMatch | None:
         with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
-            return StoredGame.of(row) if row is not None else None
+            row = session.get(MatchRow, game_id)
+            return StoredMatch.of(row) if row is not None else None
 
-    def all(self) -> list[StoredGame]:
-        """Every castle game, the latest changed first (for tools and tests: the server never lists them all)."""
+    def all(self, kind: str | None = None) -> list[StoredMatch]:
+        """Every match (of one game's ``kind``), the latest changed first (for tools and tests: the server never lists
+        them all)."""
+        query = select(MatchRow).order_by(MatchRow.updated_at.desc())
+        if kind is not None:
+            query = query.where(MatchRow.kind == kind)
         with Session(self.engine) as session:
-            return [StoredGame.of(r) for r in session.scalars(select(GameRow).order_by(GameRow.updated_at.desc()))]
-
-    def all_knights(self) -> list[StoredKnights]:
-        with Session(self.engine) as session:
-            rows = session.scalars(select(KnightsRow).order_by(KnightsRow.updated_at.desc()))
-            return [StoredKnights.of(r) for r in rows]
+            return [StoredMatch.of(r) for r in session.scalars(query)]
 
     def revision(self, game_id: str) -> int | None:
-        """A castle game's revision as stored (None: there is no such game): is a copy in memory still current?"""
+        """A match's revision as stored (None: there is no such match): is a copy in memory still current?"""
         with Session(self.engine) as session:
-            return session.scalar(select(GameRow.revision).where(GameRow.id == game_id))
+            return session.scalar(select(MatchRow.revision).where(MatchRow.id == game_id))
 
-    def save_moves(
+    def save(
         self, game_id: str, expected: int, moves: list[str], status: str, scores: list[int], turn: int,
         extras: Extras | None = None, job_due_ms: int | None = None,
     ) -> Written:
-        """Store a game's new move list (and its extras, and the computer's next turn: due at ``job_due_ms``, or
+        """Store a match's new move list (and its extras, and the computer's next turn: due at ``job_due_ms``, or
         none) in one transaction, only if the stored game is still at revision ``expected``; it then has
         revision ``expected + 1``."""
         revision = expected + 1
         with self._writing() as session:
-            refused = self._compare_and_set(session, GameRow, game_id, expected, extras, moves=list(moves),
+            refused = self._compare_and_set(session, game_id, expected, extras, moves=list(moves),
                                             status=status, scores=list(scores), turn=turn, revision=revision)
             if refused is not None:
                 return refused
@@ -149,21 +146,21 @@ class Repository:
             self._notify(session, f"c {game_id} {revision}")
             return "stored"
 
-    def _compare_and_set(self, session: Session, table: type[GameRow] | type[KnightsRow], game_id: str,
-                         expected: int, extras: Extras | None, **values: Any) -> Written | None:
+    def _compare_and_set(self, session: Session, game_id: str, expected: int, extras: Extras | None,
+                         **values: Any) -> Written | None:
         """Change a game's row only if it is still at revision ``expected`` (and then its extras); None when it was
         changed, else why not."""
-        result = session.execute(update(table).where(table.id == game_id, table.revision == expected)
+        result = session.execute(update(MatchRow).where(MatchRow.id == game_id, MatchRow.revision == expected)
                                  .values(**values, updated_at=now()))
         if not getattr(result, "rowcount", 0):
-            return "stale" if session.get(table, game_id) is not None else "gone"
+            return "stale" if session.get(MatchRow, game_id) is not None else "gone"
         if extras is not None:
             self._save_extras(session, game_id, extras)
         return None
 
     def delete(self, game_id: str) -> bool:
         with self._writing() as session:
-            result = session.execute(delete(GameRow).where(GameRow.id == game_id))
+            result = session.execute(delete(MatchRow).where(MatchRow.id == game_id))
             self._delete_seats(session, game_id)
             session.execute(delete(AnalysisRow).where(AnalysisRow.game_id == game_id))
             session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
@@ -199,7 +196,7 @@ class Repository:
         deleted while it was analysed gets none (nothing would ever delete it)."""
         try:
             with self._writing() as session:
-                if session.get(GameRow, game_id) is None:
+                if session.get(MatchRow, game_id) is None:
                     return
                 session.execute(delete(AnalysisRow).where(AnalysisRow.game_id == game_id))
                 session.add(AnalysisRow(game_id=game_id, estimator=estimator, moves=moves, analysis=analysis,
@@ -324,17 +321,12 @@ class Repository:
                     found.setdefault(game_id, []).append(seat)
         return found
 
-    def unseated_games(self) -> list[StoredGame]:
-        """Castle games stored before games had seats (none of their seats is in the seats table)."""
+    def unseated(self, kind: str) -> list[StoredMatch]:
+        """A game's matches stored before matches had seats (none of their seats is in the seats table)."""
         with Session(self.engine) as session:
-            rows = session.scalars(select(GameRow).where(GameRow.id.not_in(select(SeatRow.game_id))))
-            return [StoredGame.of(r) for r in rows]
-
-    def unseated_knights(self) -> list[StoredKnights]:
-        """Rycerze i zamki games stored before games had seats."""
-        with Session(self.engine) as session:
-            rows = session.scalars(select(KnightsRow).where(KnightsRow.id.not_in(select(SeatRow.game_id))))
-            return [StoredKnights.of(r) for r in rows]
+            rows = session.scalars(select(MatchRow).where(MatchRow.kind == kind,
+                                                          MatchRow.id.not_in(select(SeatRow.game_id))))
+            return [StoredMatch.of(r) for r in rows]
 
     def add_seats(self, game_id: str, seats: Sequence[Seat]) -> bool:
         """Give seats to a game that has none yet; False when another request did meanwhile."""
@@ -346,59 +338,23 @@ class Repository:
             return True
 
     def page_of(self, ids: Iterable[str], offset: int, limit: int) -> tuple[list[str], bool]:
-        """One page of these games (castle and Rycerze i zamki), the latest changed first; and whether more follow."""
+        """One page of these matches, the latest changed first; and whether more follow."""
         wanted = list(ids)
         found: list[tuple[datetime, str]] = []
         with Session(self.engine) as session:
             for start in range(0, len(wanted), 500):
                 part = wanted[start:start + 500]
-                found += list(session.execute(select(GameRow.updated_at, GameRow.id).where(GameRow.id.in_(part))))
-                found += list(session.execute(select(KnightsRow.updated_at, KnightsRow.id)
-                                              .where(KnightsRow.id.in_(part))))
+                found += list(session.execute(select(MatchRow.updated_at, MatchRow.id).where(MatchRow.id.in_(part))))
         found.sort(key=lambda row: (_aware(row[0]), row[1]), reverse=True)
         return [game_id for _, game_id in found[offset:offset + limit]], len(found) > offset + limit
 
-    def games_by_id(self, ids: Iterable[str]) -> tuple[list[StoredGame], list[StoredKnights]]:
-        wanted = list(ids)
+    def by_id(self, ids: Iterable[str], kind: str | None = None) -> list[StoredMatch]:
+        """These matches (of one game's ``kind``), the latest changed first."""
+        query = select(MatchRow).where(MatchRow.id.in_(list(ids))).order_by(MatchRow.updated_at.desc())
+        if kind is not None:
+            query = query.where(MatchRow.kind == kind)
         with Session(self.engine) as session:
-            games = session.scalars(select(GameRow).where(GameRow.id.in_(wanted)).order_by(GameRow.updated_at.desc()))
-            knights = session.scalars(select(KnightsRow).where(KnightsRow.id.in_(wanted))
-                                      .order_by(KnightsRow.updated_at.desc()))
-            return [StoredGame.of(r) for r in games], [StoredKnights.of(r) for r in knights]
-
-    # ------------------------------------------------------- Rycerze i zamki
-
-    def add_knights(self, game: StoredKnights, seats: Sequence[Seat] = (), extras: Extras | None = None) -> None:
-        with self._writing() as session:
-            session.add(KnightsRow(**game.__dict__))
-            self._add_seats(session, game.id, seats, extras)
-
-    def get_knights(self, game_id: str) -> StoredKnights | None:
-        with Session(self.engine) as session:
-            row = session.get(KnightsRow, game_id)
-            return StoredKnights.of(row) if row is not None else None
-
-    def knights_revision(self, game_id: str) -> int | None:
-        with Session(self.engine) as session:
-            return session.scalar(select(KnightsRow.revision).where(KnightsRow.id == game_id))
-
-    def save_knights(self, game_id: str, expected: int, revision: int, moves: list[str], status: str,
-                     points: list[int], round: int, extras: Extras | None = None) -> Written:
-        """Store a game's new move list, only if the stored game is still at revision ``expected``."""
-        with self._writing() as session:
-            refused = self._compare_and_set(session, KnightsRow, game_id, expected, extras, moves=list(moves),
-                                            status=status, points=list(points), round=round, revision=revision)
-            if refused is not None:
-                return refused
-            self._notify(session, f"c {game_id} {revision}")
-            return "stored"
-
-    def delete_knights(self, game_id: str) -> bool:
-        with self._writing() as session:
-            result = session.execute(delete(KnightsRow).where(KnightsRow.id == game_id))
-            self._delete_seats(session, game_id)
-            self._notify(session, f"g {game_id}")
-            return bool(getattr(result, "rowcount", 0))
+            return [StoredMatch.of(r) for r in session.scalars(query)]
 
 
 def _extras(row: ExtrasRow) -> Extras:

@@ -80,13 +80,15 @@ from zamek.server.knights_schemas import (
 from zamek.server.routing import Token, event_stream, last_event_id
 from zamek.server.schemas import Adopted, Join, SeatToken, SeatView, errors
 from zamek.server.seats import Seat, SeatPlayer, clean_name, new_secret, prove_seat, seat_of, seats_for
-from zamek.server.tables import Extras, StoredKnights, new_id, now
+from zamek.server.tables import Extras, StoredMatch, new_id, now
 
 PERSON: Final = "person"
 FRIEND: Final = "friend"
 PEOPLE: Final = (PERSON, FRIEND)
 SEAT_KINDS: Final[tuple[SeatKind, ...]] = ("person", "friend", "random", "heuristic", "mc")
 assert SEAT_KINDS[2:] == tuple(BOT_NAMES), "the seat kinds of the protocol are people and the computer players"
+KIND: Final = "knights"
+"""The kind of the matches of this game."""
 CACHED_GAMES: Final = 2000
 """The games a process keeps in memory (the latest used)."""
 MC_SECONDS: Final = 0.4
@@ -106,13 +108,9 @@ class LiveKnights:
     actions: list[Action]
     state: KnightsState
     seat_info: list[Seat] = field(default_factory=list)
+    revision: int = 0
+    """Counts the stored changes (the compare-and-set of the next one)."""
     lock: threading.RLock = field(default_factory=threading.RLock)
-
-    @property
-    def revision(self) -> int:
-        """Counts the changes: every choice and tile, and every friend who took a seat."""
-        joined = sum(1 for s in self.seat_info if self.seats[s.index] == FRIEND and s.player == "person")
-        return len(self.actions) + joined
 
     @property
     def waiting(self) -> bool:
@@ -157,9 +155,10 @@ class KnightsService:
         if not live.waiting:
             self._advance(live)
         stamp = now()
-        self.repo.add_knights(StoredKnights(
-            live.id, stamp, stamp, live.seats, seed, records.setup_to_json(setup), [str(a) for a in live.actions],
-            _status(live.state), list(live.state.points), live.state.round, live.revision,
+        self.repo.add(StoredMatch(
+            id=live.id, kind=KIND, created_at=stamp, updated_at=stamp, mode="table", players=live.seats, seed=seed,
+            setup=records.setup_to_json(setup), moves=[str(a) for a in live.actions], status=_status(live.state),
+            scores=list(live.state.points), turn=live.state.round, revision=live.revision,
         ), seat_info, Extras(to_move=live.to_move()))
         self._games.keep(live.id, live)
         return live, tokens, invite
@@ -186,7 +185,7 @@ class KnightsService:
 
     def lines(self, held: dict[str, list[int]]) -> list[KnightsLine]:
         """The lobby's lines of the games (of ``held``: game id -> the seats held)."""
-        _, games = self.repo.games_by_id(held)
+        games = self.repo.by_id(held, KIND)
         extras = self.repo.extras_of(g.id for g in games)
         lines = []
         for g in games:
@@ -194,17 +193,17 @@ class KnightsService:
             mine = sorted(held[g.id])
             waiting = g.status != "over" and any(s.player == "open" for s in self.repo.seats(g.id))
             lines.append(KnightsLine(
-                id=g.id, seats=g.seats, status="over" if g.status == "over" else "playing", points=g.points,
-                round=g.round, updated_at=g.updated_at, held=mine, your_move=g.status != "over" and to_move in mine,
+                id=g.id, seats=g.players or [], status="over" if g.status == "over" else "playing", points=g.scores,
+                round=g.turn, updated_at=g.updated_at, held=mine, your_move=g.status != "over" and to_move in mine,
                 waiting=waiting))
         return lines
 
     def adopt(self) -> list[Adopted]:
         """Tokens for the person seats of games stored before games had seats."""
         adopted = []
-        games = self.repo.unseated_knights()
+        games = self.repo.unseated(KIND)
         for stored in games:
-            players: list[SeatPlayer] = ["person" if k in PEOPLE else "computer" for k in stored.seats]
+            players: list[SeatPlayer] = ["person" if k in PEOPLE else "computer" for k in stored.players or []]
             seat_info, tokens, _ = seats_for(players, stored.created_at)
             if not self.repo.add_seats(stored.id, seat_info):
                 continue
@@ -221,31 +220,33 @@ class KnightsService:
         live = self._games.get(game_id)
         if live is not None:
             with live.lock:
-                if self.repo.knights_revision(game_id) != live.revision:
+                if self.repo.revision(game_id) != live.revision:
                     self._reload(live)
             return live
-        stored = self.repo.get_knights(game_id)
-        if stored is None:
+        stored = self.repo.get(game_id)
+        if stored is None or stored.kind != KIND:
             raise self.fail(404, "not-found", f"there is no game {game_id!r}")
         loaded = self._load(stored)
         return self._games.keep(game_id, loaded)
 
     def _reload(self, live: LiveKnights) -> None:
-        stored = self.repo.get_knights(live.id)
-        if stored is None:
+        stored = self.repo.get(live.id)
+        if stored is None or stored.kind != KIND:
             self._games.forget(live.id)
             raise self.fail(404, "not-found", f"there is no game {live.id!r}")
         fresh = self._load(stored)
         live.actions, live.state, live.seat_info = fresh.actions, fresh.state, fresh.seat_info
+        live.revision = fresh.revision
 
-    def _load(self, stored: StoredKnights) -> LiveKnights:
+    def _load(self, stored: StoredMatch) -> LiveKnights:
         raw = {"format": records.FORMAT, "version": records.VERSION, "setup": stored.setup, "moves": stored.moves}
         try:
             setup, actions = records.read_record(raw)
             state = records.replay(raw)
         except ZamekError as exc:
             raise self.fail(409, "corrupt-game", f"the stored game cannot be replayed: {exc}") from None
-        return LiveKnights(stored.id, stored.seats, stored.seed, setup, actions, state, self.repo.seats(stored.id))
+        return LiveKnights(stored.id, stored.players or [], stored.seed, setup, actions, state,
+                           self.repo.seats(stored.id), stored.revision)
 
     def delete(self, game_id: str, token: str | None) -> None:
         live = self.get(game_id)
@@ -255,7 +256,7 @@ class KnightsService:
                 raise self.fail(409, "shared-game", "friends have joined this game: it stays on the server "
                                                     "(remove it from your list instead)")
             self._games.forget(game_id)
-            if not self.repo.delete_knights(game_id):
+            if not self.repo.delete(game_id):
                 raise self.fail(404, "not-found", f"there is no game {game_id!r}")
         self.events.gone(game_id)
 
@@ -298,9 +299,8 @@ class KnightsService:
         """Store the new move list first (only on the revision the game in memory has: another process may have
         changed it), then change the game in memory."""
         state = new.state
-        written = self.repo.save_knights(live.id, live.revision, new.revision, [str(a) for a in new.actions],
-                                         _status(state), list(state.points), state.round,
-                                         Extras(to_move=new.to_move()))
+        written = self.repo.save(live.id, live.revision, [str(a) for a in new.actions], _status(state),
+                                 list(state.points), state.round, Extras(to_move=new.to_move()))
         if written == "gone":
             self._games.forget(live.id)
             raise self.fail(404, "not-found", f"there is no game {live.id!r}")
@@ -310,6 +310,7 @@ class KnightsService:
         live.actions = new.actions
         live.state = new.state
         live.seat_info = new.seat_info
+        live.revision += 1
         self.events.publish(live.id, live.revision)
 
     def _advance(self, live: LiveKnights) -> None:

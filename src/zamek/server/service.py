@@ -37,7 +37,16 @@ from zamek.server.schemas import (
     SeatToken,
 )
 from zamek.server.seats import SeatPlayer, digest, prove_seat, seat_of, seats_for
-from zamek.server.sessions import COMPUTER, MAX_IMPORT_MOVES, Created, LiveGame, Sessions, players_of, replay_moves
+from zamek.server.sessions import (
+    COMPUTER,
+    KIND,
+    MAX_IMPORT_MOVES,
+    Created,
+    LiveGame,
+    Sessions,
+    players_of,
+    replay_moves,
+)
 from zamek.server.tables import default_db_url
 from zamek.server.views import (
     clock_view,
@@ -91,11 +100,7 @@ def events_for(repo: Repository) -> GameEvents:
         return LocalEvents()
     from zamek.server.pgevents import PgEvents  # psycopg is needed only here
 
-    def revision_of(game_id: str) -> int | None:
-        castle = repo.revision(game_id)
-        return castle if castle is not None else repo.knights_revision(game_id)
-
-    return PgEvents(repo.engine, revision_of)
+    return PgEvents(repo.engine, repo.revision)
 
 
 class GameService:
@@ -168,13 +173,15 @@ class GameService:
         game as this request has just changed and stored it (not asked of the database again)."""
         live = changed if changed is not None else self.get(game_id)
         connected = self.events.connected(game_id)
+        watching = self.events.watching(game_id)
         with live.lock:
             self._bot_error(live)
             refusal = self.sessions.undo_refusal(live)
             words = in_language("cannot-undo", refusal, lang) if refusal is not None else None
             return game_view(live, live.state, live.infos, lang, can_undo=refusal is None, undo_refusal=words,
                              thinking=live.thinking, seats=seat_views(live, connected),
-                             clock=clock_view(live, self.sessions.now()), ended=ended_view(live))
+                             clock=clock_view(live, self.sessions.now()), ended=ended_view(live),
+                             watching=watching)
 
     def seated_view(self, created: Created, lang: str) -> SeatedView:
         """The game with the secrets of the request that made or joined it."""
@@ -216,7 +223,7 @@ class GameService:
         every = self.repo.held(digest(t) for t in tokens)
         page, more = self.repo.page_of(every, offset, limit)
         held = {game_id: every[game_id] for game_id in page}
-        games, _ = self.repo.games_by_id(held)
+        games = self.repo.by_id(held, KIND)
         extras = self.repo.extras_of(g.id for g in games)
         names = self.repo.names_of(g.id for g in games)
         lines = [game_line(g, sorted(held[g.id]), extras.get(g.id), names.get(g.id, [])) for g in games]
@@ -225,7 +232,7 @@ class GameService:
     def adopt(self) -> list[Adopted]:
         """Seats for the castle games stored before games had seats: each person's seat gets a token."""
         adopted = []
-        games = self.repo.unseated_games()
+        games = self.repo.unseated(KIND)
         for stored in games:
             players: list[SeatPlayer] = ["person", "person"]
             if stored.mode == COMPUTER and stored.human in (0, 1):

@@ -67,13 +67,14 @@ from zamek.server.live import (
 )
 from zamek.server.rematch import replace_token
 from zamek.server.seats import SeatPlayer, clean_name, prove_seat, seats_for
-from zamek.server.tables import Extras, StoredGame, new_id, now
+from zamek.server.tables import Extras, StoredMatch, new_id, now
 
 __all__ = [
     "CACHED_GAMES",
     "COMPUTER",
     "FRIEND",
     "HOTSEAT",
+    "KIND",
     "MAX_IMPORT_MOVES",
     "SEED_BITS",
     "STALE",
@@ -96,6 +97,8 @@ log = logging.getLogger("zamek.server")
 
 CACHED_GAMES: Final = 2000
 """The games a process keeps in memory (the latest used); any other is replayed from the database when asked."""
+KIND: Final = "castle"
+"""The kind of the matches these sessions hold."""
 STALE: Final = ("the game has changed since this page was drawn (another tab, the computer or your opponent); it has "
                 "been brought up to date")
 
@@ -126,7 +129,7 @@ class Sessions:
                 self._refresh(live)
             return live
         stored = self.repo.get(game_id)
-        if stored is None:
+        if stored is None or stored.kind != KIND:
             raise ServiceError(404, "not-found", f"there is no game {game_id!r}")
         return self._keep(self._load(stored))
 
@@ -175,7 +178,7 @@ class Sessions:
         live.deleted = True
         self._games.forget(live.id)
 
-    def _load(self, stored: StoredGame) -> LiveGame:
+    def _load(self, stored: StoredMatch) -> LiveGame:
         try:
             # A stored setup without a board was stored before board 2 (setup_from_json reads it as board 1).
             setup = records.setup_from_json(stored.setup)
@@ -249,10 +252,11 @@ class Sessions:
 
     def _add(self, live: LiveGame) -> None:
         state = live.state
-        self.repo.add(StoredGame(
-            live.id, live.created_at, live.created_at, live.mode, live.level, live.human, live.seed,
-            records.setup_to_json(live.setup), [str(a) for a in live.actions], status_of(state), list(state.scores),
-            state.turn, live.revision, live.agreed_hints,
+        self.repo.add(StoredMatch(
+            id=live.id, kind=KIND, created_at=live.created_at, updated_at=live.created_at, mode=live.mode,
+            level=live.level, human=live.human, seed=live.seed, setup=records.setup_to_json(live.setup),
+            moves=[str(a) for a in live.actions], status=status_of(state), scores=list(state.scores), turn=state.turn,
+            revision=live.revision, hints=live.agreed_hints,
         ), live.seats, live.extras(), self._job_due(live, state))
         self._keep(live)
         if live.computer_to_move():
@@ -438,7 +442,7 @@ class Sessions:
             deadline = round(clock.since * 1000) + clock.left_ms[clock.running]
         extras = Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act, deadline)
         job_due = self._job_due(live, state)
-        written = self.repo.save_moves(
+        written = self.repo.save(
             live.id, live.revision, [str(a) for a in all_actions], "over" if over else "playing",
             list(state.scores), state.turn, extras, job_due,
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from platformdirs import user_data_dir
 from sqlalchemy import (
@@ -41,16 +41,28 @@ class Base(DeclarativeBase):
     pass
 
 
-class GameRow(Base):
-    """A stored game."""
+GAME_KINDS: Final = ("castle", "knights")
+"""The games a match is of: the castle game, and Rycerze i zamki."""
 
-    __tablename__ = "games"
+
+class MatchRow(Base):
+    """A stored match of either game (``kind``): its record (setup, seed, moves) and what the lobby shows of it.
+
+    ``moves`` holds every secret choice of a card game: the server never sends it while the game is on.
+    """
+
+    __tablename__ = "matches"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """'castle' or 'knights'."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     mode: Mapped[str] = mapped_column(String(16))
-    """'computer' (one person against a computer player) or 'hotseat' (two people at one screen)."""
+    """The castle game: 'computer' (a person against a computer player), 'hotseat' (two people at one screen) or
+    'friend'; the card game: 'table' (its seats say who plays)."""
+    players: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    """Each seat's player where the seats say it (the card game: 'person', 'friend' or a computer player)."""
     level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     human: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The person's player index against the computer."""
@@ -61,69 +73,22 @@ class GameRow(Base):
     """'playing' or 'over'."""
     scores: Mapped[list[int]] = mapped_column(JSON)
     turn: Mapped[int] = mapped_column(Integer)
+    """The castle game's turn; the card game's round."""
     revision: Mapped[int] = mapped_column(Integer)
     """Counts the changes, so that a stale request or a computer move computed on an old position is refused."""
     hints: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
     """A game against a friend whose players agreed to hints (the creator asked, the friend joined knowing it)."""
 
 
-class KnightsRow(Base):
-    """A stored game of Rycerze i zamki (its own table: castle games are untouched).
-
-    ``seats`` names each seat's player: 'person' or a computer player ('random', 'heuristic', 'mc').
-    ``moves`` holds every secret choice: the server never sends it while the game is on.
-    """
-
-    __tablename__ = "knights_games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    seats: Mapped[list[str]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
-    moves: Mapped[list[str]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16))
-    points: Mapped[list[int]] = mapped_column(JSON)
-    round: Mapped[int] = mapped_column(Integer)
-    revision: Mapped[int] = mapped_column(Integer, server_default="0")
-    """Counts the changes (every choice and tile, every friend who took a seat): the compare-and-set of a change."""
-
-
 @dataclass
-class StoredKnights:
-    """A Rycerze i zamki row as a plain value."""
+class StoredMatch:
+    """A match row as a plain value (safe to use outside a database session)."""
 
     id: str
-    created_at: datetime
-    updated_at: datetime
-    seats: list[str]
-    seed: int
-    setup: dict[str, Any]
-    moves: list[str]
-    status: str
-    points: list[int]
-    round: int
-    revision: int = 0
-
-    @classmethod
-    def of(cls, row: KnightsRow) -> StoredKnights:
-        return cls(
-            row.id, row.created_at, row.updated_at, list(row.seats), row.seed, dict(row.setup), list(row.moves),
-            row.status, list(row.points), row.round, row.revision,
-        )
-
-
-@dataclass
-class StoredGame:
-    """A game row as a plain value (safe to use outside a database session)."""
-
-    id: str
+    kind: str
     created_at: datetime
     updated_at: datetime
     mode: str
-    level: str | None
-    human: int | None
     seed: int
     setup: dict[str, Any]
     moves: list[str]
@@ -131,13 +96,18 @@ class StoredGame:
     scores: list[int]
     turn: int
     revision: int
+    level: str | None = None
+    human: int | None = None
+    players: list[str] | None = None
     hints: bool = False
 
     @classmethod
-    def of(cls, row: GameRow) -> StoredGame:
+    def of(cls, row: MatchRow) -> StoredMatch:
         return cls(
-            row.id, row.created_at, row.updated_at, row.mode, row.level, row.human, row.seed, dict(row.setup),
-            list(row.moves), row.status, list(row.scores), row.turn, row.revision, bool(row.hints),
+            id=row.id, kind=row.kind, created_at=row.created_at, updated_at=row.updated_at, mode=row.mode,
+            seed=row.seed, setup=dict(row.setup), moves=list(row.moves), status=row.status, scores=list(row.scores),
+            turn=row.turn, revision=row.revision, level=row.level, human=row.human,
+            players=list(row.players) if row.players is not None else None, hints=bool(row.hints),
         )
 
 
@@ -150,7 +120,7 @@ def new_id() -> str:
 
 
 class SeatRow(Base):
-    """A seat of a game (castle or Rycerze i zamki; ids are unique across both): see :mod:`zamek.server.seats`."""
+    """A seat of a match: see :mod:`zamek.server.seats`."""
 
     __tablename__ = "seats"
 
@@ -199,7 +169,7 @@ class Extras:
 
 
 class ComputerJobRow(Base):
-    """A castle game waiting for the computer's turn: due at ``due_ms`` (after the pause in which a person may
+    """A match waiting for the computer's turn: due at ``due_ms`` (after the pause in which a person may
     still take their move back), played on ``revision`` only. A process claims it for a lease; a process that
     dies leaves its lease to run out, and another takes the job."""
 

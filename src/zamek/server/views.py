@@ -68,7 +68,7 @@ from zamek.server.schemas import (
     UseChoice,
 )
 from zamek.server.sessions import COMPUTER, FRIEND, HOTSEAT, LiveGame, MoveInfo
-from zamek.server.tables import Extras, StoredGame
+from zamek.server.tables import Extras, StoredMatch
 
 PHASES: Final[dict[Phase, PhaseName]] = {
     Phase.DRAW: "draw", Phase.PLACE: "place", Phase.FOLLOWER: "follower", Phase.REVEAL: "reveal",
@@ -358,7 +358,7 @@ def seat_views(live: LiveGame, connected: Sequence[int]) -> list[SeatView]:
     return [SeatView(seat=s.index, player=s.player, name=s.name, connected=s.index in connected) for s in live.seats]
 
 
-def game_line(game: StoredGame, held: Sequence[int] = (), extras: Extras | None = None,
+def game_line(game: StoredMatch, held: Sequence[int] = (), extras: Extras | None = None,
               names: Sequence[str | None] = ()) -> GameLine:
     """Return a game's line in the lobby's list: ``held`` are the seats the lobby's tokens hold."""
     setup = records.setup_from_json(game.setup)
