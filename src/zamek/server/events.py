@@ -1,13 +1,14 @@
 """Live updates: which game changed, to every page that watches it, as Server-Sent Events.
 
 :class:`GameEvents` is the one small interface the app uses: ``publish`` a game's new revision (from any
-thread), ``subscribe`` to a game (a page's stream, with the seat it holds, for presence), and ``connected``
-seats. :class:`LocalEvents` implements it inside one process; a server of several processes replaces it
-with one that carries the same calls between processes (e.g. PostgreSQL's LISTEN/NOTIFY).
+thread), ``subscribe`` to a game (a page's stream, with the seat it holds, for presence), ``connected``
+seats and how many spectators are ``watching``. :class:`LocalEvents` implements it inside one process; a server
+of several processes replaces it with one that carries the same calls between processes (e.g. PostgreSQL's
+LISTEN/NOTIFY).
 
-An event carries no secret: only a game's id and revision (and which seats have a page open). A page that
-sees a revision newer than its own asks for its view again, with its seat's token, so each seat still sees
-only what it may.
+An event carries no secret: only a game's id and revision (and which seats have a page open, and how many
+spectators watch). A page that sees a revision newer than its own asks for its view again, with its seat's
+token, so each seat still sees only what it may.
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ class GameEvents(Protocol):
         ...
 
     def connected(self, game_id: str) -> list[int]: ...
+
+    def watching(self, game_id: str) -> int:
+        """The spectators' pages of a game (its streams without a seat's token)."""
+        ...
 
     def start(self) -> None:
         """The server starts: begin hearing of other processes' changes (if there are any)."""
@@ -180,6 +185,10 @@ class LocalEvents:
         with self._lock:
             return sorted(self._seats.get(game_id, {}))
 
+    def watching(self, game_id: str) -> int:
+        with self._lock:
+            return sum(1 for w in self._watchers.get(game_id, ()) if w.seat is None)
+
     def watched(self) -> dict[str, list[int]]:
         """The games that pages watch here, with the seats whose pages they are."""
         with self._lock:
@@ -214,13 +223,14 @@ def sse(event: str, data: dict[str, object], event_id: int | None = None) -> str
 async def stream(events: GameEvents, game_id: str, seat: int | None, revision: int, last_seen: int | None,
                  connected: Callable[[], list[int]] | None = None) -> AsyncGenerator[str, None]:
     """The text of a game's event stream: a ``change`` event for each revision after ``last_seen`` (its id the
-    revision), ``presence`` when a seat's page connects or leaves, ``gone`` when the game is deleted, and a
-    comment now and then so that proxies keep the connection open."""
+    revision), ``presence`` when a seat's page connects or leaves or a spectator's comes or goes (the seats connected
+    and the number of spectators watching), ``gone`` when the game is deleted, and a comment now and then so that
+    proxies keep the connection open."""
     who = connected or (lambda: events.connected(game_id))
     sent = revision if last_seen is None else min(last_seen, revision)
     with events.subscribe(game_id, seat, revision) as watcher:
         yield "retry: 1000\n\n"
-        presence: list[int] | None = None
+        presence: tuple[list[int], int] | None = None
         while True:
             if events.is_gone(game_id):
                 yield sse("gone", {"game": game_id})
@@ -229,10 +239,10 @@ async def stream(events: GameEvents, game_id: str, seat: int | None, revision: i
             for number in range(sent + 1, latest + 1):
                 yield sse("change", {"game": game_id, "revision": number, "latest": latest}, number)
             sent = max(sent, latest)
-            now = who()
+            now = (who(), events.watching(game_id))
             if now != presence:
                 presence = now
-                yield sse("presence", {"game": game_id, "connected": now})
+                yield sse("presence", {"game": game_id, "connected": now[0], "watching": now[1]})
             if watcher.closed:
                 return
             if not await watcher.wait(KEEP_ALIVE_SECONDS):

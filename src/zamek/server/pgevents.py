@@ -6,9 +6,9 @@ Every stored change sends a notification on the channel ``zamek`` in its own tra
 through a :class:`~zamek.server.events.LocalEvents`; after a lost connection it reads the revision of every
 game it streams again, so that no change is missed.
 
-Presence (which seats have a page open) lives in the processes that hold the streams: each tells the others
-``p PROCESS GAME SEATS`` when it changes, and again every few seconds; a process that stops telling (it
-died) is forgotten after ``PRESENCE_SECONDS``.
+Presence (which seats have a page open, how many spectators watch) lives in the processes that hold the streams:
+each tells the others ``p PROCESS GAME SEATS WATCHING`` when it changes, and again every few seconds; a process that
+stops telling (it died) is forgotten after ``PRESENCE_SECONDS``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class PgEvents:
         self._revision_of = revision_of
         self.name = uuid.uuid4().hex[:12]
         self._lock = threading.Lock()
-        self._remote: dict[str, dict[str, tuple[list[int], float]]] = {}
+        self._remote: dict[str, dict[str, tuple[list[int], int, float]]] = {}
+        """By game, by process: the seats connected there, its spectators, and when it last told them."""
         self._outbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -73,22 +74,27 @@ class PgEvents:
     @contextmanager
     def subscribe(self, game_id: str, seat: int | None, revision: int) -> Iterator[Subscription]:
         with self.local.subscribe(game_id, seat, revision) as watcher:
-            if seat is not None:
-                self._announce(game_id)
+            self._announce(game_id)
             try:
                 yield watcher
             finally:
-                if seat is not None:
-                    self._outbox.put(game_id)  # announced after the local count has dropped
+                self._outbox.put(game_id)  # announced after the local count has dropped
 
     def connected(self, game_id: str) -> list[int]:
         seats = set(self.local.connected(game_id))
         horizon = time.monotonic() - PRESENCE_SECONDS
         with self._lock:
-            for others, seen in self._remote.get(game_id, {}).values():
+            for others, _watching, seen in self._remote.get(game_id, {}).values():
                 if seen >= horizon:
                     seats.update(others)
         return sorted(seats)
+
+    def watching(self, game_id: str) -> int:
+        count = self.local.watching(game_id)
+        horizon = time.monotonic() - PRESENCE_SECONDS
+        with self._lock:
+            count += sum(n for _seats, n, seen in self._remote.get(game_id, {}).values() if seen >= horizon)
+        return count
 
     def start(self) -> None:
         for target, name in ((self._listen, "zamek-listen"), (self._tell, "zamek-presence")):
@@ -136,12 +142,13 @@ class PgEvents:
                 self.local.publish(parts[1], int(parts[2]))
             elif parts[0] == "g" and len(parts) == 2:
                 self.local.gone(parts[1])
-            elif parts[0] == "p" and len(parts) == 4 and parts[1] != self.name:
+            elif parts[0] == "p" and len(parts) in (4, 5) and parts[1] != self.name:
                 seats = [int(s) for s in parts[3].split(",") if s]
+                watching = int(parts[4]) if len(parts) == 5 else 0  # a process of a version that did not count them
                 with self._lock:
                     others = self._remote.setdefault(parts[2], {})
-                    if seats:
-                        others[parts[1]] = (seats, time.monotonic())
+                    if seats or watching:
+                        others[parts[1]] = (seats, watching, time.monotonic())
                     else:
                         others.pop(parts[1], None)
                         if not others:
@@ -169,10 +176,11 @@ class PgEvents:
                         games = [game_id] if game_id else []
                         if time.monotonic() >= beat + HEARTBEAT_SECONDS:
                             beat = time.monotonic()
-                            games = [g for g, seats in self.local.watched().items() if seats]
+                            games = list(self.local.watched())
                         for game in games:
                             seats = ",".join(map(str, self.local.connected(game)))
-                            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"p {self.name} {game} {seats}"))
+                            note = f"p {self.name} {game} {seats} {self.local.watching(game)}"
+                            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, note))
             except (psycopg.Error, OSError):
                 log.warning("cannot tell the other processes who is connected; trying again", exc_info=True)
                 self._stopping.wait(1.0)

@@ -341,6 +341,9 @@ class GameView(Answer):
     hints: bool = False
     """The player to move may ask for hints (``/hints``): always against the computer and at one screen; against a
     friend only when the game was created with hints allowed (the friend joined knowing it)."""
+    watching: int = 0
+    """The spectators' pages open on the game (its live events without a seat's token) when the view was made; the
+    events' ``presence`` tells of each change."""
 
 
 class SeatedView(GameView):

@@ -254,10 +254,11 @@ def _drawn(state: GameState) -> DrawnTile | None:
 def game_view(
     live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str, *, can_undo: bool = False,
     undo_refusal: str | None = None, thinking: bool = False, seats: Sequence[SeatView] = (),
-    clock: ClockView | None = None, ended: EndedView | None = None,
+    clock: ClockView | None = None, ended: EndedView | None = None, watching: int = 0,
 ) -> GameView:
     """Return everything the page draws for one position of a game (``state``, reached by the moves ``infos``);
-    ``ended`` is a resignation or a time out that ended the game at this position."""
+    ``ended`` is a resignation or a time out that ended the game at this position, ``watching`` the spectators'
+    pages open on it."""
     lang = lang if lang in LANGUAGES else "en"
     setup = state.setup
     edition = setup.edition
@@ -314,6 +315,7 @@ def game_view(
         recent=[move_line(i, lang) for i in infos[-RECENT:]], human_to_act=live.human_to_act(state),
         terms=terms_for(lang, edition, setup.sokol), prompt_words=prompt, can_undo=can_undo, undo_refusal=undo_refusal,
         seats=list(seats), clock=clock, ended=ended, rematch=live.rematch, hints=live.hints_allowed,
+        watching=watching,
     )
 
 
