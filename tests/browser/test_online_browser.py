@@ -7,6 +7,7 @@ The browser, the server and the page are the fixtures of tests/browser/conftest.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 
@@ -202,3 +203,105 @@ def test_rycerze_i_zamki_with_a_friend_by_link(contexts: list[Page], server: Ser
     assert chose >= 10
     spectator.reload()
     spectator.wait_for_selector("#k-over, #k-next")
+
+
+def start_friend_game(host: Page, friend: Page, server: Server) -> str:
+    """Ala (first) invites Ola, who joins: the game's id."""
+    host.goto(server.url)
+    host.check("input[name=mode][value=friend]")
+    host.check("input[name=seat][value=first]")
+    host.fill("#your-name", "Ala")
+    host.click("#start-game")
+    friend.goto(host.locator("#invite-link").input_value())
+    friend.fill("#join-name", "Ola")
+    friend.click("#join-game")
+    friend.wait_for_url("**/#/game/*")
+    expect(host.locator(".legal.now").first).to_be_visible()
+    return friend.url.rsplit("/", 1)[-1]
+
+
+PLAYER_CONTROLS = "#auto-pass, #auto-draw, #undo, #resign, #hint, #rematch, #invite-link, #seat-link, .legal, #draw"
+
+
+def test_the_opponent_and_spectators_see_the_tile_being_placed_and_where_it_fits(
+        contexts: list[Page], server: Server) -> None:
+    """Z22: the tile drawn is public (as at a real table); only its player places it, the others may see where it
+    fits, and clicking there does nothing."""
+    host, friend, spectator = contexts
+    game_id = start_friend_game(host, friend, server)
+    spectator.goto(f"{server.url}#/watch/{game_id}")
+    tile = host.get_attribute("#drawn-tile", "aria-label")
+    assert tile
+    fits = host.evaluate("new Set([...document.querySelectorAll('.legal')].map((r) => r.dataset.space)).size")
+    for page in (friend, spectator):
+        expect(page.locator("#their-turn")).to_have_text(f"Ala is placing tile {tile}.")
+        expect(page.locator("#their-tile")).to_have_attribute("aria-label", tile)
+        assert page.locator(".legal").count() == 0
+        expect(page.locator(".cells.fits")).to_have_count(0)
+        page.click("#show-fits")
+        expect(page.locator("#show-fits")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("#show-fits")).to_have_text("Hide where it fits")
+        expect(page.locator(".cells.fits rect")).to_have_count(fits)
+    expect(spectator.locator("#spectating")).to_contain_text("You are watching")
+    shot(friend, "online-their-tile")
+    # A click on a shaded space places nothing.
+    before = revision(friend)
+    box = friend.locator(".cells.fits rect").first.bounding_box()
+    assert box is not None
+    friend.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    friend.wait_for_timeout(300)
+    assert revision(friend) == before == revision(host)
+    expect(host.locator("#drawn-tile")).to_be_visible()
+    # Once Ala's turn is over the next tile is Ola's: Ala sees it, Ola places it (her page shades nothing more).
+    castle_click(host)
+    while host.query_selector(".choice-button"):
+        castle_click(host)
+    expect(friend.locator("#drawn-tile")).to_be_visible()
+    expect(friend.locator(".legal.now").first).to_be_visible()
+    expect(host.locator("#their-turn")).to_contain_text("Ola is placing tile")
+    assert friend.locator(".cells.fits").count() == 0
+
+
+def test_a_spectator_sees_no_players_controls_and_follows_the_players_to_their_rematch(
+        contexts: list[Page], server: Server) -> None:
+    host, friend, spectator = contexts
+    game_id = start_friend_game(host, friend, server)
+    spectator.goto(f"{server.url}#/watch/{game_id}")
+    expect(spectator.locator("#turn")).to_contain_text("You are watching this game.")
+    expect(spectator.locator("#sound")).to_be_visible()  # what a spectator may use stays
+    assert spectator.locator(PLAYER_CONTROLS).count() == 0, spectator.inner_html("#turn")
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.click("#resign")
+    expect(spectator.locator("#game-over")).to_be_visible()
+    assert spectator.locator(PLAYER_CONTROLS).count() == 0
+    host.click("#rematch")
+    host.wait_for_url(lambda url: game_id not in url)
+    rematch = host.url.rsplit("/", 1)[-1]
+    # Offered, not yet taken: the spectator stays where the players' last game ended.
+    expect(friend.locator("#rematch")).to_have_text("Play the rematch")
+    spectator.wait_for_timeout(500)
+    assert spectator.url.endswith(f"#/watch/{game_id}")
+    friend.click("#rematch")
+    friend.wait_for_url(host.url)
+    spectator.wait_for_url(f"**/#/watch/{rematch}")
+    expect(spectator.locator("#their-turn")).to_have_text(re.compile(r"^Ola is placing tile "))
+    expect(spectator.locator("#spectating")).to_be_visible()
+    assert spectator.locator(PLAYER_CONTROLS).count() == 0
+    assert spectator.evaluate("Object.keys(JSON.parse(localStorage.getItem('zamek-seats') || '{}')).length") == 0
+
+
+def test_the_players_see_how_many_are_watching(contexts: list[Page], server: Server) -> None:
+    host, friend, spectator = contexts
+    game_id = start_friend_game(host, friend, server)
+    expect(host.locator("#watching")).to_be_hidden()
+    spectator.goto(f"{server.url}#/watch/{game_id}")
+    for page in (host, friend, spectator):
+        expect(page.locator("#watching")).to_have_text(" · 1 watching")
+    second = spectator.context.new_page()
+    second.goto(f"{server.url}#/watch/{game_id}")
+    expect(host.locator("#watching")).to_have_text(" · 2 watching")
+    host.click("#lang-switch")
+    expect(host.locator("#watching")).to_have_text(" · 2 osoby oglądają")
+    second.close()
+    expect(host.locator("#watching")).to_have_text(" · 1 osoba ogląda")
+    expect(friend.locator("#watching")).to_have_text(" · 1 watching")

@@ -599,6 +599,12 @@ export class Board {
     this.layers.preview.innerHTML = "";
   }
 
+  // The spaces where another player's drawn tile fits (turned some way), shaded until the next drawing: only shown,
+  // nothing to click (those who watch a player place a tile cannot place it).
+  shadeFits(drawn) {
+    return this.highlightSpaces([...new Set(drawn.places.map((p) => p.space))], "fits", this.layers.marks);
+  }
+
   // ------------------------------------------------------------------ moves shown, not played
 
   // A move drawn over the board without being played (a hint, the best move of an analysis): the tile `tileId`

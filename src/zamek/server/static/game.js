@@ -1,7 +1,9 @@
 // The game screen: the board, the prompts of a turn (place the tile, put a figure, answer a question about
 // scoring), undo, the seats (who plays, who is connected, the clocks), the invitation of a friend, resigning,
 // the end of the game and the rematch, hints (the best moves, when the game allows them). The page follows the game's live events (moves of the computer, of the
-// friend elsewhere, of another tab) and acts only for the seats whose tokens this browser holds.
+// friend elsewhere, of another tab) and acts only for the seats whose tokens this browser holds. Those who hold none
+// (spectators) see the tile the player to move is placing, how many are watching, and follow the players to their
+// rematch.
 
 import { leadText } from "./analysis.js";
 import { games, seats, watch } from "./api.js";
@@ -17,6 +19,7 @@ export async function openGame(id, { spectator = false } = {}) {
   state.boardFor = null;
   state.spectator = spectator;
   state.presenceHeard = false;
+  state.watching = 0;
   await refreshGame();
   if (state.screen !== "game" || state.gameId !== id || !state.view) return;
   const token = spectator ? null : seats.any(id);
@@ -25,8 +28,10 @@ export async function openGame(id, { spectator = false } = {}) {
     if (type === "change" && state.view && data.revision > state.view.revision) refreshSoon();
     else if (type === "presence") {
       state.connected = data.connected;
+      state.watching = data.watching ?? 0;
       state.presenceHeard = true; // the stream knows better than a view fetched a moment before
       renderSeats();
+      renderWatching();
     } else if (type === "gone") {
       main.innerHTML = "";
       main.append(h("p", { class: "panel error" }, t("gameMissing")));
@@ -40,6 +45,8 @@ export async function openGame(id, { spectator = false } = {}) {
 // The seats this page acts for: the tokens held (none for a spectator).
 export const heldSeats = (view) => (state.spectator ? [] : seats.held(view.id));
 const myTurn = (view) => view.human_to_act && heldSeats(view).includes(view.current);
+// A page that acts for no seat: the watch link, or a game whose link was passed on without its seats' tokens.
+const spectating = (view) => !heldSeats(view).length;
 const tokenFor = (seat) => (state.spectator ? null : seats.token(state.gameId, seat));
 
 // Many events at once (a computer's turn, a resumed stream) bring one refresh; an event that comes while a
@@ -113,7 +120,10 @@ async function showGame(view) {
     state.rotation = [0, 1, 2, 3].find((r) => rotations.has(r)) ?? 0;
     state.rotationFor = drawnKey;
   }
-  if (!state.presenceHeard) state.connected = view.seats.filter((s) => s.connected).map((s) => s.seat);
+  if (!state.presenceHeard) {
+    state.connected = view.seats.filter((s) => s.connected).map((s) => s.seat);
+    state.watching = view.watching ?? 0;
+  }
   state.clockAt = performance.now();
   renderGame();
   schedulePoll(view);
@@ -125,6 +135,7 @@ async function showGame(view) {
   }
   if (before && before.phase === "place" && view.phase === "follower" && myTurn(view)) state.figureOffer = `${view.id}:${view.revision}`;
   offerFigure(view);
+  followRematch(view);
 }
 
 // After a placement the figure question has the focus: the keyboard goes on from there. On a touch screen the
@@ -181,9 +192,11 @@ function renderGame() {
   const figureChoices = mine && view.phase === "follower" ? view.choices.filter((c) => c.type === "figure" && c.piece === "follower") : [];
   state.board.render(view, { placing, rotation: state.rotation, figureChoices });
   if (placing) drawHints(view);
+  if (othersPlacing(view) && state.showFits) state.board.shadeFits(view.drawn);
   if (state.menuFor !== `${view.id}:${view.revision}` || !figureChoices.length) closeFigureMenu();
   renderTurnPanel(view);
   renderSidePanels(view);
+  renderWatching();
   passWhenNothingElse(view, mine);
   drawWhenDue(view);
 }
@@ -307,7 +320,9 @@ function renderTurnPanel(view) {
     panel.append(h("p", {}, t("drawPrompt", { who })),
       h("button", { class: "primary", id: "draw", type: "button", onclick: drawTileAction }, t("draw")));
   } else if (view.human_to_act && !myTurn(view)) {
-    panel.append(h("p", { class: "muted", id: "their-turn" }, state.spectator || !heldSeats(view).length ? t("watching") : t("theirTurn", { who })));
+    if (spectating(view)) panel.append(h("p", { class: "muted", id: "spectating" }, t("watching")));
+    if (othersPlacing(view)) panel.append(...theirTile(view, who));
+    else if (!spectating(view)) panel.append(h("p", { class: "muted", id: "their-turn" }, t("theirTurn", { who })));
   } else if (myTurn(view) && !waiting) {
     if (view.phase === "place" && view.drawn) {
       panel.append(h("p", {}, t("placePrompt", { tile: view.drawn.id })));
@@ -340,13 +355,76 @@ function renderTurnPanel(view) {
   if (view.can_undo && heldSeats(view).includes(lastMover(view))) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: "U" }, "↶ ", t("undo")));
   tools.append(h("a", { class: "button", href: `#/replay/${view.id}/`, id: "to-replay" }, t("replay")),
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
-  if (view.mode === "hotseat") tools.append(optionBox("autoDraw", "auto-draw"));
-  tools.append(optionBox("autoPass", "auto-pass"));
+  // A spectator's page draws no tile and answers no question: the options that do are for the players.
+  if (view.mode === "hotseat" && !spectating(view)) tools.append(optionBox("autoDraw", "auto-draw"));
+  if (!spectating(view)) tools.append(optionBox("autoPass", "auto-pass"));
   tools.append(optionBox("sound", "sound", (on) => on && tone(660, 0, 0.1, "sine", 0.05)));
   const resignAs = resigningSeat(view);
   if (resignAs !== null && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => resign(resignAs) }, t("resign")));
   panel.append(tools, err);
   if (view.mode === "friend" && heldSeats(view).length) panel.append(seatLinks(view));
+}
+
+// Another player is placing the tile drawn: the tile is public, as at a real table (what comes after it is not).
+const othersPlacing = (view) => !view.over && view.human_to_act && !myTurn(view) && view.phase === "place" && !!view.drawn;
+
+// The tile another player is placing, named and drawn as it came out of the bag; pointing at it shades where it fits,
+// and a toggle keeps those spaces shaded (only shown: the board offers nothing to click).
+function theirTile(view, who) {
+  const spaces = [...new Set(view.drawn.places.map((p) => p.space))];
+  const tile = tileSvg(view.drawn.id, view.sokol, 0, 96, "tile-svg drawn");
+  tile.id = "their-tile";
+  const toggle = h("button", {
+    type: "button", id: "show-fits", "aria-pressed": String(!!state.showFits), title: t("showFitsHint"),
+    onclick: () => {
+      state.showFits = !state.showFits;
+      renderGame();
+    },
+  }, t(state.showFits ? "hideFits" : "showFits"));
+  return [
+    h("p", { class: "muted", id: "their-turn", "data-tile": view.drawn.id }, t("theyPlace", { who, tile: view.drawn.id })),
+    h("div", { class: "drawn-row their", tabindex: 0, ...highlightOn(spaces, "fits") }, tile),
+    h("div", { class: "tools" }, toggle),
+  ];
+}
+
+// How many are watching (spectators' pages), beside the game's title; the live events keep it up to date.
+function renderWatching() {
+  const title = document.getElementById("game-title");
+  if (!title || !state.view) return;
+  const n = state.watching || 0;
+  let note = document.getElementById("watching");
+  if (!note) {
+    note = h("span", { class: "muted", id: "watching" });
+    title.append(note);
+  }
+  note.hidden = !n;
+  note.dataset.count = String(n);
+  note.textContent = n ? ` · ${t("watchingN", { n })}` : "";
+}
+
+// A spectator follows the players to their rematch once both have taken their seats there: the new game's own live
+// events tell when the second player comes.
+function followRematch(view) {
+  if (!spectating(view) || !view.over || !view.rematch || state.following === view.rematch) return;
+  const from = view.id;
+  const next = view.rematch;
+  if (state.stopFollow) state.stopFollow();
+  state.following = next;
+  const look = async () => {
+    let game;
+    try {
+      game = await games.get(next, state.lang);
+    } catch {
+      return; // gone or offline: its stream says when to look again
+    }
+    if (state.screen === "game" && state.gameId === from && game.seats.every((s) => s.player !== "open")) {
+      location.hash = `#/watch/${next}`;
+    }
+  };
+  state.stopFollow = watch(`/api/games/${next}/events`, null, null, (type) => {
+    if (type === "change" || type === "presence") look();
+  });
 }
 
 const lastMover = (view) => (view.recent.length ? view.recent[view.recent.length - 1].player : null);
@@ -426,6 +504,7 @@ function copyBox(id, label, url) {
 
 // The game waits for the friend: the link to send (it holds the invitation code, never a seat's token).
 function invitation(view) {
+  if (spectating(view)) return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("waitingSeats")));
   const entry = seats.of(view.id);
   const open = view.seats.find((s) => s.player === "open");
   if (!(entry && entry.invite) && open && open.name) {

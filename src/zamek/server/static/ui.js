@@ -67,11 +67,14 @@ export function stopPolling() {
   state.poll = null;
 }
 
-// Leaving a screen: no more polling, no more live events of its game.
+// Leaving a screen: no more polling, no more live events of its game (nor of the rematch a spectator waits for).
 export function stopWatching() {
   stopPolling();
   if (state.stopStream) state.stopStream();
   state.stopStream = null;
+  if (state.stopFollow) state.stopFollow();
+  state.stopFollow = null;
+  state.following = null;
 }
 
 export function playerName(view, p) {
