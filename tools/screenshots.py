@@ -66,7 +66,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSi
 import zamek.server.db
 import zamek.server.importing
 import zamek.server.joining
-import zamek.server.knights
 import zamek.server.rematch
 import zamek.server.seats
 import zamek.server.sessions
@@ -199,12 +198,12 @@ def running_server(db: Path) -> Iterator[str]:
     clock = FakeClock(CLOCK_START)
     # each looks ``now`` up in itself
     for module in (zamek.server.db, zamek.server.sessions, zamek.server.importing, zamek.server.joining,
-                   zamek.server.rematch, zamek.server.knights):
+                   zamek.server.rematch):
         module.now = clock  # type: ignore[attr-defined]
     fake = FakeSecrets("screenshots")
     zamek.server.tables.new_game_id = fake.game_id  # type: ignore[attr-defined]  # tables.new_id looks it up in tables
     # each looks ``new_secret`` up in itself
-    for module in (zamek.server.seats, zamek.server.joining, zamek.server.rematch, zamek.server.knights):
+    for module in (zamek.server.seats, zamek.server.joining, zamek.server.rematch):
         module.new_secret = fake.secret  # type: ignore[attr-defined]
     app = create_app(WebConfig(db_url=f"sqlite:///{db}", bot_delay=0.0, clock=GAME_TIME))
     port = free_port(PORT)

@@ -14,7 +14,6 @@ import time
 from datetime import datetime
 from typing import Any
 
-import pytest
 import sqlalchemy as sa
 from alembic import command
 from tools.loadtest import legal_actions
@@ -22,6 +21,7 @@ from tools.loadtest import legal_actions
 from tests.helpers import FIXTURES
 from tests.server.test_server_postgres import client as app_on
 from tests.web_client import Json, wait_for_person
+from zamek.server.db import Repository
 from zamek.server.migrate import config, current, head
 from zamek.server.tables import driver_url
 
@@ -61,8 +61,8 @@ def play_castle(web: Any, game_id: str) -> Json:
     """One move by the seat to move (a draw first where two people at one screen draw)."""
     view: Json = web.get(f"/api/games/{game_id}").json()
     if view["phase"] == "draw":
-        view = web.post(f"/api/games/{game_id}/draw", headers=web.mover(view), json={"revision": view["revision"]})
-        view = view.json()
+        drawn = web.post(f"/api/games/{game_id}/draw", headers=web.mover(view), json={"revision": view["revision"]})
+        view = drawn.json()
     answer = web.post(f"/api/games/{game_id}/actions", headers=web.mover(view),
                       json={"action": legal_actions(view)[0], "revision": view["revision"]})
     assert answer.status_code == 200, answer.text
@@ -73,29 +73,31 @@ def play_castle(web: Any, game_id: str) -> Json:
 
 def test_a_database_of_schema_0003_becomes_one_table_of_matches_and_every_game_goes_on(any_url: str) -> None:
     database_at_0003(any_url)
+    repo = Repository(any_url)  # upgrades it, as a server's start does (before any worker plays on)
+    assert current(repo.engine) == head()
+    with repo.engine.connect() as connection:
+        assert not {"games", "knights_games"} & set(sa.inspect(connection).get_table_names())
+    # Nothing lost: every row of both tables is a match, with its moves, scores and revision.
+    stored = {m.id: m for m in repo.all()}
+    for row in DATA["tables"]["games"]:
+        match = stored[row["id"]]
+        assert (match.kind, match.mode, match.level, match.human, match.seed, match.revision, match.hints) == (
+            "castle", row["mode"], row["level"], row["human"], row["seed"], row["revision"], bool(row["hints"]))
+        assert match.moves == _value(sa.JSON(), row["moves"]) and match.scores == _value(sa.JSON(), row["scores"])
+    for row in DATA["tables"]["knights_games"]:
+        match = stored[row["id"]]
+        assert (match.kind, match.mode, match.players, match.scores, match.turn, match.revision) == (
+            "knights", "table", _value(sa.JSON(), row["seats"]), _value(sa.JSON(), row["points"]), row["round"],
+            row["revision"])
+        assert match.moves == _value(sa.JSON(), row["moves"])
+    assert len(stored) == len(DATA["tables"]["games"]) + len(DATA["tables"]["knights_games"])
+    assert repo.jobs_waiting() == len(DATA["tables"]["computer_jobs"])
+    repo.close()
+
     with app_on(any_url) as web:
         for game_id, seats in DATA["tokens"].items():
             for seat, token in seats.items():
                 web.tokens.seats.setdefault(game_id, {})[int(seat)] = token
-        repo = web.service.repo
-        assert current(repo.engine) == head()
-        with repo.engine.connect() as connection:
-            assert not {"games", "knights_games"} & set(sa.inspect(connection).get_table_names())
-        # Nothing lost: every row of both tables is a match, with its moves, scores and revision.
-        stored = {m.id: m for m in repo.all()}
-        for row in DATA["tables"]["games"]:
-            match = stored[row["id"]]
-            assert (match.kind, match.mode, match.level, match.human, match.seed, match.revision, match.hints) == (
-                "castle", row["mode"], row["level"], row["human"], row["seed"], row["revision"], bool(row["hints"]))
-            assert match.moves == _value(sa.JSON(), row["moves"]) and match.scores == _value(sa.JSON(), row["scores"])
-        for row in DATA["tables"]["knights_games"]:
-            match = stored[row["id"]]
-            assert (match.kind, match.mode, match.players, match.scores, match.turn, match.revision) == (
-                "knights", "table", _value(sa.JSON(), row["seats"]), _value(sa.JSON(), row["points"]), row["round"],
-                row["revision"])
-            assert match.moves == _value(sa.JSON(), row["moves"])
-        assert len(stored) == len(DATA["tables"]["games"]) + len(DATA["tables"]["knights_games"])
-
         # The computer's turn was a job: it is played.
         view = wait_for_person(web, GAMES["computer_thinking"])
         assert view["human_to_act"]
@@ -137,11 +139,11 @@ def test_a_database_of_schema_0003_becomes_one_table_of_matches_and_every_game_g
         assert {g["id"] for g in lobby["knights"]} >= {GAMES["knights_playing"], GAMES["knights_over"]}
 
 
-@pytest.mark.parametrize("kind", ["castle", "knights"])
-def test_a_game_of_one_kind_is_not_found_under_the_other(kind: str, any_url: str) -> None:
+def test_one_protocol_serves_both_games_and_the_old_card_game_routes_find_only_card_games(any_url: str) -> None:
     database_at_0003(any_url)
     with app_on(any_url) as web:
-        other = GAMES["knights_playing"] if kind == "castle" else GAMES["friend_clock"]
-        path = f"/api/games/{other}" if kind == "castle" else f"/api/knights/{other}"
-        answer = web.get(path)
-        assert answer.status_code == 404 and answer.json()["error"] == "not-found"
+        card_game = web.get(f"/api/games/{GAMES['knights_playing']}")
+        assert card_game.status_code == 200, card_game.text
+        assert card_game.json()["kind"] == "knights" and card_game.json()["hand"] is None  # the public view
+        castle = web.get(f"/api/knights/{GAMES['friend_clock']}")
+        assert castle.status_code == 404 and castle.json()["error"] == "not-found"

@@ -113,7 +113,7 @@ def test_meta_lists_every_rule_set_and_option(client: WebClient) -> None:
     answer = client.get("/api/meta")
     meta = answer.json()
     Meta.model_validate_json(answer.text)
-    assert meta["api"] == API_VERSION == 3  # an addition: the protocol's version stays
+    assert meta["api"] == API_VERSION == 4
     assert meta["rule_sets"] == list(RULE_SETS)
     assert meta["options"] == [option_json(o) for o in OPTIONS]
     assert meta["edition_options"] == [option_json(o) for o in EDITION_OPTIONS]

@@ -82,8 +82,8 @@ OLD_COLUMNS = {
 }
 NOW_READ = {
     "games": f"SELECT {OLD_COLUMNS['games']} FROM matches WHERE kind = 'castle'",
-    "knights_games": "SELECT id, created_at, updated_at, players, seed, setup, moves, status, scores, turn FROM matches "
-                     "WHERE kind = 'knights'",
+    "knights_games": "SELECT id, created_at, updated_at, players, seed, setup, moves, status, scores, turn "
+                     "FROM matches WHERE kind = 'knights'",
 }
 """Where the program of today keeps what the previous schema's tables held (one table of matches)."""
 
@@ -122,8 +122,14 @@ def test_a_database_of_the_previous_schema_is_upgraded_and_its_games_go_on(any_u
         assert view["thinking"]
         friend = web.post("/api/games", json={"mode": "friend", "seat": "first",
                                               "clock": {"kind": "live", "minutes": 5, "increment": 3}}).json()
-        joined = web.post(f"/api/games/{friend['id']}/join", json={"invite": friend["invite"]}).json()
-        assert joined["clock"]["running"] == 0
+        view = web.post(f"/api/games/{friend['id']}/join", json={"invite": friend["invite"]}).json()
+        for _ in range(2):  # a fair start: the clocks wait for both players' first moves
+            assert view["clock"]["running"] is None
+            player = view["current"]
+            while view["current"] == player:
+                view = web.post(f"/api/games/{friend['id']}/actions", headers=web.seat(friend["id"], player),
+                                json={"action": legal_actions(view)[0], "revision": view["revision"]}).json()
+        assert view["clock"]["running"] == 0
         knights = web.post("/api/knights", json={"seats": ["person", "friend"]}).json()
         web.post(f"/api/knights/{knights['id']}/join", json={"invite": knights["invite"]}).raise_for_status()
         tokens = web.tokens
@@ -399,6 +405,66 @@ def test_kill_9_of_workers_in_mid_game_loses_no_acknowledged_move(pg_url: str, t
         assert kills >= 5 and len(person.acked) >= 40
         wait_for_workers(server, 2)  # uvicorn started the dead ones again
         person.check_every_acknowledged_move_is_stored()
+
+
+class CardPlayer(Person):
+    """The people's seats of a game of Rycerze i zamki, choosing through a server whose workers die."""
+
+    def seat_view(self, seat: int) -> Json | None:
+        with contextlib.suppress(httpx.HTTPError):
+            answer = httpx.get(f"{self.url}/api/games/{self.game}", headers=bearer(self.tokens[seat]), timeout=10)
+            if answer.status_code == 200:
+                view: Json = answer.json()
+                return view
+        return None
+
+    def move(self, view: Json) -> None:
+        seat = view["person_to_act"]
+        mine = self.seat_view(seat)
+        if mine is None or mine["revision"] != view["revision"]:
+            return
+        action = self.rng.choice(mine["legal"])
+        try:
+            answer = httpx.post(f"{self.url}/api/games/{self.game}/actions", timeout=10,
+                                json={"action": action, "revision": mine["revision"], "seat": seat},
+                                headers=bearer(self.tokens[seat]))
+        except httpx.HTTPError:
+            return
+        if answer.status_code == 200:
+            self.acked.append((mine["moves_count"], action))
+        else:
+            assert answer.status_code == 409, answer.text
+
+
+def test_a_card_game_with_a_computer_seat_finishes_while_workers_are_killed(pg_url: str, tmp_path: Path) -> None:
+    """Rycerze i zamki on two workers: its computer seat chooses as a job with a lease; workers (and their computer
+    pools) die again and again; no acknowledged choice is lost and the game finishes."""
+    rng = random.Random(6)
+    with serving(pg_url, tmp_path / "serve.log", "--computer-lease", "2") as server:
+        wait_for_workers(server, 2)
+        created = httpx.post(f"{server.url}/api/games",
+                             json={"game": "knights", "seats": ["person", "friend", "heuristic"]}).json()
+        joined = httpx.post(f"{server.url}/api/games/{created['id']}/join", json={"invite": created["invite"]}).json()
+        player = CardPlayer(server.url, created["id"], {0: created["tokens"][0]["token"],
+                                                        1: joined["tokens"][0]["token"]}, 13)
+        kills = 0
+        end = time.monotonic() + 300
+        view = player.view()
+        step = 0
+        while not view["over"] and time.monotonic() < end:
+            if view["person_to_act"] is None:
+                time.sleep(0.05)
+            else:
+                if step % 2 == 1:  # a worker (or a computer pool's process) dies while a choice is on its way
+                    threading.Timer(0.002, kill_one, (server, rng, True)).start()
+                    kills += 1
+                step += 1
+                player.move(view)
+            view = player.view()
+        assert view["over"], "the card game did not finish"
+        assert kills >= 5 and len(player.acked) >= 10
+        wait_for_workers(server, 2)
+        player.check_every_acknowledged_move_is_stored()
 
 
 def test_a_game_against_the_computer_finishes_while_workers_are_killed_and_restarted(

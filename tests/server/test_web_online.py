@@ -32,6 +32,7 @@ from zamek import Setup, new_game
 from zamek.server import events
 from zamek.server.app import create_app
 from zamek.server.db import Repository
+from zamek.server.schemas import API_VERSION
 from zamek.server.tables import ExtrasRow, SeatRow, StoredMatch
 
 START = 1_700_000_000.0
@@ -86,6 +87,12 @@ def join(client: WebClient, game: Json, name: str | None = "Olek") -> Json:
 def friend_game(client: WebClient, **options: Any) -> Json:
     """A game against a friend who has joined (the creator first, named Ala): the friend's first view."""
     return join(client, create(client, name="Ala", **options))
+
+
+def started_game(client: WebClient, **options: Any) -> Json:
+    """A game against a friend whose players have both made their first move, so its clock runs (a fair start):
+    the creator, Ala, is to move again."""
+    return finish_turn(client, finish_turn(client, friend_game(client, **options)))
 
 
 def seed_of(client: WebClient, game_id: str) -> int:
@@ -298,11 +305,21 @@ def test_a_friend_takes_the_open_seat_with_the_invitation(client: WebClient) -> 
     assert [t["seat"] for t in joined["tokens"]] == [0] and joined["invite"] is None
     assert [(s["player"], s["name"]) for s in joined["seats"]] == [("person", "Olek"), ("person", "Ala")]
     assert joined["revision"] > game["revision"]
-    again = client.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"], "name": "Ewa"})
-    assert again.status_code == 409 and again.json()["error"] == "no-free-seat"
-    assert view_of(client, game["id"])["seats"] == joined["seats"]
+    # The friend's answer was lost on the way: the same invitation gives the same seat again, with a new token
+    # (the first one no longer works), until that token is first used.
+    lost = joined["tokens"][0]["token"]
+    again = client.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"], "name": "Olek"})
+    assert again.status_code == 201 and [t["seat"] for t in again.json()["tokens"]] == [0], again.text
+    assert again.json()["tokens"][0]["token"] != lost
+    refused = client.post(f"/api/games/{game['id']}/actions", headers=bearer(lost),
+                          json={"action": joined["drawn"]["places"][0]["action"]})
+    assert refused.status_code == 403 and refused.json()["error"] == "not-your-seat"
+    assert [(s["player"], s["name"]) for s in view_of(client, game["id"])["seats"]] == [("person", "Olek"),
+                                                                                       ("person", "Ala")]
     # The friend is first here: their token moves; the game is both players' now, so it stays.
-    move(client, joined, joined["drawn"]["places"][0]["action"], seat=0)
+    move(client, view_of(client, game["id"]), joined["drawn"]["places"][0]["action"], seat=0)
+    taken = client.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"], "name": "Ewa"})
+    assert taken.status_code == 409 and taken.json()["error"] == "no-free-seat"
     refused = client.delete(f"/api/games/{game['id']}", headers=client.seat(game["id"], 1))
     assert refused.status_code == 409 and refused.json()["error"] == "shared-game"
 
@@ -422,6 +439,10 @@ def test_a_live_clock_runs_for_the_player_to_move_and_adds_the_increment(
     assert game["clock"]["left_ms"] == [60_000, 60_000] and game["clock"]["running"] is None
     fake.advance(30)  # nobody's time runs before the friend joins
     view = join(client, game)
+    fake.advance(20)  # nor before each player has made a first move (a fair start)
+    view = finish_turn(client, view)
+    fake.advance(20)
+    view = finish_turn(client, view)
     assert view["clock"]["left_ms"] == [60_000, 60_000] and view["clock"]["running"] == 0
     fake.advance(10)
     assert clock_of(client, game["id"])["left_ms"] == [50_000, 60_000]
@@ -445,9 +466,47 @@ def test_a_live_clock_runs_for_the_player_to_move_and_adds_the_increment(
     assert clock_of(client, game["id"])["left_ms"] == [53_000, 0]  # a stopped clock
 
 
+def test_no_game_is_lost_on_time_before_both_players_have_moved(clocked: tuple[WebClient, FakeTime]) -> None:
+    """A fair start: the clocks wait for every first move; a player who never makes theirs lets the game be
+    aborted (no winner, no loser), by the server after the time for a first move, or by either player at once."""
+    client, fake = clocked
+    game = create(client, clock={"kind": "live", "minutes": 0.5, "increment": 0})
+    fake.advance(3600)  # nobody has joined: nothing runs out
+    assert client.service.expire_clocks() == []
+    view = join(client, game)
+    fake.advance(45)  # more than the first player's whole time, less than the time for a first move
+    assert client.service.expire_clocks() == [] and not view_of(client, game["id"])["over"]
+    view = finish_turn(client, view_of(client, game["id"]))
+    assert view["clock"]["running"] is None and view["clock"]["left_ms"] == [30_000, 30_000]
+    fake.advance(59)
+    assert client.service.expire_clocks() == []
+    fake.advance(2)  # the second player never made their first move
+    assert client.service.expire_clocks() == [game["id"]]
+    aborted = view_of(client, game["id"])
+    assert aborted["over"] and aborted["ended"] == {"reason": "abort", "loser": None}
+    assert aborted["result"]["winners"] == [] and aborted["clock"]["left_ms"] == [30_000, 30_000]
+    line = next(g for g in client.lobby()["castle"] if g["id"] == game["id"])
+    assert line["ended"] == "abort" and line["winners"] == []
+
+
+def test_either_player_may_abort_until_both_have_moved(clocked: tuple[WebClient, FakeTime]) -> None:
+    client, _ = clocked
+    view = friend_game(client, clock={"kind": "live", "minutes": 5, "increment": 0})
+    refused = client.post(f"/api/games/{view['id']}/abort", json={})
+    assert refused.status_code == 401
+    aborted = client.post(f"/api/games/{view['id']}/abort", json={"revision": view["revision"]},
+                          headers=client.seat(view["id"], 1))  # the player not to move
+    assert aborted.status_code == 200, aborted.text
+    assert aborted.json()["ended"] == {"reason": "abort", "loser": None} and aborted.json()["over"]
+    started = started_game(client, clock={"kind": "live", "minutes": 5, "increment": 0})
+    late = client.post(f"/api/games/{started['id']}/abort", json={}, headers=client.seat(started["id"], 0))
+    assert late.status_code == 409 and late.json()["error"] == "started"
+    assert not view_of(client, started["id"])["over"]
+
+
 def test_a_move_after_the_time_ran_out_loses_the_game(clocked: tuple[WebClient, FakeTime]) -> None:
     client, fake = clocked
-    view = friend_game(client, clock={"kind": "live", "minutes": 1, "increment": 0})
+    view = started_game(client, clock={"kind": "live", "minutes": 1, "increment": 0})
     fake.advance(60.5)
     refused = client.post(f"/api/games/{view['id']}/actions", headers=client.seat(view["id"], 0),
                           json={"action": view["drawn"]["places"][0]["action"], "revision": view["revision"]})
@@ -464,7 +523,7 @@ def test_a_move_after_the_time_ran_out_loses_the_game(clocked: tuple[WebClient, 
 def test_out_of_time_the_opponent_cannot_resign_the_win_away(clocked: tuple[WebClient, FakeTime]) -> None:
     """Between the server's looks at the clocks, a resignation by either player finds the time out first."""
     client, fake = clocked
-    view = friend_game(client, clock={"kind": "live", "minutes": 1, "increment": 0})
+    view = started_game(client, clock={"kind": "live", "minutes": 1, "increment": 0})
     fake.advance(61)
     refused = client.post(f"/api/games/{view['id']}/resign", json={}, headers=client.seat(view["id"], 1))
     assert refused.status_code == 409 and refused.json()["error"] == "time-out"
@@ -481,7 +540,7 @@ def test_a_game_nobody_joined_is_deleted_not_resigned(client: WebClient) -> None
 def test_a_correspondence_clock_gives_each_turn_its_time(clocked: tuple[WebClient, FakeTime]) -> None:
     client, fake = clocked
     day = 86_400_000
-    view = friend_game(client, clock={"kind": "correspondence", "days": 1})
+    view = started_game(client, clock={"kind": "correspondence", "days": 1})
     fake.advance(20 * 3600)
     view = finish_turn(client, view_of(client, view["id"]))
     assert view["clock"]["left_ms"] == [day, day] and view["clock"]["running"] == 1
@@ -496,7 +555,7 @@ def test_a_correspondence_clock_gives_each_turn_its_time(clocked: tuple[WebClien
     assert view_of(client, view["id"])["ended"] == {"reason": "timeout", "loser": 0}
 
 
-def test_a_rematchs_clock_starts_when_both_players_have_taken_their_seats(
+def test_a_rematchs_clocks_wait_for_both_players_and_their_first_moves(
     clocked: tuple[WebClient, FakeTime],
 ) -> None:
     """Ala offers the rematch and plays second: Olek, who starts, loses no time before he has taken his seat."""
@@ -511,10 +570,13 @@ def test_a_rematchs_clock_starts_when_both_players_have_taken_their_seats(
     assert not view_of(client, offered["id"])["over"]
     taken = client.post(f"/api/games/{game['id']}/rematch", headers=client.seat(game["id"], 1))
     assert taken.status_code == 201, taken.text
-    assert taken.json()["clock"]["running"] == 0 and taken.json()["clock"]["left_ms"] == [60_000, 60_000]
+    assert taken.json()["clock"]["running"] is None and taken.json()["clock"]["left_ms"] == [60_000, 60_000]
     assert taken.json()["revision"] > offered["revision"]  # Ala's page learns that Olek has arrived
-    fake.advance(10)
-    assert clock_of(client, offered["id"])["left_ms"] == [50_000, 60_000]
+    fake.advance(59)  # the clocks wait for the first moves; Olek has a minute for his
+    assert client.service.expire_clocks() == [] and clock_of(client, offered["id"])["left_ms"] == [60_000, 60_000]
+    fake.advance(2)
+    assert client.service.expire_clocks() == [offered["id"]]
+    assert view_of(client, offered["id"])["ended"] == {"reason": "abort", "loser": None}
 
 
 def test_a_clock_is_friends_only(client: WebClient) -> None:
@@ -541,7 +603,7 @@ def test_a_clock_survives_a_restart_and_the_servers_watch_ends_the_game(tmp_path
     db = tmp_path / "games.sqlite3"
     fake = FakeTime()
     with client_for(db, clock=fake) as client:
-        view = friend_game(client, clock={"kind": "live", "minutes": 1, "increment": 2})
+        view = started_game(client, clock={"kind": "live", "minutes": 1, "increment": 2})
         fake.advance(10)
         view = finish_turn(client, view_of(client, view["id"]))
         assert view["clock"]["left_ms"] == [52_000, 60_000] and view["clock"]["running"] == 1
@@ -592,11 +654,15 @@ def test_k8_rycerze_i_zamki_with_a_friend_and_a_computer(client: WebClient) -> N
     assert [(s["player"], s["name"]) for s in friend["players_at"]] == [
         ("person", "Ala"), ("person", "Olek"), ("computer", None)]
     assert friend["revision"] > game["revision"]
+    knights_seat(client, gid, 1)  # the friend's token is used: the invitation gives the seat no more
     again = client.post(f"/api/knights/{gid}/join", json={"invite": game["invite"]})
     assert again.status_code == 409 and again.json()["error"] == "no-free-seat"
     rng = random.Random(8)
     while True:
         public = client.get(f"/api/knights/{gid}").json()
+        if public["thinking"]:  # the computer seat chooses as a job of the server
+            time.sleep(0.01)
+            continue
         assert public["hand"] is None and public["camp"] is None and public["my_choice"] is None
         for seat in (0, 1):  # each token reads its own seat's view, not the other's
             assert knights_seat(client, gid, seat)["seat"] == seat
@@ -925,6 +991,9 @@ def test_k8_a_spectators_stream_holds_no_token_and_no_hand(
     hands: set[str] = set()
     for _ in range(6):
         public = http_client.get(f"/api/knights/{gid}").json()
+        while public["thinking"]:  # the computer seat chooses as a job of the server
+            time.sleep(0.01)
+            public = http_client.get(f"/api/knights/{gid}").json()
         if public["over"]:
             break
         seat = public["person_to_act"]
@@ -933,7 +1002,7 @@ def test_k8_a_spectators_stream_holds_no_token_and_no_hand(
         moved = http_client.post(f"/api/knights/{gid}/actions", headers=bearer(tokens[seat]),
                                  json={"action": rng.choice(view["legal"]), "revision": view["revision"]})
         assert moved.status_code == 200, moved.text
-        spectator.change(moved.json()["revision"])
+        spectator.change(moved.json()["revision"])  # a change at least as new as the move's
         player.change(moved.json()["revision"])
     text = "\n".join(spectator.text)
     assert "change" in text and "presence" in text
@@ -957,7 +1026,7 @@ def test_too_many_pages_on_one_game_are_refused_with_429(
         assert stream.status == 200
         stream.next("presence")
     refused = EventStream(live, path)
-    assert refused.status == 429 and refused.response.getheader("Zamek-Api") == "3"
+    assert refused.status == 429 and refused.response.getheader("Zamek-Api") == str(API_VERSION)
     assert json.loads(refused.response.read())["error"] == "too-many-watchers"
     refused.close()
     # Spectators never shut a player out: a seat's pages are counted apart.

@@ -46,7 +46,7 @@ SETUP_FILES = [SRC / "castle" / "rules" / name for name in ("setup.py", "edition
 
 def raised_messages() -> Iterator[tuple[str, str, str]]:
     """(file, code, message) of every refusal raised with a message written out whole."""
-    for path in sorted(WEB_DIR.glob("*.py")):
+    for path in sorted(WEB_DIR.glob("**/*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call) or len(node.args) < 3:
                 continue
@@ -66,7 +66,7 @@ def test_every_message_written_out_has_its_polish() -> None:
 
 
 def test_undo_refusals_have_their_polish() -> None:
-    source = (WEB_DIR / "sessions.py").read_text()
+    source = (WEB_DIR / "games" / "castle.py").read_text()
     tree = ast.parse(source)
     function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "undo_refusal")
     returned = [n.value.value for n in ast.walk(function) if isinstance(n, ast.Return)
@@ -134,7 +134,7 @@ def test_every_message_of_the_engines_has_its_polish_template() -> None:
 
 def test_every_message_with_values_of_the_web_layer_has_its_polish_template() -> None:
     messages = []
-    for path in sorted(WEB_DIR.glob("*.py")):
+    for path in sorted(WEB_DIR.glob("**/*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call) or len(node.args) < 3:
                 continue

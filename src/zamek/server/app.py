@@ -24,7 +24,7 @@ from typing import Any, Final
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -33,35 +33,25 @@ from zamek.castle.bots.levels import OFFERED_LEVELS
 from zamek.castle.rules.rates import RATES
 from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS
 from zamek.castle.terms import LANGUAGES
-from zamek.server.events import stream
 from zamek.server.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
-from zamek.server.knights import KnightsService, add_routes
 from zamek.server.knights_schemas import LobbyGames
 from zamek.server.layout import Geometry, geometry
-from zamek.server.routing import Token, event_stream, last_event_id
+from zamek.server.match_routes import add_match_routes
+from zamek.server.routing import Token
 from zamek.server.schemas import (
     API_HEADER,
     API_VERSION,
     Adopted,
     AnalysisView,
     ErrorAnswer,
-    GameStatus,
-    GameView,
     Hints,
-    Join,
     Lobby,
     Meta,
-    Move,
-    NewGame,
     RatesView,
-    ReplayView,
-    Revision,
     RuleOptionView,
-    SavedGame,
     SeatedView,
     errors,
 )
-from zamek.server.seats import seat_of
 from zamek.server.service import GameService, ServiceError, WebConfig
 from zamek.server.words import in_language
 
@@ -181,7 +171,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app = FastAPI(title="Zamek", version=str(API_VERSION), description=DESCRIPTION, lifespan=lifespan,
                   docs_url=None, openapi_url="/api/openapi.json", redoc_url=None)
     app.state.service = service
-    knights = KnightsService(service.repo, ServiceError, service.events)
     # Outermost last: the security headers go on every answer, refusals of the guards included.
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
@@ -199,7 +188,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         # A castle game's refusal speaks the words of its edition (a "road" of 2020 is a "path" of 2003).
         game_id = request.path_params.get("game_id")
         live = service.sessions.peek(game_id) if isinstance(game_id, str) else None
-        edition = str(live.setup.edition) if live is not None else "zamek"
+        edition = str(getattr(live.setup, "edition", "zamek")) if live is not None else "zamek"
         return refuse(exc.status, exc.code, in_language(exc.code, exc.message, language_of(request), edition))
 
     @app.exception_handler(RequestValidationError)
@@ -273,8 +262,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     def lobby(body: Lobby) -> LobbyGames:
         """The games of the seat tokens this browser holds (castle and Rycerze i zamki), the latest changed first, a
         page at a time; no other game is ever listed."""
-        castle, held, more = service.lobby(body.tokens, body.offset, body.limit)
-        return LobbyGames(castle=castle, knights=knights.lines(held), more=more)
+        castle, knights, more = service.lobby(body.tokens, body.offset, body.limit)
+        return LobbyGames(castle=castle, knights=knights, more=more)
 
     legacy_left = True
     """Games stored before seats may still be in the database (the page asks at every visit to the lobby)."""
@@ -290,88 +279,11 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         nonlocal legacy_left
         if not legacy_left:  # every game made since has seats: once adopted, none is left to look for
             return []
-        adopted = service.adopt() + knights.adopt()
+        adopted = service.adopt()
         legacy_left = False
         return adopted
 
-    @app.post("/api/games", status_code=201, responses=errors(422))
-    def new_game(body: NewGame, lang: str = "en") -> SeatedView:
-        """Start a game; the answer is its first position with the tokens of the creator's seats (both at one
-        screen) and, against a friend, the invitation code of the link to send."""
-        setup = Setup.parse(body.rule_set())
-        created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name, body.hints)
-        return service.seated_view(created, _lang(lang))
-
-    @app.get("/api/games/{game_id}", responses=errors(404, 422))
-    def get_game(game_id: str, lang: str = "en") -> GameView:
-        """The position, with everything the page draws (anyone who knows the game's id may watch it)."""
-        return service.view(game_id, _lang(lang))
-
-    @app.get("/api/games/{game_id}/status", responses=errors(404, 422))
-    def game_status(game_id: str) -> GameStatus:
-        """Cheap to poll: the revision changes with every move."""
-        return service.status(game_id)
-
-    @app.get("/api/games/{game_id}/events", responses=errors(403, 404, 422, 429),
-             response_class=StreamingResponse)
-    async def game_events(game_id: str, request: Request, token: Token) -> StreamingResponse:
-        """Server-Sent Events: ``change`` (its id the revision; a stream resumes after ``Last-Event-ID``),
-        ``presence`` (the seats with a page open) and ``gone``. With a seat's token the page counts as that
-        seat's player being connected; without one, as a spectator."""
-        live = await run_in_threadpool(service.get, game_id)
-        seat = seat_of(live.seats, token)
-        if token is not None and seat is None:
-            raise ServiceError(403, "not-your-seat", "this token holds no seat of this game")
-        return await event_stream(stream(service.events, game_id, seat, live.revision, last_event_id(request)))
-
-    @app.post("/api/games/{game_id}/actions", responses=errors(400, 401, 403, 404, 409, 422))
-    def play(game_id: str, body: Move, token: Token, lang: str = "en") -> GameView:
-        """A person's move, in the game's notation, by the seat to move."""
-        return service.view(game_id, _lang(lang), service.act(game_id, body.action, body.revision, token))
-
-    @app.post("/api/games/{game_id}/draw", responses=errors(401, 403, 404, 409, 422))
-    def draw(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
-        """Draw the next tile (two people at one screen), by the seat to move."""
-        return service.view(game_id, _lang(lang), service.draw(game_id, body.revision if body else None, token))
-
-    @app.post("/api/games/{game_id}/undo", responses=errors(401, 403, 404, 409, 422))
-    def undo(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
-        """Take the last move back while nothing has happened since, by the seat that made it."""
-        return service.view(game_id, _lang(lang), service.undo(game_id, body.revision if body else None, token))
-
-    @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(403, 404, 409, 422))
-    def join(game_id: str, body: Join, lang: str = "en") -> SeatedView:
-        """Take the free seat of a friend's game with the invitation code of its link; the answer has the seat's
-        token."""
-        return service.seated_view(service.join(game_id, body.invite, body.name), _lang(lang))
-
-    @app.post("/api/games/{game_id}/resign", responses=errors(401, 403, 404, 409, 422))
-    def resign(game_id: str, token: Token, body: Revision | None = None, lang: str = "en") -> GameView:
-        """Resign: the other player wins."""
-        return service.view(game_id, _lang(lang), service.resign(game_id, token, body.revision if body else None))
-
-    @app.post("/api/games/{game_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409, 422))
-    def rematch(game_id: str, token: Token, lang: str = "en") -> SeatedView:
-        """A finished game against a friend: offer a rematch (seats swapped), or take your seat in the one
-        offered. The answer is the new game with your seat's token."""
-        return service.seated_view(service.rematch(game_id, token), _lang(lang))
-
-    @app.delete("/api/games/{game_id}", status_code=204, responses=errors(401, 403, 404, 409, 422))
-    def delete_game(game_id: str, token: Token) -> Response:
-        """Delete a game (one of its seats' token); a game against a friend who has joined stays."""
-        service.delete(game_id, token)
-        return Response(status_code=204)
-
-    @app.get("/api/games/{game_id}/record", response_model_exclude_unset=True, responses=errors(404, 422))
-    def export_record(game_id: str, response: Response) -> SavedGame:
-        """The saved-game JSON (setup, every move; the seed once the game is over), as a file to download."""
-        response.headers["Content-Disposition"] = f'attachment; filename="zamek-{game_id}.json"'
-        return service.record(game_id)
-
-    @app.get("/api/games/{game_id}/replay", responses=errors(400, 404, 422))
-    def replay(game_id: str, move: int | None = None, lang: str = "en") -> ReplayView:
-        """The position after ``move`` moves (default: all), with every move of the game in words."""
-        return service.replay_view(game_id, move, _lang(lang))
+    add_match_routes(app, service, _lang)
 
     @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422))
     def game_hints(game_id: str, token: Token, lang: str = "en") -> Hints:
@@ -395,8 +307,6 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         raw = parse_record(await request.body())
         return await run_in_threadpool(service.analyse_record, raw, _lang(lang))
 
-    add_routes(app, knights, _lang)
-
     @app.post(
         "/api/import", status_code=201, responses=errors(400, 413, 422),
         openapi_extra={"requestBody": {"required": True, "content": {
@@ -406,6 +316,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         """Store a saved game sent as the request's JSON body; a corrupt one is refused with the reason."""
         raw = parse_record(await request.body())
         created = await run_in_threadpool(service.import_record, raw)
-        return await run_in_threadpool(service.seated_view, created, _lang(lang))
+        view = await run_in_threadpool(service.seated_view, created, _lang(lang))
+        assert isinstance(view, SeatedView)  # a saved castle game
+        return view
 
     return app

@@ -1,4 +1,4 @@
-"""The computer's turns of castle games, scheduled from the database and thought out in a pool of processes.
+"""The computer's turns of both games, scheduled from the database and thought out in a pool of processes.
 
 A change that leaves the computer to move stores a job for it (``computer_jobs``, due after a pause in which
 a person may still take their move back), in the same transaction as the change. Every process of a server
@@ -11,7 +11,7 @@ Nothing is lost when something fails. A failed write is retried a moment later; 
 its lease to run out, and another process takes the job (the lease is the watchdog); a pool whose process
 was killed is replaced and the job tried again; a position the computer cannot play (a bug) is marked on the
 job, shown to the player, and tried again only once the game changes. The computer's choices come from the
-game's seed and the move number (``zamek.castle.seeding``), so whichever process plays a turn plays the same one.
+game's seed and the move number (the games' seeding), so whichever process plays a turn plays the same one.
 """
 
 from __future__ import annotations
@@ -29,15 +29,15 @@ from typing import Any, Final
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from zamek import Action, make_bot, new_game, parse_action
-from zamek.castle import record as records
-from zamek.castle.seeding import player_move_rng
 from zamek.kit.pools import process_pool
-from zamek.kit.records import parse_moves
 from zamek.server.db import Repository
 from zamek.server.errors import ServiceError
-from zamek.server.sessions import MoveInfo, Sessions, chance_for, step
+from zamek.server.games import MoveInfo, Think
+from zamek.server.games.castle import think
+from zamek.server.sessions import Sessions
 from zamek.server.tables import Job
+
+__all__ = ["ComputerPlayer", "computer_pool", "think", "worker_name"]
 
 log = logging.getLogger("zamek.server")
 
@@ -53,24 +53,6 @@ def computer_pool(processes: int) -> ProcessPoolExecutor:
     """A pool of ``processes`` processes to think in, started afresh (this process runs threads), each ending
     soon after the server process that made the pool dies."""
     return process_pool(processes, spawn=True)
-
-
-def think(setup: dict[str, Any], moves: list[str], seed: int, level: str, human: int) -> list[str]:
-    """The computer's whole turn from a game's record: its moves in notation (chance included) until a person is
-    to decide or the game ends. A pure function of its arguments, run in the pool."""
-    state = new_game(records.setup_from_json(setup))
-    for move in parse_moves({"moves": moves}, parse_action):
-        state.apply(move)
-    bot = make_bot(level)
-    played: list[str] = []
-    while not state.is_over() and (state.is_chance() or state.current != human):
-        if state.is_chance():
-            action: Action = chance_for(seed, state)
-        else:
-            action = bot.choose(state, player_move_rng(seed, state.current, len(moves) + len(played)))
-        state.apply(action)
-        played.append(str(action))
-    return played
 
 
 def worker_name() -> str:
@@ -187,23 +169,22 @@ class ComputerPlayer:
             if live.revision != job.revision or not live.computer_to_move():
                 self.repo.drop_job(job)  # a job left by an older version, or one whose game moved on
                 return
-            assert live.level is not None and live.human is not None
-            args = (records.setup_to_json(live.setup), [str(a) for a in live.actions], live.seed, live.level,
-                    live.human)
-        texts = self._think(*args)
+            kind = live.kind
+            args = kind.think_args(live)
+        texts = self._think(kind.think(), *args)
         with live.lock:
             if live.revision != job.revision or live.deleted:
                 return  # changed while the computer thought (an undo): the change dropped this job
             state = live.state.copy()
-            actions = [parse_action(t) for t in texts]
-            infos: list[MoveInfo] = [step(state, action) for action in actions]
+            actions = [kind.parse(t) for t in texts]
+            infos: list[MoveInfo] = [kind.step(state, action) for action in actions]
             if actions:
                 self.sessions.commit(live, state, actions, infos)
 
-    def _think(self, *args: Any) -> list[str]:
+    def _think(self, thinking: Think, *args: Any) -> list[str]:
         if not self.processes:
-            return think(*args)
-        future: Future[list[str]] = self._process_pool().submit(think, *args)
+            return thinking(*args)
+        future: Future[list[str]] = self._process_pool().submit(thinking, *args)
         return future.result()
 
     def _process_pool(self) -> Executor:

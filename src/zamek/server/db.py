@@ -20,6 +20,7 @@ import contextlib
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Literal
 
@@ -56,6 +57,17 @@ Written = Literal["stored", "stale", "gone"]
 """What became of a change: stored; refused because the game changed meanwhile; refused because it is deleted."""
 CHANNEL: Final = "zamek"
 """The PostgreSQL notification channel of game changes (payloads: see :mod:`zamek.server.pgevents`)."""
+
+
+@dataclass(frozen=True)
+class Added:
+    """A new match stored in the transaction of another change (a rematch, with the change to the game it follows):
+    both are stored, or neither."""
+
+    match: StoredMatch
+    seats: Sequence[Seat] = ()
+    extras: Extras | None = None
+    job_due_ms: int | None = None
 
 
 class Repository:
@@ -97,10 +109,14 @@ class Repository:
     def add(self, game: StoredMatch, seats: Sequence[Seat] = (), extras: Extras | None = None,
             job_due_ms: int | None = None) -> None:
         with self._writing() as session:
-            session.add(MatchRow(**game.__dict__))
-            self._add_seats(session, game.id, seats, extras)
-            if job_due_ms is not None:
-                session.add(ComputerJobRow(game_id=game.id, revision=game.revision, due_ms=job_due_ms, attempts=0))
+            self._insert(session, Added(game, seats, extras, job_due_ms))
+
+    def _insert(self, session: Session, added: Added) -> None:
+        game = added.match
+        session.add(MatchRow(**game.__dict__))
+        self._add_seats(session, game.id, added.seats, added.extras)
+        if added.job_due_ms is not None:
+            session.add(ComputerJobRow(game_id=game.id, revision=game.revision, due_ms=added.job_due_ms, attempts=0))
 
     @staticmethod
     def _add_seats(session: Session, game_id: str, seats: Sequence[Seat], extras: Extras | None) -> None:
@@ -129,11 +145,13 @@ class Repository:
 
     def save(
         self, game_id: str, expected: int, moves: list[str], status: str, scores: list[int], turn: int,
-        extras: Extras | None = None, job_due_ms: int | None = None,
+        extras: Extras | None = None, job_due_ms: int | None = None, added: Added | None = None,
+        seats: Sequence[Seat] = (),
     ) -> Written:
-        """Store a match's new move list (and its extras, and the computer's next turn: due at ``job_due_ms``, or
-        none) in one transaction, only if the stored game is still at revision ``expected``; it then has
-        revision ``expected + 1``."""
+        """Store a match's new move list (and its extras, the computer's next turn: due at ``job_due_ms``, or
+        none; and ``added``, a match this change makes) in one transaction, only if the stored match is still at
+        revision ``expected``; it then has revision ``expected + 1``. ``seats`` are seats this change gives (a friend
+        joining). A refused change stores nothing."""
         revision = expected + 1
         with self._writing() as session:
             refused = self._compare_and_set(session, game_id, expected, extras, moves=list(moves),
@@ -143,6 +161,12 @@ class Repository:
             session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
             if job_due_ms is not None:
                 session.add(ComputerJobRow(game_id=game_id, revision=revision, due_ms=job_due_ms, attempts=0))
+            for seat in seats:
+                session.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat.index)
+                                .values(player=seat.player, token_digest=seat.token_digest,
+                                        invite_digest=seat.invite_digest, name=seat.name, joined_at=seat.joined_at))
+            if added is not None:
+                self._insert(session, added)
             self._notify(session, f"c {game_id} {revision}")
             return "stored"
 
@@ -303,6 +327,21 @@ class Repository:
                 .values(player=seat.player, token_digest=seat.token_digest, invite_digest=seat.invite_digest,
                         name=seat.name, joined_at=seat.joined_at))
             return bool(getattr(result, "rowcount", 0))
+
+    def confirm_seat(self, game_id: str, seat: int) -> None:
+        """A seat's token has been used: its invitation no longer gives it again."""
+        with self._writing() as session:
+            session.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                            .values(invite_digest=None))
+
+    def set_invite(self, game_id: str, invite_digest: str) -> list[int]:
+        """A new invitation for a match's open seats (the old code no longer opens them); the seats it opens."""
+        with self._writing() as session:
+            seats = list(session.scalars(select(SeatRow.seat).where(SeatRow.game_id == game_id,
+                                                                    SeatRow.player == "open")))
+            session.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player == "open")
+                            .values(invite_digest=invite_digest))
+            return seats
 
     def set_token(self, game_id: str, seat: int, token_digest: str) -> None:
         with self._writing() as session:

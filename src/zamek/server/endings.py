@@ -1,53 +1,82 @@
-"""How a castle game ends before its rules end it: a resignation, or the clock of the player to move running out
-(found by a request, or by the server's look at every clock)."""
+"""How a match ends before its rules end it: a resignation, the clock of the player to move running out (found by a
+request, or by the server's look at every clock), or an abort before every person has made a first move (asked by
+a player, or by the server when a player of a game with a clock has not made theirs in time): no result."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zamek.server.errors import ServiceError
+from zamek.server.errors import ServiceError, reloaded
 from zamek.server.live import LiveGame
-from zamek.server.seats import prove_seat
 
 if TYPE_CHECKING:
     from zamek.server.sessions import Sessions
 
 
-def resign(sessions: Sessions, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
-    """The seat of ``token`` resigns: the other player wins."""
-    live = sessions.get(game_id)
+def resign(sessions: Sessions, game_id: str, token: str | None, revision: int | None = None,
+           kind: str | None = None) -> LiveGame:
+    """The seat of ``token`` resigns: the other players win."""
+    live = sessions.get(game_id, kind)
     with live.lock:
-        seat = prove_seat(live.seats, token)
+        seat = sessions.prove(live, token)
         sessions.check_revision(live, revision)
         if live.over:
             raise ServiceError(409, "illegal", "the game is over")
         if live.waiting_for_friend:
             raise ServiceError(409, "waiting", "nobody has joined this game yet: delete it instead")
         check_clock(sessions, live)
-        end_game(sessions, live, "resign", seat)
+        end_game(sessions, live, {"reason": "resign", "loser": seat})
     return live
 
 
-def end_game(sessions: Sessions, live: LiveGame, reason: str, loser: int) -> None:
-    """The game ends before its rules end it: ``loser`` resigned or ran out of time."""
-    live.ended = {"reason": reason, "loser": loser}
-    if live.clock is not None:
-        live.clock.stop(sessions.now())
-    sessions.commit(live, live.state, [], [])
+def abort(sessions: Sessions, game_id: str, token: str | None, revision: int | None = None,
+          kind: str | None = None) -> LiveGame:
+    """The seat of ``token`` aborts the game before every person has made a first move: it ends with no result."""
+    live = sessions.get(game_id, kind)
+    with live.lock:
+        sessions.prove(live, token)
+        sessions.check_revision(live, revision)
+        if live.over:
+            raise ServiceError(409, "illegal", "the game is over")
+        if sessions.started(live, live.infos):
+            raise ServiceError(409, "started", "every player has moved: the game can no longer be aborted "
+                                               "(resign instead)")
+        end_game(sessions, live, {"reason": "abort"})
+    return live
+
+
+def end_game(sessions: Sessions, live: LiveGame, ended: dict[str, object]) -> None:
+    """The game ends before its rules end it (its clock stops, charging the seat that was thinking)."""
+    before = live.ended
+    live.ended = dict(ended)
+    try:
+        sessions.commit(live, live.state, [], [])
+    except Exception as exc:
+        if not reloaded(exc):
+            live.ended = before
+        raise
 
 
 def expire_clocks(sessions: Sessions) -> list[str]:
-    """End every game whose player to move has run out of time (whichever process served it); return their
-    ids. Processes that look at once are told apart by the revision: one ends the game."""
+    """End every game whose player to move has run out of time (whichever process served it), and abort every game
+    whose player to move has not made a first move in time; return their ids. Processes that look at once are told
+    apart by the revision: one ends the game."""
     ended = []
     moment = sessions.now()
     for game_id in sessions.repo.out_of_time(round(moment * 1000)):
         try:
             live = sessions.get(game_id)
             with live.lock:
-                loser = live.clock.expired(moment) if not live.over and live.clock is not None else None
+                if live.over or live.clock is None:
+                    continue
+                if not sessions.started(live, live.infos):
+                    if live.deadline_ms is not None and live.deadline_ms <= round(moment * 1000):
+                        end_game(sessions, live, {"reason": "abort"})
+                        ended.append(live.id)
+                    continue
+                loser = live.clock.expired(moment)
                 if loser is not None:
-                    end_game(sessions, live, "timeout", loser)
+                    end_game(sessions, live, {"reason": "timeout", "loser": loser})
                     ended.append(live.id)
         except ServiceError:
             pass  # deleted meanwhile, or ended by another process
@@ -60,5 +89,5 @@ def check_clock(sessions: Sessions, live: LiveGame) -> None:
         return
     loser = live.clock.expired(sessions.now())
     if loser is not None:
-        end_game(sessions, live, "timeout", loser)
+        end_game(sessions, live, {"reason": "timeout", "loser": loser})
         raise ServiceError(409, "time-out", "the time of the player to move has run out: the game is over")

@@ -19,6 +19,12 @@ class ServiceError(Exception):
         self.message = message
 
 
+def reloaded(exc: BaseException) -> bool:
+    """Whether a refused commit brought the match in memory up to date from the database (it was stale): what the
+    request had changed in memory is then the database's, not to be put back."""
+    return isinstance(exc, ServiceError) and exc.code == "stale"
+
+
 @contextmanager
 def refusing_bad_records(log: logging.Logger, what: str) -> Iterator[None]:
     """Answer a saved game sent by a caller that does not replay with 400 ``invalid-record``, never a server

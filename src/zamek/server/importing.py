@@ -12,6 +12,7 @@ from typing import Any, Final
 from zamek import Action, Draw, GameState, Setup, new_game
 from zamek.castle import record as records
 from zamek.server.errors import ServiceError
+from zamek.server.games.castle import CASTLE, players_for
 from zamek.server.live import COMPUTER, HOTSEAT, SEED_BITS, Created, LiveGame, MoveInfo, computer_of
 from zamek.server.seats import SeatPlayer, seats_for
 from zamek.server.tables import new_id, now
@@ -63,5 +64,6 @@ def imported_game(raw: Any, setup: Setup, actions: list[Action], infos: list[Mov
     if human is not None:
         players[1 - human] = "computer"
     seats, tokens, _ = seats_for(players, now())
-    live = LiveGame(new_id(), mode, level, human, seed, setup, now(), actions, infos, state, 0, seats)
+    live = LiveGame(new_id(), CASTLE, mode, players_for(mode, level, human), seed, setup, now(), actions, infos, state,
+                    0, seats, level=level, human=human)
     return Created(live, tokens)

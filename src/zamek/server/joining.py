@@ -1,33 +1,66 @@
-"""Joining a game against a friend: the invitation code of the link takes the free seat and gets its token."""
+"""Joining a match with friends: the invitation code of the link takes a free seat and gets its token; the same
+code gives the same seat again (a new token) until its token is first used, for a friend whose answer was lost on
+the way; a player may issue a new invitation (the old code no longer opens the seats)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from zamek.server.errors import ServiceError
+from zamek.server.errors import ServiceError, reloaded
+from zamek.server.games import MoveInfo
 from zamek.server.live import Created
-from zamek.server.seats import clean_name, new_secret
+from zamek.server.seats import clean_name, digest, new_secret
 from zamek.server.tables import now
 
 if TYPE_CHECKING:
     from zamek.server.sessions import Sessions
 
 
-def join(sessions: Sessions, game_id: str, invite: str, name: str | None) -> Created:
-    """Take the free seat of a friend's game with its invitation code; return the game, the seat, its token."""
-    live = sessions.get(game_id)
+def join(sessions: Sessions, game_id: str, invite: str, name: str | None, kind: str | None = None) -> Created:
+    """Take a free seat of a match with its invitation code; return the match, the seat, its token. The seat and
+    the match's change are stored in one transaction (two friends at once: one gets the seat)."""
+    for attempt in range(2):
+        live = sessions.get(game_id, kind)
+        with live.lock:
+            again = [s for s in live.seats if s.rejoined(invite)]
+            token = new_secret()
+            if again:
+                seat = replace(again[0], token_digest=digest(token), name=clean_name(name) or again[0].name)
+            else:
+                free = [s for s in live.seats if s.player == "open"]
+                if not free:
+                    raise ServiceError(409, "no-free-seat", "every seat of this game is taken")
+                if not free[0].invited(invite):
+                    raise ServiceError(403, "bad-invite", "this invitation is not this game's")
+                seat = free[0].taken(token, clean_name(name), now())
+            before = live.seats
+            live.seats = [seat if s.index == seat.index else s for s in before]
+            try:
+                state, actions, infos = live.state, list[Any](), list[MoveInfo]()
+                if not live.waiting_for_friend:  # the last friend sits down: the first chance of the game
+                    state, actions, infos = sessions.advance_chance(live, live.state.copy(), len(live.actions))
+                sessions.commit(live, state, actions, infos, seats=[seat])
+            except Exception as exc:
+                if not reloaded(exc):
+                    live.seats = before
+                if not isinstance(exc, ServiceError) or exc.code != "stale" or attempt:
+                    raise
+                continue  # another change came first (a friend, a move), and the match is up to date: look again
+        return Created(live, {seat.index: token})
+    raise AssertionError("unreachable")
+
+
+def new_invitation(sessions: Sessions, game_id: str, token: str | None, kind: str | None = None) -> str:
+    """A new invitation code for a match's open seats, asked by one of its players; the old code stops working."""
+    live = sessions.get(game_id, kind)
     with live.lock:
-        free = [s for s in live.seats if s.player == "open"]
-        if not free:
-            raise ServiceError(409, "no-free-seat", "both seats of this game are taken")
-        if not free[0].invited(invite):
-            raise ServiceError(403, "bad-invite", "this invitation is not this game's")
-        token = new_secret()
-        seat = free[0].taken(token, clean_name(name), now())
-        if not sessions.repo.take_seat(live.id, seat):
-            raise ServiceError(409, "no-free-seat", "someone else has just taken this seat")
-        live.seats = [seat if s.index == seat.index else s for s in live.seats]
-        if live.clock is not None:
-            live.clock.run_for(live.seat_to_act(), sessions.now())
-        sessions.commit(live, live.state, [], [])
-    return Created(live, {seat.index: token})
+        sessions.prove(live, token)
+        if live.over:
+            raise ServiceError(409, "illegal", "the game is over")
+        if not live.waiting_for_friend:
+            raise ServiceError(409, "no-free-seat", "every seat of this game is taken")
+        code = new_secret()
+        opened = sessions.repo.set_invite(live.id, digest(code))
+        live.seats = [replace(s, invite_digest=digest(code)) if s.index in opened else s for s in live.seats]
+    return code

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from zamek.server.schemas import API_VERSION, Answer, GameLine, Name, SeatToken, SeatView
+from zamek.server.schemas import API_VERSION, Answer, ClockView, EndedView, GameLine, Name, SeatToken, SeatView
 
 SeatKind = Literal["person", "friend", "random", "heuristic", "mc"]
 """A person at this screen, a friend elsewhere (who opens the invitation), or a computer player."""
@@ -74,6 +74,8 @@ class KnightsLine(Answer):
     your_move: bool = False
     waiting: bool = False
     """Seats wait for friends to open the invitation."""
+    ended: Literal["resign", "timeout", "abort"] | None = None
+    """How it ended when not by its rules."""
 
 
 class LobbyGames(Answer):
@@ -245,6 +247,21 @@ class KnightsView(Answer):
     """The seat's legal actions now, in notation."""
     players_at: list[SeatView] = Field(default_factory=list)
     """Who sits at each seat: a person (named if they chose), a computer, or a seat free for a friend."""
+    moves_count: int = 0
+    """The moves of the game so far (choices and tiles): a saved game's ``moves`` once it is over."""
+    thinking: bool = False
+    """Computer seats are choosing (as jobs of the server): a change follows."""
+    bot_error: str | None = None
+    """Why a computer seat cannot choose (a bug)."""
+    clock: ClockView | None = None
+    ended: EndedView | None = None
+    """How the game ended before its rules ended it (a resignation, a time out, an abort)."""
+    rematch: str | None = None
+    """The id of the rematch offered or played after this game."""
+    watching: int = 0
+    """The spectators' pages open on the game."""
+    seed: int | None = None
+    """The game's seed, once it is over (it fixes every tile)."""
 
 
 class SeatedKnightsView(KnightsView):

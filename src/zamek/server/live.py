@@ -1,8 +1,8 @@
-"""A castle game held in memory (:class:`LiveGame`) and the values around it: a move in words, replaying moves,
-the chance due now, who plays each seat.
+"""A match held in memory (:class:`LiveGame`), of either game: its record (setup, seed, moves), the position those
+moves reach, its seats, clock and ending; and the values around it.
 
-A :class:`LiveGame` is a game's saved-game record (setup, seed, moves) and the position those moves reach;
-:mod:`zamek.server.sessions` keeps these games, stores their changes and brings them up to date.
+:mod:`zamek.server.sessions` keeps these matches, stores their changes and brings them up to date; what differs
+between the games is asked of the match's :class:`~zamek.server.games.GameKind`.
 """
 
 from __future__ import annotations
@@ -13,67 +13,70 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from zamek import Action, Draw, GameState, Phase, RecordError, Reveal, Setup, ZamekError, new_game
-from zamek.castle import record as records
 from zamek.castle.bots.levels import OFFERED_LEVELS
-from zamek.castle.report import describe_move
-from zamek.castle.seeding import SeededChance
-from zamek.castle.terms import LANGUAGES
 from zamek.server.clock import Clock
+from zamek.server.games import GameKind, MoveInfo
+from zamek.server.games.castle import CASTLE, COMPUTER, FRIEND, HOTSEAT, chance_for, step
 from zamek.server.seats import Seat
 from zamek.server.tables import Extras
 
+__all__ = [
+    "COMPUTER",
+    "FRIEND",
+    "HOTSEAT",
+    "PEOPLE",
+    "SEED_BITS",
+    "Created",
+    "LiveGame",
+    "MoveInfo",
+    "chance_for",
+    "computer_of",
+    "players_of",
+    "step",
+    "wall_clock",
+]
+
 SEED_BITS: Final = 62
-COMPUTER: Final = "computer"
-HOTSEAT: Final = "hotseat"
-FRIEND: Final = "friend"
-"""Two people, each on their own device: the creator's seat and a seat for the friend who opens the link."""
-
-
-@dataclass
-class MoveInfo:
-    """A move as people read it: the action, who made it and its words in each language."""
-
-    action: Action
-    player: int | None
-    words: dict[str, str]
-
-    @property
-    def text(self) -> str:
-        return str(self.action)
-
-    @property
-    def chance(self) -> bool:
-        return isinstance(self.action, (Draw, Reveal))
+PEOPLE: Final = ("person", "friend")
+"""The players of a seat who are people: at the creator's screen, or a friend on their own device."""
 
 
 @dataclass
 class LiveGame:
-    """A game held in memory."""
+    """A match held in memory."""
 
     id: str
+    kind: GameKind
     mode: str
-    level: str | None
-    human: int | None
+    """The castle game: 'computer', 'hotseat' or 'friend'; the card game: 'table'."""
+    players: list[str]
+    """Who plays each seat: 'person', 'friend', or a computer player (its level)."""
     seed: int
-    setup: Setup
+    setup: Any
     created_at: datetime
-    actions: list[Action]
+    actions: list[Any]
     infos: list[MoveInfo]
-    state: GameState
+    state: Any
     revision: int
     seats: list[Seat] = field(default_factory=list)
     clock: Clock | None = None
     ended: dict[str, Any] | None = None
-    """How the game ended before its rules ended it: ``{"reason": "resign" | "timeout", "loser": seat}``."""
+    """How the game ended before its rules ended it: ``{"reason": "resign" | "timeout", "loser": seat}``, or
+    ``{"reason": "abort"}`` (before both players had moved: no result)."""
     rematch: str | None = None
     """The id of the rematch offered or played after this game."""
+    level: str | None = None
+    """The castle game against the computer: its level."""
+    human: int | None = None
+    """The castle game against the computer: the person's seat."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     bot_error: str | None = None
     """Why the computer cannot play this game (read with the game's view)."""
     deleted: bool = False
     agreed_hints: bool = False
     """A game against a friend created with hints allowed (the friend joined knowing it)."""
+    deadline_ms: int | None = None
+    """When the time of the seat to move runs out (before the game has started: its time for a first move)."""
 
     @property
     def hints_allowed(self) -> bool:
@@ -81,12 +84,13 @@ class LiveGame:
         when both agreed."""
         return self.mode != FRIEND or self.agreed_hints
 
-    def record(self) -> dict[str, Any]:
-        return records.make_record(self.setup, self.seed, self.actions, self.state)
-
     @property
     def over(self) -> bool:
         return self.ended is not None or self.state.is_over()
+
+    @property
+    def aborted(self) -> bool:
+        return self.ended is not None and self.ended.get("reason") == "abort"
 
     def extras(self) -> Extras:
         return Extras(self.clock.to_json() if self.clock else None, self.ended, self.rematch, self.seat_to_act())
@@ -101,33 +105,61 @@ class LiveGame:
         return all(s.player == "computer" or (s.player == "person" and s.token_digest is not None) for s in self.seats)
 
     @property
+    def invites_friends(self) -> bool:
+        """Friends were invited to seats (rematches are for such matches)."""
+        return self.mode == FRIEND or "friend" in self.players
+
+    @property
+    def friend_joined(self) -> bool:
+        """A friend has taken a seat: the match belongs to more than its creator."""
+        if self.mode == FRIEND:
+            return not self.waiting_for_friend
+        return any(self.players[s.index] == "friend" and s.player == "person" for s in self.seats)
+
+    def is_computer(self, seat: int) -> bool:
+        return self.players[seat] not in PEOPLE
+
+    @property
     def thinking(self) -> bool:
         """The computer is about to move (its turn waits in the jobs, unless it failed)."""
         return self.computer_to_move() and self.bot_error is None
 
-    def human_to_act(self, state: GameState | None = None) -> bool:
-        """Return whether a person (not the computer, not chance) is to decide in ``state`` (default: now)."""
-        state = self.state if state is None else state
-        if state.is_over() or state.is_chance() or (state is self.state and self.ended is not None):
-            return False
-        return self.mode != COMPUTER or state.current == self.human
+    def record(self) -> dict[str, Any]:
+        return self.kind.record(self)
 
-    def seat_to_act(self, state: GameState | None = None) -> int | None:
+    def human_to_act(self, state: Any = None) -> bool:
+        """Whether a person (not the computer, not chance) is to decide in ``state`` (default: now)."""
+        state = self.state if state is None else state
+        if self.kind is CASTLE:
+            return CASTLE.human_to_act(self, state)
+        return self.seat_to_act(state) is not None
+
+    def seat_to_act(self, state: Any = None) -> int | None:
         """The seat whose decision the game waits for in ``state`` (default: now); None: chance, a friend yet to
-        join, or the end."""
-        state = self.state if state is None else state
-        if self.ended is not None or state.is_over() or self.waiting_for_friend:
-            return None
-        if state.is_chance() and not (self.mode == HOTSEAT and state.phase is Phase.DRAW):
-            return None
-        return state.current
+        join, the computer, or the end."""
+        return self.kind.seat_to_act(self, self.state if state is None else state)
 
-    def computer_to_move(self, state: GameState | None = None) -> bool:
-        """Return whether the computer has something to do in ``state`` (default: now): its turn, or chance in
-        its turn."""
-        state = self.state if state is None else state
-        over = self.ended is not None or state.is_over()
-        return self.mode == COMPUTER and not over and not self.human_to_act(state)
+    def computer_to_move(self, state: Any = None) -> bool:
+        """Whether the computer has something to do in ``state`` (default: now)."""
+        return self.kind.computer_to_move(self, self.state if state is None else state)
+
+    def started(self, infos: list[MoveInfo], state: Any = None) -> bool:
+        """Every person has made a first move, their turn over (the clocks run from then on), in the game of moves
+        ``infos`` reaching ``state`` (default: now)."""
+        movers = [i.player for i in infos if not i.chance]
+        done: set[int | None] = set()
+        later: set[int | None] = set()
+        for player in reversed(movers):  # a move is made once another player has moved after it
+            if later - {player}:
+                done.add(player)
+            later.add(player)
+        if movers and self.seat_to_act(self.state if state is None else state) != movers[-1]:
+            done.add(movers[-1])
+        return all(seat in done for seat in self.person_seats())
+
+    def person_seats(self) -> list[int]:
+        """The seats people play (their first moves start the clocks)."""
+        return [s for s in range(len(self.players)) if not self.is_computer(s)]
 
 
 @dataclass
@@ -139,37 +171,9 @@ class Created:
     invite: str | None = None
 
 
-def step(state: GameState, action: Action) -> MoveInfo:
-    """Play ``action`` with every check and return it in words."""
-    state.check(action)  # first: the words of an illegal move may not exist
-    player: int | None = state.current
-    if isinstance(action, Reveal):
-        player = state.revealing_player()
-    info = MoveInfo(action, player, {lang: describe_move(state, action, lang) for lang in LANGUAGES})
-    state.apply(action)
-    return info
-
-
-def replay_moves(setup: Setup, actions: list[Action]) -> tuple[GameState, list[MoveInfo]]:
-    """Replay moves with every check; raise a ZamekError naming the first bad one."""
-    state = new_game(setup)
-    infos = []
-    for number, action in enumerate(actions, start=1):
-        try:
-            infos.append(step(state, action))
-        except ZamekError as exc:
-            raise RecordError(f"move {number} ({action}): {exc}") from None
-    return state, infos
-
-
-def chance_for(seed: int, state: GameState) -> Action:
-    """The chance event due now in a game of ``seed`` (``zamek.castle.seeding``): the same after a restart or an
-    undo."""
-    return SeededChance(seed, state.tiles).outcome(state)
-
-
 def players_of(live: LiveGame) -> list[str] | None:
-    """Who plays each seat, as a saved game says it: 'person', or 'computer:LEVEL' (None: two people)."""
+    """Who plays each seat of a castle game, as a saved game says it: 'person', or 'computer:LEVEL' (None: two
+    people)."""
     if live.mode != COMPUTER or live.human is None:
         return None
     return ["person" if seat == live.human else f"computer:{live.level}" for seat in (0, 1)]
@@ -185,10 +189,6 @@ def computer_of(players: Any) -> tuple[int, str] | None:
     if not isinstance(other, str) or not other.startswith("computer:") or other[9:] not in OFFERED_LEVELS:
         return None
     return human, other[9:]
-
-
-def status_of(state: GameState) -> str:
-    return "over" if state.is_over() else "playing"
 
 
 def wall_clock() -> float:

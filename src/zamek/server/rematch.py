@@ -1,61 +1,100 @@
-"""Rematches of a finished game against a friend: one player offers it (seats swapped), the other takes their seat
-in it with their own token."""
+"""Rematches of a finished match with friends: one player offers it (the seats moved round by one: for two players,
+swapped), each other player takes their seat in it with their own token.
+
+The new match is stored in the same transaction as the change to the match it follows (its ``rematch``), on the
+revision the offer was made from: of two players offering at once, one stores the rematch and the other, told that
+the game has changed, takes their seat in it; a refused offer stores nothing.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zamek.server.errors import ServiceError
-from zamek.server.live import FRIEND, Created
-from zamek.server.seats import Seat, digest, new_secret, prove_seat
+from zamek.server.db import Added
+from zamek.server.errors import ServiceError, reloaded
+from zamek.server.live import Created, LiveGame
+from zamek.server.seats import Seat, SeatPlayer, digest, new_secret, seats_for
 from zamek.server.tables import now
 
 if TYPE_CHECKING:
     from zamek.server.sessions import Sessions
 
 
-def rematch(sessions: Sessions, game_id: str, token: str | None) -> Created:
-    """Offer a rematch of a finished game against a friend (seats swapped), or take one's seat in the rematch
-    the other player offered; return the new game, the seat and its token (a new one each time it is asked)."""
-    live = sessions.get(game_id)
-    with live.lock:
-        seat = prove_seat(live.seats, token)
-        if not live.over:
-            raise ServiceError(409, "in-progress", "a rematch is offered once the game is over")
-        if live.mode != FRIEND:
-            raise ServiceError(409, "illegal", "a rematch is for games against a friend; start a new game")
-        if live.rematch is None:
-            settings = live.clock.settings if live.clock is not None else None
-            created = sessions.create(FRIEND, None, "second" if seat == 0 else "first", live.setup, None, settings,
-                                      live.seats[seat].name, live.seats[1 - seat].name, live.agreed_hints)
-            # The other seat stays open (its invitation code is given to nobody) until this game's other
-            # player takes it with their own token: the game waits for them, clock included.
-            live.rematch = created.live.id
-            sessions.commit(live, live.state, [], [])
-            return Created(created.live, {1 - seat: created.tokens[1 - seat]})
-        try:
-            new = sessions.get(live.rematch)
-        except ServiceError as exc:
-            if exc.status != 404:
-                raise
-            live.rematch = None  # the offer was deleted while it waited: offer anew
-            sessions.commit(live, live.state, [], [])
-            return rematch(sessions, game_id, token)
-    mine = 1 - seat
+def rematch(sessions: Sessions, game_id: str, token: str | None, kind: str | None = None) -> Created:
+    """Offer a rematch of a finished match with friends, or take one's seat in the rematch another player
+    offered; return the new match, the seat and its token (a new one each time it is asked)."""
+    for attempt in range(2):
+        live = sessions.get(game_id, kind)
+        with live.lock:
+            seat = sessions.prove(live, token)
+            if not live.over:
+                raise ServiceError(409, "in-progress", "a rematch is offered once the game is over")
+            if not live.invites_friends:
+                raise ServiceError(409, "illegal", "a rematch is for games against a friend; start a new game")
+            if live.rematch is None:
+                try:
+                    return _offer(sessions, live, seat)
+                except ServiceError as exc:
+                    if exc.code != "stale" or attempt:
+                        raise
+                    continue  # another player offered it first: take the seat in theirs
+            try:
+                new = sessions.get(live.rematch)
+            except ServiceError as exc:
+                if exc.status != 404:
+                    raise
+                live.rematch = None  # the offer was deleted while it waited: offer anew
+                sessions.commit(live, live.state, [], [])
+                return _offer(sessions, live, seat)
+        return _take(sessions, live, new, seat)
+    raise ServiceError(409, "stale", "the game has changed meanwhile; ask again")
+
+
+def _moved(live: LiveGame, seat: int) -> int:
+    """A seat's place in the rematch: one round on (of two, the other)."""
+    return (seat + 1) % len(live.players)
+
+
+def _offer(sessions: Sessions, live: LiveGame, seat: int) -> Created:
+    """Make the rematch, stored with this match's change in one transaction; the seats of the other people stay
+    open (their invitation code is given to nobody) until each takes theirs with their own token."""
+    players = live.kind.rematch_players(live)
+    mine = _moved(live, seat)
+    seat_players: list[SeatPlayer] = ["computer" if live.is_computer(s) else "open" for s in range(len(players))]
+    seat_players = [seat_players[(s - 1) % len(players)] for s in range(len(players))]
+    seat_players[mine] = "person"
+    names = [live.seats[(s - 1) % len(players)].name for s in range(len(players))]
+    seats, tokens, _ = seats_for(seat_players, now(), names)
+    settings = live.clock.settings if live.clock is not None else None
+    new = sessions.new_match(live.kind, live.mode, players, live.setup, settings, seats, agreed_hints=live.agreed_hints)
+    live.rematch = new.id
+    try:
+        sessions.commit(live, live.state, [], [], added=Added(sessions.stored(new), new.seats,
+                                                              sessions.extras_of(new), None))
+    except Exception as exc:
+        if not reloaded(exc):
+            live.rematch = None
+        raise
+    sessions.keep(new)
+    return Created(new, {mine: tokens[mine]})
+
+
+def _take(sessions: Sessions, old: LiveGame, new: LiveGame, seat: int) -> Created:
+    mine = _moved(old, seat)
     with new.lock:
         token = new_secret()
         current = new.seats[mine]
-        if current.player == "open":
-            taken = current.taken(token, live.seats[seat].name, now())
-            if not sessions.repo.take_seat(new.id, taken):
-                raise ServiceError(409, "no-free-seat", "this seat has just been taken")
-        else:  # asked again (another device): a new token, the old one stops working
-            taken = replace_token(current, token)
-            sessions.repo.set_token(new.id, mine, taken.token_digest or "")
-        new.seats = [taken if s.index == mine else s for s in new.seats]
-        if new.clock is not None and new.clock.running is None and new.everyone_seated and not new.over:
-            new.clock.run_for(new.seat_to_act(), sessions.now())
-        sessions.commit(new, new.state, [], [])  # stores the clock; the other player's page learns of the arrival
+        taken = current.taken(token, old.seats[seat].name, now()) if current.player == "open" else (
+            replace_token(current, token))  # asked again (another device): a new token, the old one stops working
+        taken = Seat(taken.index, "person", taken.token_digest, None, taken.name, taken.joined_at)
+        before = new.seats
+        new.seats = [taken if s.index == mine else s for s in before]
+        try:
+            sessions.commit(new, new.state, [], [], seats=[taken])  # the other players' pages learn of the arrival
+        except Exception as exc:
+            if not reloaded(exc):
+                new.seats = before
+            raise
     return Created(new, {mine: token})
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-API_VERSION: Final = 3
+API_VERSION: Final = 4
 """The version of the protocol; every game view and ``/api/meta`` say it, and so does the ``Zamek-Api`` header."""
 API_HEADER: Final = "Zamek-Api"
 

@@ -39,8 +39,9 @@ class ClockView(Answer):
 class EndedView(Answer):
     """A game ended before its rules ended it."""
 
-    reason: Literal["resign", "timeout"]
-    loser: int
+    reason: Literal["resign", "timeout", "abort"]
+    loser: int | None = None
+    """The seat that resigned or ran out of time (an abort has none: the game counts for nobody)."""
 
 
 class SeatToken(Answer):
@@ -288,6 +289,8 @@ class GameView(Answer):
 
     api: int = API_VERSION
     id: str
+    kind: Literal["castle"] = "castle"
+    """The game (a card game's view says 'knights')."""
     mode: Mode
     level: str | None
     human: int | None

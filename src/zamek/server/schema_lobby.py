@@ -96,7 +96,7 @@ class GameLine(Answer):
     """The game waits for a friend to open the invitation."""
     winners: list[int] | None = None
     """Once the game is over: who won (both seats for a draw)."""
-    ended: Literal["resign", "timeout"] | None = None
+    ended: Literal["resign", "timeout", "abort"] | None = None
     """How it ended when not by its rules."""
     names: list[str | None] = Field(default_factory=list)
     """The names people chose for the seats (a game against a friend)."""

@@ -1,4 +1,4 @@
-"""The requests of the castle game's web protocol (``POST /api/games``, ``/join``, ``/api/lobby``, a move), each
+"""The requests of the web protocol (``POST /api/games``, ``/join``, ``/api/lobby``, a move), each
 checked against its model: a mismatch is a 422 answer."""
 
 from __future__ import annotations
@@ -11,12 +11,19 @@ from pydantic import Field, field_validator, model_validator
 from zamek import Edition, Setup
 from zamek.castle.rules.rulesets import OPTIONS, rule_set_name
 from zamek.server.clock import ClockSettings
-from zamek.server.schema_base import Mode, Name, Request, Secret
+from zamek.server.schema_base import Answer, Mode, Name, Request, Secret
+
+SeatKind = Literal["person", "friend", "random", "heuristic", "mc"]
+"""A card game's seat: a person at this screen, a friend elsewhere (who opens the invitation), or a computer player."""
 
 
 class NewGame(Request):
-    """Start a game: against the computer, or for two people at one screen."""
+    """Start a match: of the castle game (against the computer, for two people at one screen, or against a friend),
+    or of Rycerze i zamki (``game: "knights"``, its ``seats``)."""
 
+    game: Literal["castle", "knights"] = "castle"
+    seats: list[SeatKind] | None = Field(default=None, min_length=2, max_length=4)
+    """Rycerze i zamki: each seat's player, in seat order: 'person', 'friend' or a computer player."""
     mode: Mode = "computer"
     level: Literal["beginner", "easy", "medium", "hard", "expert"] = "beginner"
     seat: Literal["first", "second", "random"] = "first"
@@ -53,10 +60,25 @@ class NewGame(Request):
                                  "alone")
         elif self.gate_guard and not self.sokol:
             raise ValueError("the gate-guard variant needs the Sokół expansion")
+        if self.game == "knights":
+            return self._knights()
+        if self.seats is not None:
+            raise ValueError("seats are Rycerze i zamki's (game: knights)")
         if self.clock is not None and self.mode != "friend":
             raise ValueError("clocks are for games against a friend")
         if self.seed is not None and self.mode == "friend":
             raise ValueError("a game against a friend has no chosen seed: it would tell its creator every tile")
+        return self
+
+    def _knights(self) -> NewGame:
+        if self.seats is None:
+            raise ValueError("a game of Rycerze i zamki names its seats")
+        if not {"person", "friend"} & set(self.seats):
+            raise ValueError("at least one seat is a person's")
+        if self.seed is not None and "friend" in self.seats:
+            raise ValueError("a game with friends has no chosen seed: it would tell its creator every tile")
+        if self.clock is not None and "friend" not in self.seats:
+            raise ValueError("clocks are for games with friends")
         return self
 
     def _contradiction(self, rules: str) -> str | None:
@@ -99,12 +121,21 @@ class Lobby(Request):
 
 
 class Move(Request):
-    """A move in the game's notation ('e10/90', 'follower:2', 'pass', 'order:1', 'use:2', 'decline')."""
+    """A move in the game's notation (the castle game: 'e10/90', 'follower:2', 'pass', 'order:1', 'use:2',
+    'decline'; Rycerze i zamki: 'play:…', 'recruit:…')."""
 
     action: str = Field(min_length=1, max_length=40)
     revision: int | None = None
     """The revision the page shows; a move made on an older one is refused (409)."""
+    seat: int | None = Field(default=None, ge=0, le=3)
+    """The seat the page acts for (it must be the token's): a card game's screen may hold several."""
 
 
 class Revision(Request):
     revision: int | None = None
+
+
+class Invitation(Answer):
+    """A new invitation code for a match's open seats (the link to send carries it)."""
+
+    invite: str

@@ -90,6 +90,7 @@ from zamek.server.schema_lobby import (
     SavedGame,
 )
 from zamek.server.schema_requests import (
+    Invitation,
     Join,
     Lobby,
     Move,
@@ -120,6 +121,7 @@ __all__ = [
     "GameView",
     "HintMove",
     "Hints",
+    "Invitation",
     "Join",
     "Lobby",
     "Loose",

@@ -78,10 +78,16 @@ class Seat:
         return (self.player == "open" and self.invite_digest is not None
                 and hmac.compare_digest(self.invite_digest, digest(code)))
 
+    def rejoined(self, code: str) -> bool:
+        """Whether the invitation ``code`` gave this seat and its token has not been used yet (an answer to joining
+        that was lost: the same code gives the seat again, with a new token)."""
+        return (self.player == "person" and self.invite_digest is not None
+                and hmac.compare_digest(self.invite_digest, digest(code)))
+
     def taken(self, token: str, name: str | None, when: datetime) -> Seat:
-        """This seat once a friend has taken it with ``token``."""
-        return replace(self, player="person", token_digest=digest(token), invite_digest=None, name=name,
-                       joined_at=when)
+        """This seat once a friend has taken it with ``token`` (the invitation's digest stays until the token is
+        first used)."""
+        return replace(self, player="person", token_digest=digest(token), name=name, joined_at=when)
 
 
 def seat_of(seats: Sequence[Seat], token: str | None) -> int | None:

@@ -1,4 +1,4 @@
-"""The game service: the façade the app's routes call for castle games.
+"""The game service: the façade the app's routes call, for the matches of both games.
 
 It ties together the sessions and their storage (:mod:`zamek.server.sessions`: loading, replaying,
 committing moves, undo), the computer's worker (:mod:`zamek.server.computer`) and the answers
@@ -24,6 +24,10 @@ from zamek.server.computer import ComputerPlayer
 from zamek.server.db import Repository
 from zamek.server.errors import ServiceError, refusing_bad_records
 from zamek.server.events import GameEvents, LocalEvents
+from zamek.server.games.castle import CASTLE
+from zamek.server.games.knights import KNIGHTS, ComputerSeatError, knights_line, knights_view
+from zamek.server.knights_schemas import KnightsLine, KnightsSavedGame, KnightsView, SeatedKnightsView
+from zamek.server.live import PEOPLE
 from zamek.server.schemas import (
     Adopted,
     AnalysisView,
@@ -104,7 +108,8 @@ def events_for(repo: Repository) -> GameEvents:
 
 
 class GameService:
-    """Every castle game of the app: creation, seats, moves, the computer's turns, undo, import and export, views."""
+    """Every match of the app: creation, seats, moves, the computer's turns, undo, endings, import and export,
+    views."""
 
     def __init__(self, config: WebConfig, events: GameEvents | None = None) -> None:
         self.config = config
@@ -134,22 +139,33 @@ class GameService:
 
     # --------------------------------------------------------------- changes
 
-    def get(self, game_id: str) -> LiveGame:
-        return self.sessions.get(game_id)
+    def get(self, game_id: str, kind: str | None = None) -> LiveGame:
+        return self.sessions.get(game_id, kind)
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
                clock: ClockSettings | None = None, name: str | None = None, hints: bool = False) -> Created:
         return self.sessions.create(mode, level, seat, setup, seed, clock, name, hints=hints)
 
+    def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
+                       name: str | None = None) -> Created:
+        return self.sessions.create_knights(kinds, seed, clock, name)
+
     def import_record(self, raw: Any) -> Created:
         return self.sessions.import_record(raw)
 
-    def delete(self, game_id: str, token: str | None) -> None:
-        self.sessions.delete(game_id, token)
+    def delete(self, game_id: str, token: str | None, kind: str | None = None) -> None:
+        self.sessions.delete(game_id, token, kind)
         self.events.gone(game_id)
 
-    def act(self, game_id: str, text: str, revision: int | None = None, token: str | None = None) -> LiveGame:
-        return self.sessions.act(game_id, text, revision, token)
+    def act(self, game_id: str, text: str, revision: int | None = None, token: str | None = None,
+            kind: str | None = None, seat: int | None = None) -> LiveGame:
+        if seat is not None:  # the seat the page names must be the token's
+            live = self.get(game_id, kind)
+            with live.lock:
+                held = prove_seat(live.seats, token)
+            if held != seat:
+                raise ServiceError(403, "not-your-seat", f"this token holds seat {held + 1}, not seat {seat + 1}")
+        return self.sessions.act(game_id, text, revision, token, kind)
 
     def draw(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         return self.sessions.draw(game_id, revision, token)
@@ -157,36 +173,72 @@ class GameService:
     def undo(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         return self.sessions.undo(game_id, revision, token)
 
-    def join(self, game_id: str, invite: str, name: str | None) -> Created:
-        return self.sessions.join(game_id, invite, name)
+    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None) -> Created:
+        return self.sessions.join(game_id, invite, name, kind)
+
+    def invite(self, game_id: str, token: str | None) -> str:
+        return self.sessions.invite(game_id, token)
 
     def resign(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
         return self.sessions.resign(game_id, token, revision)
+
+    def abort(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
+        return self.sessions.abort(game_id, token, revision)
 
     def rematch(self, game_id: str, token: str | None) -> Created:
         return self.sessions.rematch(game_id, token)
 
     # --------------------------------------------------------------- answers
 
-    def view(self, game_id: str, lang: str, changed: LiveGame | None = None) -> GameView:
-        """The game as it stands (the same for everyone: a castle game hides nothing but its seed); ``changed``: the
-        game as this request has just changed and stored it (not asked of the database again)."""
-        live = changed if changed is not None else self.get(game_id)
+    def view(self, game_id: str, lang: str, changed: LiveGame | None = None, token: str | None = None,
+             seat: int | None = None, kind: str | None = None, *, used: bool = True) -> GameView | KnightsView:
+        """The match as it stands, as the holder of ``token`` sees it (a castle game hides nothing but its seed: the
+        same for everyone; a card game's seat sees its own hand); ``changed``: the match as this request has just
+        changed and stored it (not asked of the database again); ``used``: the token is used by its holder (not
+        given in this very answer)."""
+        live = changed if changed is not None else self.get(game_id, kind)
         connected = self.events.connected(game_id)
         watching = self.events.watching(game_id)
         with live.lock:
             self._bot_error(live)
+            clock, ended = clock_view(live, self.sessions.now()), ended_view(live)
+            if live.kind is KNIGHTS:
+                shown = self._knights_seat(live, token, seat, used)
+                try:
+                    return knights_view(live, shown, lang, connected, clock=clock, ended=ended, watching=watching)
+                except ComputerSeatError as exc:
+                    raise ServiceError(403, "not-a-person", str(exc)) from None
             refusal = self.sessions.undo_refusal(live)
             words = in_language("cannot-undo", refusal, lang) if refusal is not None else None
             return game_view(live, live.state, live.infos, lang, can_undo=refusal is None, undo_refusal=words,
-                             thinking=live.thinking, seats=seat_views(live, connected),
-                             clock=clock_view(live, self.sessions.now()), ended=ended_view(live),
+                             thinking=live.thinking, seats=seat_views(live, connected), clock=clock, ended=ended,
                              watching=watching)
 
-    def seated_view(self, created: Created, lang: str) -> SeatedView:
-        """The game with the secrets of the request that made or joined it."""
-        view = self.view(created.live.id, lang, created.live)
+    def _knights_seat(self, live: LiveGame, token: str | None, asked: int | None, used: bool) -> int | None:
+        """The seat whose view a request may have: the token's (``asked`` must be it); None without a token."""
+        if asked is not None and not 0 <= asked < len(live.players):
+            raise ServiceError(400, "bad-seat", f"no seat {asked} in a {len(live.players)}-player game")
+        if asked is not None and live.is_computer(asked):
+            raise ServiceError(403, "not-a-person",
+                               f"seat {asked + 1} is a computer player: its cards and choices are not shown")
+        if token is None and asked is None:
+            return None
+        seat = self.sessions.prove(live, token) if used else prove_seat(live.seats, token)
+        if asked is not None and asked != seat:
+            raise ServiceError(403, "not-your-seat", f"this token holds seat {seat + 1}, not seat {asked + 1}")
+        return seat
+
+    def seated_view(self, created: Created, lang: str, seated: bool = False) -> SeatedView | SeatedKnightsView:
+        """The match with the secrets of the request that made or joined it. A card game's is the public view for
+        its creator (a screen that may hold several seats: each asks for its own), and the seat's own view for a
+        player who has taken one (``seated``)."""
         tokens = [SeatToken(seat=s, token=t) for s, t in sorted(created.tokens.items())]
+        live = created.live
+        if live.kind is KNIGHTS:
+            token = next(iter(created.tokens.values())) if seated and len(created.tokens) == 1 else None
+            shown = self.view(live.id, lang, live, token, used=False)
+            return SeatedKnightsView(**dict(shown), tokens=tokens, invite=created.invite)
+        view = self.view(live.id, lang, live)
         return SeatedView(**dict(view), tokens=tokens, invite=created.invite)
 
     def seat_of(self, game_id: str, token: str | None) -> int | None:
@@ -196,7 +248,7 @@ class GameService:
 
     def replay_view(self, game_id: str, move: int | None, lang: str) -> ReplayView:
         """The game after ``move`` moves (default: all), with the list of every move in words."""
-        live = self.get(game_id)
+        live = self.castle(game_id)
         with live.lock:  # the moves and the metadata of one moment
             snapshot = replace(live, actions=list(live.actions), infos=list(live.infos))
         total = len(snapshot.actions)
@@ -205,6 +257,13 @@ class GameService:
             raise ServiceError(400, "invalid", f"the game has {total} moves; there is no position after move {move}")
         state, _ = replay_moves(snapshot.setup, snapshot.actions[:upto])
         return replay_view(snapshot, state, snapshot.infos, upto, lang, ended_view(snapshot))
+
+    def castle(self, game_id: str) -> LiveGame:
+        """A castle game (what only the castle game has: replays in words, hints, analyses)."""
+        live = self.get(game_id)
+        if live.kind is not CASTLE:
+            raise ServiceError(409, "not-for-this-game", "replays, hints and analyses are the castle game's")
+        return live
 
     def status(self, game_id: str) -> GameStatus:
         live = self.get(game_id)
@@ -217,26 +276,31 @@ class GameService:
         live.bot_error = self.repo.job_error(live.id) if live.computer_to_move() else None
 
     def lobby(self, tokens: list[str], offset: int = 0, limit: int = 50
-              ) -> tuple[list[GameLine], dict[str, list[int]], bool]:
-        """One page of the games these tokens hold seats of, the latest changed first: its castle games, every game
-        of the page with the seats held (for the caller's Rycerze i zamki lines), and whether more follow."""
+              ) -> tuple[list[GameLine], list[KnightsLine], bool]:
+        """One page of the matches these tokens hold seats of, the latest changed first: its castle games, its card
+        games, and whether more follow."""
         every = self.repo.held(digest(t) for t in tokens)
         page, more = self.repo.page_of(every, offset, limit)
         held = {game_id: every[game_id] for game_id in page}
-        games = self.repo.by_id(held, KIND)
+        games = self.repo.by_id(held)
         extras = self.repo.extras_of(g.id for g in games)
         names = self.repo.names_of(g.id for g in games)
-        lines = [game_line(g, sorted(held[g.id]), extras.get(g.id), names.get(g.id, [])) for g in games]
-        return lines, held, more
+        castle = [game_line(g, sorted(held[g.id]), extras.get(g.id), names.get(g.id, [])) for g in games
+                  if g.kind == KIND]
+        knights = [knights_line(g, sorted(held[g.id]), extras.get(g.id), self.repo.seats(g.id)) for g in games
+                   if g.kind == KNIGHTS.name]
+        return castle, knights, more
 
     def adopt(self) -> list[Adopted]:
-        """Seats for the castle games stored before games had seats: each person's seat gets a token."""
+        """Seats for the matches stored before matches had seats: each person's seat gets a token."""
         adopted = []
-        games = self.repo.unseated(KIND)
-        for stored in games:
-            players: list[SeatPlayer] = ["person", "person"]
-            if stored.mode == COMPUTER and stored.human in (0, 1):
-                players[1 - stored.human] = "computer"
+        for stored in self.repo.unseated(KIND) + self.repo.unseated(KNIGHTS.name):
+            if stored.kind == KIND:
+                players: list[SeatPlayer] = ["person", "person"]
+                if stored.mode == COMPUTER and stored.human in (0, 1):
+                    players[1 - stored.human] = "computer"
+            else:
+                players = ["person" if k in PEOPLE else "computer" for k in stored.players or []]
             seats, tokens, _ = seats_for(players, stored.created_at)
             if not self.repo.add_seats(stored.id, seats):
                 continue
@@ -244,14 +308,15 @@ class GameService:
             if live is not None:
                 with live.lock:
                     live.seats = seats
-            adopted += [Adopted(kind="castle", id=stored.id, seat=s, token=t) for s, t in tokens.items()]
+            adopted += [Adopted(kind=stored.kind, id=stored.id, seat=s, token=t)  # type: ignore[arg-type]
+                        for s, t in tokens.items()]
         return adopted
 
     # ---------------------------------------------------- hints and analysis
 
     def hints(self, game_id: str, token: str | None, lang: str, count: int = 3) -> Hints:
         """The best moves for the seat to move, asked with that seat's token, in a game that allows hints."""
-        live = self.get(game_id)
+        live = self.castle(game_id)
         with live.lock:
             seat = prove_seat(live.seats, token)
             if not live.hints_allowed:
@@ -272,7 +337,7 @@ class GameService:
 
     def analysis(self, game_id: str, lang: str) -> AnalysisView:
         """A finished game's analysis: computed once and stored with the game (again when the estimate changed)."""
-        live = self.get(game_id)
+        live = self.castle(game_id)
         with live.lock:
             if not live.over:
                 raise ServiceError(409, "in-progress", "a game is analysed once it is over: until then its analysis "
@@ -304,9 +369,14 @@ class GameService:
             data = judging.analyse(raw).to_json()
             return analysis_view(data, setup, actions, lang)
 
-    def record(self, game_id: str) -> SavedGame:
-        live = self.get(game_id)
+    def record(self, game_id: str, kind: str | None = None) -> SavedGame | KnightsSavedGame:
+        live = self.get(game_id, kind)
         with live.lock:
+            if live.kind is KNIGHTS:
+                if not live.over:
+                    raise ServiceError(409, "in-progress", "the record holds every secret choice: it is given after "
+                                                           "the game")
+                return KnightsSavedGame.model_validate(live.record())
             raw = live.record()
             players = players_of(live)
             if players is not None:

@@ -1,53 +1,43 @@
-"""Castle game sessions and their storage: the games in memory, loading and replaying them, creating games, moves
-committed one transaction each, undo.
+"""The match service: the matches of both games in memory and in the database — loading and replaying them,
+creating them, moves committed one transaction each, undo — with joining, endings, aborts and rematches through
+their modules.
 
-A :class:`LiveGame` (:mod:`zamek.server.live`) is a game held in memory: its saved-game record (setup, seed, moves)
-and the position those moves reach. Every change goes through :meth:`Sessions.commit`, which writes the whole new
-move list in one transaction *before* the position in memory changes, so what a person saw confirmed is on disk,
-and a restarted server replays each record to the same position.
+A :class:`LiveGame` (:mod:`zamek.server.live`) is a match held in memory: its record (setup, seed, moves) and the
+position those moves reach. Every change goes through :meth:`Sessions.commit`, which writes the whole new move
+list in one transaction *before* the position in memory changes, so what a person saw confirmed is on disk, and a
+restarted server replays each record to the same position. What differs between the games (their moves, chance,
+who is to act, undo, the computer's thinking) is asked of the match's kind (:mod:`zamek.server.games`).
 
-The database is the truth and the games in memory are a bounded cache of it: every request first asks the
-database for the game's revision and brings its copy up to date when another process has changed it, and a
-change is stored only on the revision it was made from (:meth:`Repository.save_moves`), so that of two
-processes moving at once one wins and the other answers 409 ``stale``.
+The database is the truth and the matches in memory are a bounded cache of it: every request first asks the
+database for the match's revision and brings its copy up to date when another process has changed it, and a
+change is stored only on the revision it was made from (:meth:`Repository.save`), so that of two processes moving
+at once one wins and the other answers 409 ``stale``.
 
-Chance (the tile drawn, a token revealed) is decided by the server from the game's seed, by the one
-seeding convention (``zamek.castle.seeding``): a restarted server, or an undo, finds the same tiles again.
-A change that leaves the computer to move stores its turn as a job (due after a pause), in the same
-transaction; :mod:`zamek.server.computer` plays it.
+Chance (a tile drawn, a token revealed, a card game's tile turned up) is decided by the server from the game's
+seed, the same after a restart or an undo. A change that leaves the computer to move stores its turn as a job
+(due after a pause), in the same transaction; :mod:`zamek.server.computer` plays it.
 
-The other concerns of a game have their own modules, each given the sessions: joining a friend's game
-(:mod:`zamek.server.joining`), resignations and clocks running out (:mod:`zamek.server.endings`), rematches
-(:mod:`zamek.server.rematch`) and the checks of an imported saved game (:mod:`zamek.server.importing`).
+A fair start: no clock runs until every person has made a first move; until then any player may abort the game
+(it ends with no result), and a game with a clock whose player to move has not made their first move in
+:data:`FIRST_MOVE_SECONDS` is aborted by the server.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from zamek import (
-    Action,
-    Draw,
-    GameState,
-    MalformedActionError,
-    Phase,
-    Reveal,
-    Setup,
-    ZamekError,
-    new_game,
-    parse_action,
-)
-from zamek.castle import record as records
-from zamek.castle.bots.levels import OFFERED_LEVELS
-from zamek.kit.records import parse_moves
-from zamek.server import endings, joining, rematch
+from zamek import MalformedActionError, Phase, Setup, ZamekError
+from zamek.server import creating, endings, joining, rematch
 from zamek.server.cache import RecentGames
 from zamek.server.clock import Clock, ClockSettings
-from zamek.server.db import Repository
+from zamek.server.db import Added, Repository
 from zamek.server.errors import ServiceError, refusing_bad_records
+from zamek.server.games import GameKind, MoveInfo
+from zamek.server.games.castle import CASTLE, players_for
+from zamek.server.games.kinds import kind_of
 from zamek.server.importing import MAX_IMPORT_MOVES, check_draw_order, check_length, imported_game, read_import
 from zamek.server.live import (
     COMPUTER,
@@ -56,22 +46,20 @@ from zamek.server.live import (
     SEED_BITS,
     Created,
     LiveGame,
-    MoveInfo,
     chance_for,
     computer_of,
     players_of,
-    replay_moves,
-    status_of,
     step,
     wall_clock,
 )
 from zamek.server.rematch import replace_token
-from zamek.server.seats import SeatPlayer, clean_name, prove_seat, seats_for
+from zamek.server.seats import Seat, SeatPlayer, prove_seat, seats_for
 from zamek.server.tables import Extras, StoredMatch, new_id, now
 
 __all__ = [
     "CACHED_GAMES",
     "COMPUTER",
+    "FIRST_MOVE_SECONDS",
     "FRIEND",
     "HOTSEAT",
     "KIND",
@@ -88,7 +76,6 @@ __all__ = [
     "players_of",
     "replace_token",
     "replay_moves",
-    "status_of",
     "step",
     "wall_clock",
 ]
@@ -97,15 +84,15 @@ log = logging.getLogger("zamek.server")
 
 CACHED_GAMES: Final = 2000
 """The games a process keeps in memory (the latest used); any other is replayed from the database when asked."""
-KIND: Final = "castle"
-"""The kind of the matches these sessions hold."""
+KIND: Final = CASTLE.name
+FIRST_MOVE_SECONDS: Final = {"live": 60.0, "correspondence": 86400.0}
+"""How long a player of a game with a clock has for their first move before the game is aborted (by clock kind)."""
 STALE: Final = ("the game has changed since this page was drawn (another tab, the computer or your opponent); it has "
                 "been brought up to date")
 
 
 class Sessions:
-    """Every castle game of the app in memory and in the database: loading, creation, moves, undo, deletion; the
-    joining, endings, rematches and imports through their modules."""
+    """Every match of the app in memory and in the database (see the module's doc)."""
 
     def __init__(self, repo: Repository, clock: Callable[[], float] = wall_clock, bot_delay: float = 0.8,
                  cached: int = CACHED_GAMES) -> None:
@@ -120,26 +107,29 @@ class Sessions:
 
     # --------------------------------------------------------------- loading
 
-    def get(self, game_id: str) -> LiveGame:
-        """Return a game as stored now: from memory when its copy there is current, else replayed (or brought up to
-        date) from the database."""
+    def get(self, game_id: str, kind: str | None = None) -> LiveGame:
+        """Return a match as stored now (of the game ``kind``, when given): from memory when its copy there is
+        current, else replayed (or brought up to date) from the database."""
         live = self._games.get(game_id)
         if live is not None:
             with live.lock:
                 self._refresh(live)
-            return live
-        stored = self.repo.get(game_id)
-        if stored is None or stored.kind != KIND:
+        else:
+            stored = self.repo.get(game_id)
+            if stored is None:
+                raise ServiceError(404, "not-found", f"there is no game {game_id!r}")
+            live = self.keep(self._load(stored))
+        if kind is not None and live.kind.name != kind:
             raise ServiceError(404, "not-found", f"there is no game {game_id!r}")
-        return self._keep(self._load(stored))
+        return live
 
-    def _keep(self, live: LiveGame) -> LiveGame:
-        """Hold a game in memory (the latest used; the oldest is forgotten); another thread's copy, if it was
+    def keep(self, live: LiveGame) -> LiveGame:
+        """Hold a match in memory (the latest used; the oldest is forgotten); another thread's copy, if it was
         quicker, wins."""
         return self._games.keep(live.id, live)
 
     def _refresh(self, live: LiveGame) -> None:
-        """Bring a game in memory up to date with the database (the caller holds its lock)."""
+        """Bring a match in memory up to date with the database (the caller holds its lock)."""
         revision = self.repo.revision(live.id)
         if revision is None:
             self._forget(live)
@@ -148,8 +138,8 @@ class Sessions:
             self._reload(live)
 
     def _reload(self, live: LiveGame) -> None:
-        """Read a game again from the database: the moves another process added are played on from the copy in
-        memory (a game whose moves were taken back is replayed)."""
+        """Read a match again from the database: the moves another process added are played on from the copy in
+        memory (a match whose moves were taken back is replayed)."""
         stored = self.repo.get(live.id)
         if stored is None:
             self._forget(live)
@@ -158,21 +148,25 @@ class Sessions:
         if stored.moves[:len(known)] == known:
             state = live.state.copy()
             try:
-                actions = parse_moves({"moves": stored.moves[len(known):]}, parse_action)
-                infos = [step(state, action) for action in actions]
+                actions = [live.kind.parse(m) for m in stored.moves[len(known):]]
+                infos = [live.kind.step(state, action) for action in actions]
             except ZamekError as exc:
                 raise ServiceError(500, "corrupt", f"game {live.id} cannot be replayed: {exc}") from None
             live.state, live.actions, live.infos = state, live.actions + actions, live.infos + infos
-            extras = self.repo.extras(live.id)
-            live.seats = self.repo.seats(live.id)
-            live.clock = Clock.from_json(extras.clock) if extras.clock else None
-            live.ended, live.rematch = extras.ended, extras.rematch
+            self._read_extras(live)
         else:
             fresh = self._load(stored)
             live.state, live.actions, live.infos, live.seats = fresh.state, fresh.actions, fresh.infos, fresh.seats
-            live.clock, live.ended, live.rematch = fresh.clock, fresh.ended, fresh.rematch
+            live.clock, live.ended, live.rematch, live.deadline_ms = (fresh.clock, fresh.ended, fresh.rematch,
+                                                                      fresh.deadline_ms)
         live.revision = stored.revision
         live.bot_error = None
+
+    def _read_extras(self, live: LiveGame) -> None:
+        extras = self.repo.extras(live.id)
+        live.seats = self.repo.seats(live.id)
+        live.clock = Clock.from_json(extras.clock) if extras.clock else None
+        live.ended, live.rematch, live.deadline_ms = extras.ended, extras.rematch, extras.deadline_ms
 
     def _forget(self, live: LiveGame) -> None:
         live.deleted = True
@@ -180,24 +174,29 @@ class Sessions:
 
     def _load(self, stored: StoredMatch) -> LiveGame:
         try:
-            # A stored setup without a board was stored before board 2 (setup_from_json reads it as board 1).
-            setup = records.setup_from_json(stored.setup)
-            actions = parse_moves({"moves": stored.moves}, parse_action)
-            state, infos = replay_moves(setup, actions)
-            extras = self.repo.extras(stored.id)
-            clock = Clock.from_json(extras.clock) if extras.clock else None
+            kind = kind_of(stored.kind)
+        except KeyError:
+            raise ServiceError(500, "corrupt", f"game {stored.id} is of a game this program does not know: "
+                                               f"{stored.kind!r}") from None
+        try:
+            setup = kind.setup_from_json(stored.setup)
+            actions = [kind.parse(m) for m in stored.moves]
+            state, infos = kind.replay(setup, actions)
         except ZamekError as exc:
             raise ServiceError(500, "corrupt", f"game {stored.id} cannot be replayed: {exc}") from None
+        players = stored.players if stored.players is not None else players_for(stored.mode, stored.level,
+                                                                                 stored.human)
+        live = LiveGame(stored.id, kind, stored.mode, list(players), stored.seed, setup, stored.created_at, actions,
+                        infos, state, stored.revision, level=stored.level, human=stored.human,
+                        agreed_hints=stored.hints)
+        try:
+            self._read_extras(live)
         except (LookupError, TypeError, ValueError) as exc:
             raise ServiceError(500, "corrupt", f"game {stored.id}: its clock cannot be read ({exc})") from None
-        return LiveGame(
-            stored.id, stored.mode, stored.level, stored.human, stored.seed, setup, stored.created_at, actions,
-            infos, state, stored.revision, self.repo.seats(stored.id), clock, extras.ended, extras.rematch,
-            agreed_hints=stored.hints,
-        )
+        return live
 
     def peek(self, game_id: str) -> LiveGame | None:
-        """The game if it is in memory (never loads it)."""
+        """The match if it is in memory (never loads it)."""
         return self._games.peek(game_id)
 
     def in_memory(self) -> int:
@@ -208,40 +207,38 @@ class Sessions:
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
                clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None,
                hints: bool = False) -> Created:
-        """Start a game: against the computer (``level``, the person's ``seat``), for two people at one screen, or
-        against a friend who opens the invitation (``seat`` is the creator's; ``hints``: both may ask for hints)."""
-        # 62 random bits: the tiles drawn so far must not tell the seed (and with it every tile to come).
-        seed = seed if seed is not None else secrets.randbits(SEED_BITS)
-        human: int | None = None
-        mine = {"first": 0, "second": 1}.get(seat, secrets.randbelow(2))
-        players: list[SeatPlayer] = ["person", "person"]
-        if mode == COMPUTER:
-            if level not in OFFERED_LEVELS:
-                raise ServiceError(422, "invalid", f"unknown level {level!r}; choose from {', '.join(OFFERED_LEVELS)}")
-            human = mine
-            players[1 - mine] = "computer"
-        else:
-            level = None
-        if mode == FRIEND:
-            players[1 - mine] = "open"
-        elif clock is not None:
-            raise ServiceError(422, "invalid", "clocks are for games against a friend")
-        names: list[str | None] = [None, None]
-        names[mine] = clean_name(name)
-        if mode == FRIEND:
-            names[1 - mine] = clean_name(friend)  # a rematch's seat waits for a known player
-        seats, tokens, invite = seats_for(players, now(), names)
-        state = new_game(setup)
-        live = LiveGame(new_id(), mode, level, human, seed, setup, now(), [], [], state, 0, seats,
-                        Clock.new(clock) if clock is not None else None, agreed_hints=hints and mode == FRIEND)
-        new_state, actions, infos = self._advance_chance(live, state.copy())
-        live.state, live.actions, live.infos = new_state, actions, infos
+        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints)
+
+    def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
+                       name: str | None = None, names: list[str | None] | None = None) -> Created:
+        return creating.create_knights(self, kinds, seed, clock, name, names)
+
+    def start(self, kind: GameKind, mode: str, players: list[str], seat_players: list[SeatPlayer], setup: Any,
+               seed: int | None, clock: ClockSettings | None, names: list[str | None], *, level: str | None = None,
+               human: int | None = None, hints: bool = False) -> Created:
+        seats, tokens, invite = seats_for(seat_players, now(), names)
+        live = self.new_match(kind, mode, players, setup, clock, seats, seed, level=level, human=human,
+                              agreed_hints=hints)
         self._add(live)
         return Created(live, tokens, invite)
 
+    def new_match(self, kind: GameKind, mode: str, players: list[str], setup: Any, clock: ClockSettings | None,
+                  seats: list[Seat], seed: int | None = None, *, level: str | None = None, human: int | None = None,
+                  agreed_hints: bool = False) -> LiveGame:
+        """A new match in memory (not stored yet), its first chance decided (the first tile is drawn, or turned
+        up, at once: nobody's move decides it)."""
+        # 62 random bits: the tiles drawn so far must not tell the seed (and with it every tile to come).
+        seed = seed if seed is not None else secrets.randbits(SEED_BITS)
+        state = kind.new_state(setup)
+        live = LiveGame(new_id(), kind, mode, players, seed, setup, now(), [], [], state, 0, seats,
+                        Clock.new(clock, len(players)) if clock is not None else None, level=level, human=human,
+                        agreed_hints=agreed_hints)
+        live.state, live.actions, live.infos = self.advance_chance(live, state.copy())
+        return live
+
     def import_record(self, raw: Any) -> Created:
-        """Store a saved game (checked by replaying it) as a new game for two people at one screen (against the
-        computer when its export says so)."""
+        """Store a saved castle game (checked by replaying it) as a new game for two people at one screen (against
+        the computer when its export says so)."""
         check_length(raw)
         with refusing_bad_records(log, "an imported record"):
             setup, actions = read_import(raw)
@@ -250,97 +247,120 @@ class Sessions:
         self._add(created.live)
         return created
 
-    def _add(self, live: LiveGame) -> None:
-        state = live.state
-        self.repo.add(StoredMatch(
-            id=live.id, kind=KIND, created_at=live.created_at, updated_at=live.created_at, mode=live.mode,
-            level=live.level, human=live.human, seed=live.seed, setup=records.setup_to_json(live.setup),
-            moves=[str(a) for a in live.actions], status=status_of(state), scores=list(state.scores), turn=state.turn,
+    def stored(self, live: LiveGame) -> StoredMatch:
+        """A match as its row stores it."""
+        state, kind = live.state, live.kind
+        return StoredMatch(
+            id=live.id, kind=kind.name, created_at=live.created_at, updated_at=live.created_at, mode=live.mode,
+            level=live.level, human=live.human, players=live.players if kind is not CASTLE else None, seed=live.seed,
+            setup=kind.setup_to_json(live.setup), moves=[str(a) for a in live.actions],
+            status="over" if live.over else "playing", scores=kind.scores(state), turn=kind.turn(state),
             revision=live.revision, hints=live.agreed_hints,
-        ), live.seats, live.extras(), self._job_due(live, state))
-        self._keep(live)
+        )
+
+    def _add(self, live: LiveGame) -> None:
+        self.repo.add(self.stored(live), live.seats, self.extras_of(live), self._job_due(live, live.state))
+        self.keep(live)
         if live.computer_to_move():
             self.computer_due()
 
-    def _job_due(self, live: LiveGame, state: GameState) -> int | None:
+    def _job_due(self, live: LiveGame, state: Any) -> int | None:
         """When the computer is to play its turn in ``state`` (epoch ms, after the pause in which a person may
         still take their move back), or None when it has no turn."""
         if not live.computer_to_move(state):
             return None
-        return round((self.now() + self.bot_delay) * 1000)
+        return round((self.now() + (self.bot_delay if live.kind.undo else 0.0)) * 1000)
 
-    def delete(self, game_id: str, token: str | None) -> None:
-        """Delete a game; a game against a friend who has joined belongs to both and is not deleted."""
-        live = self.get(game_id)
+    def delete(self, game_id: str, token: str | None, kind: str | None = None) -> None:
+        """Delete a match; one a friend has joined belongs to both and is not deleted."""
+        live = self.get(game_id, kind)
         with live.lock:
             prove_seat(live.seats, token)
-            if live.mode == FRIEND and not live.waiting_for_friend:
-                raise ServiceError(409, "shared-game", "this game belongs to both players: it stays on the server "
+            if live.friend_joined:
+                raise ServiceError(409, "shared-game", "this game belongs to every player: it stays on the server "
                                                        "(remove it from your list instead)")
             self.repo.delete(game_id)
             self._forget(live)
 
     # --------------------------------------------- the seats, the end, rematches
 
-    def join(self, game_id: str, invite: str, name: str | None) -> Created:
-        return joining.join(self, game_id, invite, name)
+    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None) -> Created:
+        return joining.join(self, game_id, invite, name, kind)
 
-    def resign(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
-        return endings.resign(self, game_id, token, revision)
+    def invite(self, game_id: str, token: str | None, kind: str | None = None) -> str:
+        return joining.new_invitation(self, game_id, token, kind)
+
+    def resign(self, game_id: str, token: str | None, revision: int | None = None, kind: str | None = None
+               ) -> LiveGame:
+        return endings.resign(self, game_id, token, revision, kind)
+
+    def abort(self, game_id: str, token: str | None, revision: int | None = None, kind: str | None = None
+              ) -> LiveGame:
+        return endings.abort(self, game_id, token, revision, kind)
 
     def expire_clocks(self) -> list[str]:
         return endings.expire_clocks(self)
 
-    def rematch(self, game_id: str, token: str | None) -> Created:
-        return rematch.rematch(self, game_id, token)
+    def rematch(self, game_id: str, token: str | None, kind: str | None = None) -> Created:
+        return rematch.rematch(self, game_id, token, kind)
+
+    def prove(self, live: LiveGame, token: str | None) -> int:
+        """The seat ``token`` holds (refused otherwise); its first use ends the invitation's right to give the
+        seat again (a friend whose answer to joining was lost asks again with the same invitation until then)."""
+        seat = prove_seat(live.seats, token)
+        held = live.seats[seat]
+        if held.invite_digest is not None and held.player == "person":
+            self.repo.confirm_seat(live.id, seat)
+            live.seats = [Seat(s.index, s.player, s.token_digest, None, s.name, s.joined_at) if s.index == seat
+                          else s for s in live.seats]
+        return seat
 
     def _acting_seat(self, live: LiveGame, token: str | None, revision: int | None) -> int:
         """The seat ``token`` holds, refused unless the game waits for that seat's decision on the revision the
         page shows."""
-        seat = prove_seat(live.seats, token)
+        seat = self.prove(live, token)
         self.check_revision(live, revision)  # before the turn: a page out of date is told so first
         if live.over:
             raise ServiceError(409, "illegal", "the game is over")
         if live.waiting_for_friend:
-            raise ServiceError(409, "waiting", "the game starts when your friend has opened the invitation")
-        to_act = live.state.current
-        if live.state.is_chance() and not (live.mode == HOTSEAT and live.state.phase is Phase.DRAW):
-            return seat  # the computer's turn: refused below with its own message
+            raise ServiceError(409, "waiting", "the game starts when every friend has opened the invitation")
+        to_act = live.seat_to_act()
+        if to_act is None:
+            raise ServiceError(409, "not-your-turn", "the computer is to move")
         if seat != to_act:
             raise ServiceError(409, "not-your-turn", f"player {to_act + 1} is to move, not player {seat + 1}")
         return seat
 
-
     # ----------------------------------------------------------------- moves
 
-    def act(self, game_id: str, text: str, revision: int | None = None, token: str | None = None) -> LiveGame:
+    def act(self, game_id: str, text: str, revision: int | None = None, token: str | None = None,
+            kind: str | None = None) -> LiveGame:
         """Play a person's move (in notation); the engine's refusal becomes a 4xx error with its message."""
-        live = self.get(game_id)
+        live = self.get(game_id, kind)
         with live.lock:
             self._acting_seat(live, token, revision)
             endings.check_clock(self, live)
-            action = self._parse(text)
-            if isinstance(action, (Draw, Reveal)):
-                raise ServiceError(409, "illegal", f"{action}: tiles and tokens are drawn by the game, not chosen")
-            state = live.state
-            if state.is_chance():
-                if live.mode == HOTSEAT and state.phase is Phase.DRAW:
-                    raise ServiceError(409, "illegal", f"{action}: draw a tile first")
-                raise ServiceError(409, "not-your-turn", f"{action}: the computer is to move")
-            new_state = state.copy()
             try:
-                info = step(new_state, action)
+                action = live.kind.parse(text)
+            except ZamekError as exc:
+                raise ServiceError(400, "malformed", str(exc)) from None
+            refusal = live.kind.refuse_person_action(live, live.state, action)
+            if refusal is not None:
+                raise refusal
+            state = live.state.copy()
+            try:
+                info = live.kind.step(state, action)
             except ZamekError as exc:
                 if isinstance(exc, MalformedActionError):
                     raise ServiceError(400, "malformed", str(exc)) from None
                 raise ServiceError(409, "illegal", str(exc)) from None
-            new_state, more, more_infos = self._advance_chance(live, new_state, len(live.actions) + 1)
-            self.commit(live, new_state, [action, *more], [info, *more_infos])
+            state, more, more_infos = self.advance_chance(live, state, len(live.actions) + 1)
+            self.commit(live, state, [action, *more], [info, *more_infos])
         return live
 
     def draw(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
-        """Draw the next tile (two people at one screen: the next player asks for it)."""
-        live = self.get(game_id)
+        """Draw the next tile (the castle game by two people at one screen: the next player asks for it)."""
+        live = self.get(game_id, CASTLE.name)
         with live.lock:
             self._acting_seat(live, token, revision)
             state = live.state
@@ -349,7 +369,7 @@ class Sessions:
             if state.phase is not Phase.DRAW:
                 raise ServiceError(409, "illegal", "no tile is to be drawn now")
             new_state = state.copy()
-            actions: list[Action] = []
+            actions: list[Any] = []
             infos: list[MoveInfo] = []
             while new_state.phase is Phase.DRAW:  # the engine puts out a tile that fits nowhere: draw again (Z8)
                 action = chance_for(live.seed, new_state)
@@ -358,11 +378,12 @@ class Sessions:
             self.commit(live, new_state, actions, infos)
         return live
 
-    def undo(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
+    def undo(self, game_id: str, revision: int | None = None, token: str | None = None,
+             kind: str | None = None) -> LiveGame:
         """Take back the last move when nothing has happened since (no reply, no tile drawn, no token revealed)."""
-        live = self.get(game_id)
+        live = self.get(game_id, kind)
         with live.lock:
-            seat = prove_seat(live.seats, token)
+            seat = self.prove(live, token)
             self.check_revision(live, revision)
             reason = self.undo_refusal(live)
             if reason is not None:
@@ -371,80 +392,80 @@ class Sessions:
                 raise ServiceError(403, "not-your-seat", "only the player who made a move may take it back")
             endings.check_clock(self, live)
             actions = live.actions[:-1]
-            state, infos = replay_moves(live.setup, actions)
+            state, infos = live.kind.replay(live.setup, actions)
             self.commit(live, state, actions, infos, replace=True)
         return live
 
     @staticmethod
     def undo_refusal(live: LiveGame) -> str | None:
         """Return why the last move cannot be taken back now, or None when it can."""
-        if live.over:  # its final scoring is known (and its seed published): no second try
-            return "the game is over"
-        if not live.actions:
-            return "there is no move to take back"
-        info = live.infos[-1]
-        if isinstance(info.action, Reveal):
-            return "a token has been revealed since your move; it cannot be taken back"
-        if isinstance(info.action, Draw):
-            return "a tile has been drawn since the last move; it cannot be taken back"
-        if live.mode == COMPUTER and info.player != live.human:
-            return "the computer has replied; its move cannot be taken back"
-        return None
+        return live.kind.undo_refusal(live)
 
-    def _advance_chance(
-        self, live: LiveGame, state: GameState, moves: int = 0
-    ) -> tuple[GameState, list[Action], list[MoveInfo]]:
-        """Apply the chance events that belong to a person's turn: token reveals, and their own draw."""
-        actions: list[Action] = []
+    def advance_chance(self, live: LiveGame, state: Any, moves: int = 0) -> tuple[Any, list[Any], list[MoveInfo]]:
+        """Apply the chance events decided in a person's request (``moves``: the game's moves before them)."""
+        actions: list[Any] = []
         infos: list[MoveInfo] = []
-        while state.is_chance():
-            if state.phase is Phase.DRAW:
-                if live.mode == COMPUTER and state.current != live.human:
-                    break  # the computer's draw starts its turn, in the worker
-                if live.mode == HOTSEAT and (moves + len(actions)) > 0:
-                    break  # the next player draws when they sit down (undo stays possible till then)
-            action = chance_for(live.seed, state)
-            infos.append(step(state, action))
+        while state.is_chance() and not state.is_over():
+            if not live.kind.person_chance(live, state, moves + len(actions)):
+                break
+            action = live.kind.chance(live, state, moves + len(actions))
+            infos.append(live.kind.step(state, action))
             actions.append(action)
         return state, actions, infos
-
-    @staticmethod
-    def _parse(text: str) -> Action:
-        try:
-            return parse_action(text)
-        except ZamekError as exc:
-            raise ServiceError(400, "malformed", str(exc)) from None
 
     @staticmethod
     def check_revision(live: LiveGame, revision: int | None) -> None:
         if revision is not None and revision != live.revision:
             raise ServiceError(409, "stale", STALE)
 
-    def commit(
-        self, live: LiveGame, state: GameState, actions: list[Action], infos: list[MoveInfo], replace: bool = False
-    ) -> None:
-        """Store the new move list (and the clock, the end, the rematch, the computer's next turn) in one
-        transaction, on the revision the game in memory has, then (only then) change the game in memory.
+    @staticmethod
+    def started(live: LiveGame, infos: list[MoveInfo], state: Any = None) -> bool:
+        return live.started(infos, state)
 
-        The caller holds ``live.lock``. Raise ServiceError 404 when the game has been deleted meanwhile, and 409
-        ``stale`` when another process changed it first (the game in memory is then brought up to date).
+    def extras_of(self, live: LiveGame) -> Extras:
+        return self._extras(live, live.state)
+
+    def _extras(self, live: LiveGame, state: Any, clock: Clock | None = None, infos: list[MoveInfo] | None = None
+                ) -> Extras:
+        """What is stored beside the moves: the clock, the end, the rematch, the seat to move and when its time
+        (or, before the game has started, its time for a first move) runs out."""
+        clock = live.clock if clock is None else clock
+        to_act = live.seat_to_act(state)
+        over = live.ended is not None or state.is_over()
+        deadline = None
+        if clock is not None and not over:
+            if clock.running is not None and clock.since is not None:
+                deadline = round(clock.since * 1000) + clock.left_ms[clock.running]
+            elif to_act is not None and live.everyone_seated and not self.started(
+                    live, live.infos if infos is None else infos, state):
+                deadline = round((self.now() + FIRST_MOVE_SECONDS[clock.settings.kind]) * 1000)
+        return Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act, deadline)
+
+    def commit(self, live: LiveGame, state: Any, actions: list[Any], infos: list[MoveInfo], replace: bool = False,
+               added: Added | None = None, seats: Sequence[Seat] = ()) -> None:
+        """Store the new move list (and the clock, the end, the rematch, the computer's next turn; and ``added``,
+        a new match made by this change; ``seats``, seats it gives, already in ``live.seats``) in one transaction,
+        on the revision the match in memory has, then (only then) change the match in memory.
+
+        The caller holds ``live.lock``. Raise ServiceError 404 when the match has been deleted meanwhile, and 409
+        ``stale`` when another process changed it first (the match in memory is then brought up to date).
         """
         all_actions = list(actions) if replace else live.actions + list(actions)
         all_infos = list(infos) if replace else live.infos + list(infos)
         clock = live.clock
         to_act = live.seat_to_act(state)
-        over = live.ended is not None or state.is_over()
-        if clock is not None and live.everyone_seated and (actions or replace):
+        if clock is not None and live.everyone_seated and (actions or replace or live.ended is not None):
             clock = Clock.from_json(clock.to_json())
-            clock.run_for(to_act, self.now())
-        deadline = None
-        if clock is not None and clock.running is not None and clock.since is not None and not over:
-            deadline = round(clock.since * 1000) + clock.left_ms[clock.running]
-        extras = Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act, deadline)
+            if live.ended is not None:
+                clock.stop(self.now())
+            elif self.started(live, all_infos, state):
+                clock.run_for(to_act, self.now())
+        extras = self._extras(live, state, clock, all_infos)
         job_due = self._job_due(live, state)
+        over = live.ended is not None or state.is_over()
         written = self.repo.save(
             live.id, live.revision, [str(a) for a in all_actions], "over" if over else "playing",
-            list(state.scores), state.turn, extras, job_due,
+            live.kind.scores(state), live.kind.turn(state), extras, job_due, added, seats,
         )
         if written == "gone":
             self._forget(live)
@@ -453,8 +474,13 @@ class Sessions:
             self._reload(live)
             raise ServiceError(409, "stale", STALE)
         live.state, live.actions, live.infos, live.revision = state, all_actions, all_infos, live.revision + 1
-        live.clock = clock
+        live.clock, live.deadline_ms = clock, extras.deadline_ms
         live.bot_error = None
         self.changed(live)
         if job_due is not None:
             self.computer_due()
+
+
+def replay_moves(setup: Setup, actions: list[Any]) -> tuple[Any, list[MoveInfo]]:
+    """Replay a castle game's moves with every check; raise a ZamekError naming the first bad one."""
+    return CASTLE.replay(setup, actions)

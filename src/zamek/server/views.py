@@ -294,7 +294,7 @@ def game_view(
     winners = list(result.winners) if result else []
     over = state.is_over() or ended is not None
     if ended is not None:
-        winners = [1 - ended.loser]
+        winners = [] if ended.loser is None else [1 - ended.loser]  # an abort counts for nobody
     scored = state.feature_being_scored() if state.phase in (Phase.ORDER, Phase.DOUBLE) else None
     prompt = PromptWords(current=player_name(state.current, lang),
                          tile=tiles[state.drawn].id if state.drawn >= 0 else None)
@@ -368,7 +368,9 @@ def game_line(game: StoredMatch, held: Sequence[int] = (), extras: Extras | None
     winners: list[int] | None = None
     if game.status == "over":
         ended = extras.ended
-        if isinstance(ended, dict) and ended.get("loser") in (0, 1):
+        if isinstance(ended, dict) and ended.get("reason") == "abort":
+            winners = []
+        elif isinstance(ended, dict) and ended.get("loser") in (0, 1):
             winners = [1 - ended["loser"]]
         else:
             best = max(game.scores)

@@ -59,6 +59,13 @@ POLISH: Final[dict[str, str]] = {
     "the game has changed meanwhile; it has been brought up to date":
         "Gra w międzyczasie się zmieniła; strona jest już aktualna.",
     "the server turns up the tiles; play or recruit": "Kafelki odkrywa serwer; zagraj albo zwerbuj.",
+    "every player has moved: the game can no longer be aborted (resign instead)":
+        "Każdy gracz już wykonał ruch: gry nie można już przerwać (możesz się poddać).",
+    "the game has changed meanwhile; ask again": "Gra w międzyczasie się zmieniła; spróbuj jeszcze raz.",
+    "replays, hints and analyses are the castle game's": "Powtórki, podpowiedzi i analizy są tylko w grze Zamek.",
+    "the computer is to move": "Teraz ruch komputera.",
+    "this game belongs to every player: it stays on the server (remove it from your list instead)":
+        "Ta gra należy do wszystkich graczy: zostaje na serwerze (usuń ją tylko ze swojej listy).",
     "the record holds every secret choice: it is given after the game":
         "Zapis zawiera wszystkie tajne wybory: jest dostępny po grze.",
     "this game has too many pages open; close one": "Ta gra jest otwarta na zbyt wielu stronach; zamknij którąś.",
@@ -327,6 +334,8 @@ WEB: Final[tuple[Template, ...]] = (
     Template("{action}: tiles and tokens are drawn by the game, not chosen",
              "{action}: kafelki i żetony losuje gra, nie gracz."),
     Template("there is no game {text}", "Nie ma gry {text}."),
+    Template("game {id} is of a game this program does not know: {text}",
+             "Gra {id} jest grą, której ten program nie zna: {text}."),
     Template("game {id} has been deleted", "Gra {id} została usunięta."),
     Template("this token holds seat {n}, not seat {n2}", "Ten żeton należy do miejsca {n}, nie {n2}."),
     Template("seat {n} is not to choose now (seat {n2} is)", "Miejsce {n} nie wybiera teraz (wybiera {n2})."),

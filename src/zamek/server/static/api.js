@@ -6,7 +6,7 @@
 // that changes a game sends the token of the seat it acts for (Authorization: Bearer). Nothing else identifies
 // a player: no account, no cookie.
 
-export const API_VERSION = 3;
+export const API_VERSION = 4;
 
 export class ApiError extends Error {
   constructor(status, message, code = null) {
