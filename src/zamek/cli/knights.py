@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,7 +20,8 @@ from zamek.knights.rules.cards import ARMY, TILES, Card, CastleKind, load_cards
 from zamek.knights.rules.engine import MAX_PLAYERS, MIN_PLAYERS, KnightsSetup, KnightsState, Phase, View
 from zamek.knights.rules.knowledge import deduce
 from zamek.knights.rules.match import match_result, match_setups
-from zamek.knights.runner import PlayedGame, bot_rng, play_game, sample_chance
+from zamek.knights.runner import PlayedGame, bot_rng, play_game
+from zamek.knights.seeding import SeededTiles
 from zamek.knights.terms import LANGUAGES, card_name, cards_text, event_lines, player_name, term, tile_name
 
 LANG = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Language.")
@@ -285,7 +285,7 @@ def play_terminal_game(
 ) -> PlayedGame:
     """Play one game with a person at ``seat`` and bots elsewhere; print what the person may see."""
     state = KnightsState.new(setup)
-    tiles = random.Random(seed)
+    tiles = SeededTiles(seed, setup)
     rngs = [bot_rng(seed, s) for s in range(setup.players)]
     game = PlayedGame(setup, seed, [], state)
     shown = 0
@@ -294,7 +294,7 @@ def play_terminal_game(
     while not state.is_over():
         action: Action
         if state.is_chance():
-            action = sample_chance(state, tiles)
+            action = tiles.outcome(state)
         elif state.current == seat:
             action = ask(state.view(seat), lang)
         else:

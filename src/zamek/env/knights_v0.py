@@ -5,16 +5,15 @@ observations ``{"observation": int8[...], "action_mask": int8[28]}`` (layout: ``
 and docs/environment.md), actions the game's stable indices (``zamek.knights.rules.actions``: ``Choose`` 0..21,
 ``Recruit`` 22..27). The secret choice of a round (K4) is asked seat by seat, and a seat's observation never
 holds another's choice, hand or hidden recruitment (K8): only what ``KnightsState.view`` shows it, and what that
-lets it deduce (``zamek.knights.rules.knowledge``). Tiles are turned up from ``random.Random(seed)`` as
-``zamek.knights.runner.play_game(seed)`` turns them, or by a ``chance`` agent with ``chance="explicit"`` (its
-action k turns up tile ``KNIGHTS_TILES[k]``). Rewards: +1 to the winner and -1 to the others at the end
-(K6 leaves no tie), or with ``reward="score"`` the change of each seat's castle points minus the mean of the
-others' at every step.
+lets it deduce (``zamek.knights.rules.knowledge``). Tiles are turned up by the seeding convention
+(``zamek.knights.seeding``), as ``zamek.knights.runner.play_game(seed)`` turns them, or by a ``chance`` agent
+with ``chance="explicit"`` (its action k turns up tile ``KNIGHTS_TILES[k]``). Rewards: +1 to the winner and -1
+to the others at the end (K6 leaves no tie), or with ``reward="score"`` the change of each seat's castle points
+minus the mean of the others' at every step.
 """
 
 from __future__ import annotations
 
-import random
 import secrets
 from typing import Any, Final
 
@@ -25,11 +24,11 @@ from pettingzoo.utils import wrappers
 
 from zamek.env.base import CHANCE_AGENT, Chance, Reward, TurnEnv, check_options
 from zamek.env.knights_spec import KNIGHTS, KNIGHTS_TILES, MAX_SEATS
-from zamek.kit.play import sample_chance
 from zamek.knights.rules.actions import ACTION_COUNT, Draw, action_from_index
 from zamek.knights.rules.cards import ARMY, TILES, Card
 from zamek.knights.rules.engine import KnightsSetup, KnightsState, Phase, View
 from zamek.knights.rules.knowledge import deduce
+from zamek.knights.seeding import SeededTiles
 
 __all__ = ["KnightsEnv", "encode_view", "env", "raw_env"]
 
@@ -121,7 +120,7 @@ class KnightsEnv(TurnEnv):
         self._actions = {a: spaces.Discrete(sizes[a]) for a in self.possible_agents}
         self.seed_used: int | None = None
         self.state: KnightsState | None = None
-        self._tiles = random.Random(0)
+        self._tiles = SeededTiles(0, self.setup)
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._spaces[agent]
@@ -131,7 +130,7 @@ class KnightsEnv(TurnEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.seed_used = int(seed) if seed is not None else secrets.randbits(62)
-        self._tiles = random.Random(self.seed_used)  # as zamek.knights.runner.play_game turns them up
+        self._tiles = SeededTiles(self.seed_used, self.setup)  # the seeding convention: as play_game
         self.state = KnightsState.new(self.setup)
         self._begin()
         self._play_chance()
@@ -145,7 +144,7 @@ class KnightsEnv(TurnEnv):
     def _play_chance(self) -> None:
         state = self._game()
         while self.chance_mode == "sampled" and state.is_chance():
-            state.apply(sample_chance(state, self._tiles))
+            state.apply(self._tiles.outcome(state))
 
     def _select(self) -> None:
         state = self._game()

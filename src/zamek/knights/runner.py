@@ -10,6 +10,7 @@ from zamek.kit.play import run, sample_chance
 from zamek.knights.bots import KnightsBot, make_bot
 from zamek.knights.rules.actions import Action
 from zamek.knights.rules.engine import KnightsSetup, KnightsState
+from zamek.knights.seeding import SeededTiles, player_rng
 
 __all__ = ["PlayedGame", "bot_rng", "play_game", "sample_chance"]
 
@@ -28,8 +29,9 @@ class PlayedGame:
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
-    """Return a seat's own generator for a game seed (its choices never shift the tiles)."""
-    return random.Random(seed * 1_000_003 + seat)
+    """Return a seat's own generator for a game seed (its choices never shift the tiles): the seeding
+    convention's (:mod:`zamek.knights.seeding`)."""
+    return player_rng(seed, seat)
 
 
 def play_game(
@@ -38,16 +40,15 @@ def play_game(
     setup: KnightsSetup | None = None,
     on_action: Callable[[KnightsState, Action], None] | None = None,
 ) -> PlayedGame:
-    """Play a whole game. The tiles come from a generator seeded with ``seed`` alone, so any bots on
-    the same seed see the same tiles; each seat thinks with its own generator (``bot_rng``)."""
+    """Play a whole game. The tiles come from ``seed`` alone (:mod:`zamek.knights.seeding`), so any bots on the
+    same seed see the same tiles; each seat thinks with its own generator (``bot_rng``)."""
     setup = setup or KnightsSetup(players=len(bots) if bots else 3)
     players = [make_bot(b) if isinstance(b, str) else b for b in (bots or ["random"] * setup.players)]
     if len(players) != setup.players:
         raise ValueError(f"{len(players)} bots for a {setup.players}-player game")
-    tiles = random.Random(seed)
+    tiles = SeededTiles(seed, setup)
     rngs = [bot_rng(seed, seat) for seat in range(setup.players)]
     state = KnightsState.new(setup)
-    played = run(state, [bot.choose for bot in players], rngs, lambda game: sample_chance(game, tiles),
-                 on_action=on_action)
+    played = run(state, [bot.choose for bot in players], rngs, tiles.outcome, on_action=on_action)
     return PlayedGame(setup, seed, played.actions, state, played.decisions, played.think_seconds,
                       played.max_seconds)

@@ -3,8 +3,8 @@ of a seat or of the public.
 
 A game has 2-4 seats: people at the creator's screen ('person'), friends on their own devices ('friend'), or
 computer players ('random', 'heuristic', 'mc'). The server turns up the tiles (from a generator seeded by the
-game's seed and the number of moves, so a restart decides the same way); the computer seats choose as jobs of
-the match service, outside any request.
+game's seed by the card game's seeding convention, :mod:`zamek.knights.seeding`, so a restart decides the same
+way); the computer seats choose as jobs of the match service, outside any request.
 
 Hidden information (K8) never leaves the server: a seat's view is built from the engine's ``view(seat)``;
 without a seat the page gets the public view (no hand, no recruited card). Only a person's seat has a view of
@@ -14,7 +14,6 @@ secret choice, is given out only once the game is over.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -39,6 +38,7 @@ from zamek.knights.rules.engine import (
     SwordPassed,
     TileRevealed,
 )
+from zamek.knights.seeding import SeededTiles, player_move_rng
 from zamek.knights.terms import card_name, event_lines, term, tile_name
 from zamek.server.errors import ServiceError
 from zamek.server.games import GameKind, MoveInfo, Think
@@ -81,31 +81,25 @@ PHASES: Final[dict[Phase, KnightsPhase]] = {
 }
 
 
-def _rng(seed: int, moves: int) -> random.Random:
-    """The chance and the computer's choice at the game's ``moves``-th move: the same after a restart."""
-    return random.Random(f"knights:{seed}:{moves}")
-
-
-def _tile(state: KnightsState, rng: random.Random) -> Action:
-    outcomes = state.chance_outcomes()
-    return rng.choices([o for o, _ in outcomes], weights=[w for _, w in outcomes])[0]
 
 
 def think(setup: dict[str, Any], moves: list[str], seed: int, players: list[str]) -> list[str]:
     """The computer seats' choices (and the tiles turned up between them) from a game's record, until a person is
     to choose or the game ends. A pure function of its arguments, run in the pool."""
-    state = KnightsState.new(records.setup_from_json(setup))
+    rules = records.setup_from_json(setup)
+    state = KnightsState.new(rules)
     for move in moves:
         state.play(parse_action(move))
+    tiles = SeededTiles(seed, rules)
     played: list[str] = []
     while not state.is_over():
-        rng = _rng(seed, len(moves) + len(played))
         if state.is_chance():
-            action = _tile(state, rng)
+            action: Action = tiles.outcome(state)
         elif players[state.current] in PEOPLE:
             break
         else:
-            kind = players[state.current]
+            kind, seat = players[state.current], state.current
+            rng = player_move_rng(seed, seat, len(moves) + len(played))
             action = make_bot(kind).choose(state, rng, Budget(seconds=MC_SECONDS) if kind == "mc" else None)
         state.play(action)
         played.append(str(action))
@@ -136,7 +130,7 @@ class KnightsKind(GameKind):
         return isinstance(action, Draw)
 
     def chance(self, live: LiveGame, state: Any, moves: int) -> Action:
-        return _tile(state, _rng(live.seed, moves))
+        return SeededTiles(live.seed, live.setup).outcome(state)
 
     def seats(self, setup: Any) -> int:
         return int(setup.players)
