@@ -145,6 +145,7 @@ def test_no_match_is_decided_on_time_before_every_person_has_moved(clocked: tupl
     first_moves(web, match["id"])
     view = public(web, match["id"])
     assert view["clock"]["running"] is not None and view["clock"]["left_ms"] == [30_000, 30_000]
+    assert not view["can_abort"]
     late = web.post(f"/api/games/{match['id']}/abort", json={}, headers=web.seat(match["id"], 0))
     assert late.status_code == 409 and late.json()["error"] == "started"
     fake.advance(31)
@@ -164,6 +165,7 @@ def test_either_player_aborts_before_the_first_moves(client: WebClient, game: st
     match = new_match(client, game)
     joined(client, match)
     decide(client, match["id"])
+    assert public(client, match["id"])["can_abort"]
     aborted = client.post(f"/api/games/{match['id']}/abort", json={}, headers=client.seat(match["id"], 1))
     assert aborted.status_code == 200, aborted.text
     view = public(client, match["id"])

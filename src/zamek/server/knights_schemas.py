@@ -258,6 +258,8 @@ class KnightsView(Answer):
     """How the game ended before its rules ended it (a resignation, a time out, an abort)."""
     rematch: str | None = None
     """The id of the rematch offered or played after this game."""
+    can_abort: bool = False
+    """A player may abort the game (``/abort``): it is on and not every person has made a first move yet."""
     watching: int = 0
     """The spectators' pages open on the game."""
     seed: int | None = None

@@ -341,6 +341,9 @@ class GameView(Answer):
     """A resignation or a time out (then ``result`` names the other player the winner)."""
     rematch: str | None = None
     """The rematch's game id, once one is offered."""
+    can_abort: bool = False
+    """A player may abort the game (``/abort``): it is on and not every person has made a first move yet (the
+    clocks wait for those; an aborted game has no result)."""
     hints: bool = False
     """The player to move may ask for hints (``/hints``): always against the computer and at one screen; against a
     friend only when the game was created with hints allowed (the friend joined knowing it)."""

@@ -315,6 +315,7 @@ def game_view(
         recent=[move_line(i, lang) for i in infos[-RECENT:]], human_to_act=live.human_to_act(state),
         terms=terms_for(lang, edition, setup.sokol), prompt_words=prompt, can_undo=can_undo, undo_refusal=undo_refusal,
         seats=list(seats), clock=clock, ended=ended, rematch=live.rematch, hints=live.hints_allowed,
+        can_abort=live.invites_friends and not live.over and not live.started(live.infos),
         watching=watching,
     )
 

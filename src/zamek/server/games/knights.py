@@ -310,6 +310,7 @@ def knights_view(live: LiveGame, seat: int | None, lang: str, connected: Sequenc
         clock=clock,
         ended=ended,
         rematch=live.rematch,
+        can_abort=live.invites_friends and not live.over and not live.started(live.infos),
         watching=watching,
         seed=live.seed if live.over else None,
     )
