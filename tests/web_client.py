@@ -95,6 +95,23 @@ class WebClient(TestClient):
         return body
 
 
+START = 1_700_000_000.0
+"""The fake time a clocked test starts at (seconds since the epoch)."""
+
+
+class FakeTime:
+    """The time the game clocks read (``WebConfig(clock=...)``): it moves only when a test says."""
+
+    def __init__(self, now: float = START) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def web_config(db: Path, **options: Any) -> WebConfig:
     return WebConfig(db_url=f"sqlite:///{db}", **({"bot_delay": 0.0} | options))
 

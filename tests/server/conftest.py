@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.web_client import WebClient, client_for
+from tests.web_client import FakeTime, WebClient, client_for, web_config
+from zamek.server.app import create_app
 
 
 @pytest.fixture
@@ -24,3 +25,17 @@ def any_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'games.sqlite3'}"
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+@pytest.fixture
+def clocked(tmp_path: Path) -> Iterator[tuple[WebClient, FakeTime]]:
+    """A client whose app reads a fake time, without the lifespan: the clocks are checked only when a test calls
+    ``expire_clocks`` (the server's own watch: test_a_clock_survives_a_restart_and_the_servers_watch_ends_the_game)."""
+    fake = FakeTime()
+    app = create_app(web_config(tmp_path / "games.sqlite3", clock=fake))
+    c = WebClient(app)
+    try:
+        yield c, fake
+    finally:
+        c.close()
+        c.service.close()

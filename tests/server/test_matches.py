@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,25 +15,10 @@ from tools.loadtest import legal_actions
 
 from tests.server.test_server_postgres import client as app_on
 from tests.server.test_server_postgres import race
-from tests.server.test_web_online import FakeTime
-from tests.web_client import Json, WebClient, bearer, web_config
-from zamek.server.app import create_app
+from tests.web_client import FakeTime, Json, WebClient, bearer
 from zamek.server.games import knights as knights_kind
 
 GAMES = ["castle", "knights"]
-
-
-@pytest.fixture
-def clocked(tmp_path: Path) -> Iterator[tuple[WebClient, FakeTime]]:
-    """A client whose app reads a fake time; the clocks are looked at when a test calls ``expire_clocks``."""
-    fake = FakeTime()
-    app = create_app(web_config(tmp_path / "games.sqlite3", clock=fake))
-    web = WebClient(app)
-    try:
-        yield web, fake
-    finally:
-        web.close()
-        web.service.close()
 
 
 def new_match(web: WebClient, game: str, **options: Any) -> Json:

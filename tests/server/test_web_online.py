@@ -27,44 +27,12 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from tests.live_server import Server, start_server
-from tests.web_client import Json, Tokens, WebClient, bearer, client_for, web_config
+from tests.web_client import FakeTime, Json, Tokens, WebClient, bearer, client_for
 from zamek import Setup, new_game
 from zamek.server import events
-from zamek.server.app import create_app
 from zamek.server.db import Repository
 from zamek.server.schemas import API_VERSION
 from zamek.server.tables import ExtrasRow, SeatRow, StoredMatch
-
-START = 1_700_000_000.0
-"""The fake time a clocked test starts at (seconds since the epoch)."""
-
-
-class FakeTime:
-    """The time the game clocks read (``WebConfig(clock=...)``): it moves only when a test says."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def clocked(tmp_path: Path) -> Iterator[tuple[WebClient, FakeTime]]:
-    """A client whose app reads a fake time, without the lifespan: the clocks are checked only when a test calls
-    ``expire_clocks`` (the server's own watch: test_a_clock_survives_a_restart_and_the_servers_watch_ends_the_game)."""
-    fake = FakeTime()
-    app = create_app(web_config(tmp_path / "games.sqlite3", clock=fake))
-    c = WebClient(app)
-    try:
-        yield c, fake
-    finally:
-        c.close()
-        c.service.close()
-
 
 # ------------------------------------------------------------------ helpers
 
