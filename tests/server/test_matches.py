@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,8 +33,9 @@ def new_match(web: WebClient, game: str, **options: Any) -> Json:
     return match
 
 
-def joined(web: WebClient, match: Json, name: str = "Olek") -> Json:
-    answer = web.post(f"/api/games/{match['id']}/join", json={"invite": match["invite"], "name": name})
+def joined(web: WebClient, match: Json, name: str = "Olek", key: str | None = None) -> Json:
+    body = {"invite": match["invite"], "name": name} | ({"key": key} if key else {})
+    answer = web.post(f"/api/games/{match['id']}/join", json=body)
     assert answer.status_code == 201, answer.text
     view: Json = answer.json()
     return view
@@ -161,15 +163,15 @@ def test_either_player_aborts_before_the_first_moves(client: WebClient, game: st
 @pytest.mark.parametrize("game", GAMES)
 def test_a_lost_answer_to_joining_is_asked_again_until_the_token_is_used(client: WebClient, game: str) -> None:
     match = new_match(client, game)
-    first = joined(client, match)["tokens"][0]["token"]
-    second = joined(client, match, "Olek")["tokens"][0]["token"]
+    first = joined(client, match, key="j" * 24)["tokens"][0]["token"]
+    second = joined(client, match, "Olek", key="j" * 24)["tokens"][0]["token"]
     assert first != second
     old = client.post(f"/api/games/{match['id']}/resign", json={}, headers=bearer(first))
     assert old.status_code == 403  # the first token stopped working
     assert [s["name"] for s in public(client, match["id"])["players_at" if game == "knights" else "seats"]] == [
         "Ala", "Olek"]  # still one friend, in one seat
-    used = client.post(f"/api/games/{match['id']}/abort", json={}, headers=bearer(second))
-    assert used.status_code == 200, used.text  # the token is used: the invitation gives the seat no more
+    used = client.post(f"/api/games/{match['id']}/invite", headers=bearer(second))  # any request proving the seat
+    assert used.status_code == 409 and used.json()["error"] == "no-free-seat", used.text  # the token is used now
     refused = client.post(f"/api/games/{match['id']}/join", json={"invite": match["invite"]})
     assert refused.status_code == 409 and refused.json()["error"] == "no-free-seat"
 
@@ -238,3 +240,106 @@ def test_the_card_games_computer_seats_choose_outside_the_request(client: WebCli
     while client.get(f"/api/games/{gid}").json()["thinking"]:
         assert time.monotonic() < end, "the computer seat did not choose"
         time.sleep(0.02)
+
+
+# ------------------------------------------------------------------ found by a review
+
+
+def test_two_friends_with_one_invitation_each_keep_their_own_seat(client: WebClient) -> None:
+    """A card game's one link for two friends: the second friend takes the next seat, and a friend whose answer was
+    lost asks again with the key of their joining, getting their own seat back, never the other's."""
+    match = client.post("/api/games", json={"game": "knights", "seats": ["person", "friend", "friend"]}).json()
+    gid = match["id"]
+    x = client.post(f"/api/games/{gid}/join", json={"invite": match["invite"], "key": "k" * 24}).json()
+    y = client.post(f"/api/games/{gid}/join", json={"invite": match["invite"], "key": "m" * 24}).json()
+    assert [t["seat"] for t in x["tokens"]] == [1] and [t["seat"] for t in y["tokens"]] == [2]
+    again = client.post(f"/api/games/{gid}/join", json={"invite": match["invite"], "key": "k" * 24})
+    assert again.status_code == 201 and [t["seat"] for t in again.json()["tokens"]] == [1], again.text
+    mine = client.get(f"/api/games/{gid}", headers=bearer(y["tokens"][0]["token"]))
+    assert mine.status_code == 200 and mine.json()["seat"] == 2  # the other friend's seat is theirs still
+    stranger = client.post(f"/api/games/{gid}/join", json={"invite": match["invite"]})
+    assert stranger.status_code == 409 and stranger.json()["error"] == "no-free-seat"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_another_process_cannot_give_a_seat_its_copy_shows_as_free(tmp_path: Path, game: str) -> None:
+    """Two processes on one database: a new invitation made through one, and a token used through it, are what
+    the other's joins meet, though its copy in memory is older (the seat is given only if it is still as seen)."""
+    url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    with app_on(url) as first, app_on(url) as second:
+        second.tokens = first.tokens
+        match = new_match(first, game, **({"seats": ["person", "friend", "friend"]} if game == "knights" else {}))
+        public(second, match["id"])  # the second process holds the match in memory
+        fresh = first.post(f"/api/games/{match['id']}/invite", headers=first.seat(match["id"], 0)).json()["invite"]
+        old = second.post(f"/api/games/{match['id']}/join", json={"invite": match["invite"], "key": "a" * 24})
+        assert old.status_code == 403 and old.json()["error"] == "bad-invite", old.text
+        taken = first.post(f"/api/games/{match['id']}/join", json={"invite": fresh, "key": "b" * 24})
+        assert taken.status_code == 201, taken.text
+        token, seat = taken.json()["tokens"][0]["token"], taken.json()["tokens"][0]["seat"]
+        public(second, match["id"])  # the second process's copy: the seat taken, its invitation kept
+        used = first.post(f"/api/games/{match['id']}/invite", headers=bearer(token))  # the token used, at the first
+        assert used.json().get("error") != "not-your-seat", used.text
+        again = second.post(f"/api/games/{match['id']}/join", json={"invite": fresh, "key": "b" * 24})
+        assert seat not in [t["seat"] for t in again.json().get("tokens") or []], "a used seat was given again"
+        still = first.post(f"/api/games/{match['id']}/resign", json={}, headers=bearer(token))
+        assert still.json().get("error") != "not-your-seat", still.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_rematchs_seats_kept_for_known_players_open_to_no_invitation(client: WebClient, game: str) -> None:
+    match = new_match(client, game)
+    joined(client, match)
+    client.post(f"/api/games/{match['id']}/abort", json={}, headers=client.seat(match["id"], 0))
+    offered = client.post(f"/api/games/{match['id']}/rematch", headers=client.seat(match["id"], 0)).json()
+    invite = client.post(f"/api/games/{offered['id']}/invite", headers=client.seat(offered["id"], 1))
+    assert invite.status_code == 409 and invite.json()["error"] == "no-free-seat"
+    taken = client.post(f"/api/games/{match['id']}/rematch", headers=client.seat(match["id"], 1))
+    assert taken.status_code == 201 and taken.json()["id"] == offered["id"]
+
+
+def test_k4_a_card_game_is_not_aborted_once_both_have_chosen_though_a_tile_came_between(client: WebClient) -> None:
+    for seed in range(12):  # some seeds turn up a tile after the first choices and give the next move to the second
+        match = client.post("/api/games", json={"game": "knights", "seats": ["person", "person"], "seed": seed}).json()
+        for _ in range(2):
+            decide(client, match["id"])
+        view = public(client, match["id"])
+        assert not view["can_abort"], seed
+        refused = client.post(f"/api/games/{match['id']}/abort", json={}, headers=client.seat(match["id"], 0))
+        assert refused.status_code == 409 and refused.json()["error"] == "started", (seed, refused.text)
+
+
+def test_asking_again_for_ones_rematch_seat_does_not_extend_the_time_for_a_first_move(
+        clocked: tuple[WebClient, FakeTime]) -> None:
+    web, fake = clocked
+    match = new_match(web, "castle", clock={"kind": "live", "minutes": 5, "increment": 0})
+    joined(web, match)
+    web.post(f"/api/games/{match['id']}/resign", json={}, headers=web.seat(match["id"], 1))
+    web.post(f"/api/games/{match['id']}/rematch", headers=web.seat(match["id"], 0))
+    web.post(f"/api/games/{match['id']}/rematch", headers=web.seat(match["id"], 1))
+    for _ in range(2):
+        fake.advance(20)
+        assert web.post(f"/api/games/{match['id']}/rematch", headers=web.seat(match["id"], 1)).status_code == 201
+    fake.advance(19)
+    assert web.service.expire_clocks() == []
+    fake.advance(2)
+    assert len(web.service.expire_clocks()) == 1  # a minute after the seat to move sat down, not after its last ask
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_nobody_joins_a_game_that_is_over(client: WebClient, game: str) -> None:
+    match = new_match(client, game)
+    client.post(f"/api/games/{match['id']}/abort", json={}, headers=client.seat(match["id"], 0))
+    late = client.post(f"/api/games/{match['id']}/join", json={"invite": match["invite"]})
+    assert late.status_code == 409 and late.json()["error"] == "illegal"
+    assert client.delete(f"/api/games/{match['id']}", headers=client.seat(match["id"], 0)).status_code == 204
+
+
+def test_what_one_game_has_alone_is_refused_for_the_other_and_a_card_game_has_its_creators_seat(
+        client: WebClient) -> None:
+    match = client.post("/api/games", json={"game": "knights", "seats": ["person", "random"]}).json()
+    draw = client.post(f"/api/games/{match['id']}/draw", json={}, headers=client.seat(match["id"], 0))
+    assert draw.status_code == 409 and draw.json()["error"] == "not-for-this-game"
+    replay = client.get(f"/api/games/{match['id']}/replay")
+    assert replay.status_code == 409 and replay.json()["error"] == "not-for-this-game"
+    friends_only = client.post("/api/games", json={"game": "knights", "seats": ["friend", "friend"]})
+    assert friends_only.status_code == 422

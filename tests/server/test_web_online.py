@@ -45,8 +45,9 @@ def create(client: WebClient, **options: Any) -> Json:
     return game
 
 
-def join(client: WebClient, game: Json, name: str | None = "Olek") -> Json:
-    response = client.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"], "name": name})
+def join(client: WebClient, game: Json, name: str | None = "Olek", key: str | None = None) -> Json:
+    body = {"invite": game["invite"], "name": name} | ({"key": key} if key else {})
+    response = client.post(f"/api/games/{game['id']}/join", json=body)
     assert response.status_code == 201, response.text
     joined: Json = response.json()
     return joined
@@ -269,14 +270,15 @@ def test_a_friend_takes_the_open_seat_with_the_invitation(client: WebClient) -> 
     wrong = client.post(f"/api/games/{game['id']}/join", json={"invite": other["invite"]})
     assert wrong.status_code == 403 and wrong.json()["error"] == "bad-invite"
     unchanged(client, game)
-    joined = join(client, game, "Olek")
+    joined = join(client, game, "Olek", key="k" * 24)  # the page's key of this joining
     assert [t["seat"] for t in joined["tokens"]] == [0] and joined["invite"] is None
     assert [(s["player"], s["name"]) for s in joined["seats"]] == [("person", "Olek"), ("person", "Ala")]
     assert joined["revision"] > game["revision"]
-    # The friend's answer was lost on the way: the same invitation gives the same seat again, with a new token
-    # (the first one no longer works), until that token is first used.
+    # The friend's answer was lost on the way: the same invitation with the same key gives the same seat again,
+    # with a new token (the first one no longer works), until that token is first used.
     lost = joined["tokens"][0]["token"]
-    again = client.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"], "name": "Olek"})
+    again = client.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"], "name": "Olek",
+                                                               "key": "k" * 24})
     assert again.status_code == 201 and [t["seat"] for t in again.json()["tokens"]] == [0], again.text
     assert again.json()["tokens"][0]["token"] != lost
     refused = client.post(f"/api/games/{game['id']}/actions", headers=bearer(lost),

@@ -70,6 +70,10 @@ class Added:
     job_due_ms: int | None = None
 
 
+class _SeatChanged(Exception):
+    """A seat is no longer as the process storing a change saw it: the change is stale (rolled back)."""
+
+
 class Repository:
     """Load and store games; each method is one transaction."""
 
@@ -146,29 +150,45 @@ class Repository:
     def save(
         self, game_id: str, expected: int, moves: list[str], status: str, scores: list[int], turn: int,
         extras: Extras | None = None, job_due_ms: int | None = None, added: Added | None = None,
-        seats: Sequence[Seat] = (),
+        seats: Sequence[tuple[Seat, Seat]] = (),
     ) -> Written:
         """Store a match's new move list (and its extras, the computer's next turn: due at ``job_due_ms``, or
         none; and ``added``, a match this change makes) in one transaction, only if the stored match is still at
-        revision ``expected``; it then has revision ``expected + 1``. ``seats`` are seats this change gives (a friend
-        joining). A refused change stores nothing."""
+        revision ``expected``; it then has revision ``expected + 1``. ``seats`` are the seats this change gives (a
+        friend joining), each as this process saw it and as it becomes: stored only if the seat is still as seen
+        (another process may have issued a new invitation, or the seat's token may have been used). A refused
+        change stores nothing."""
         revision = expected + 1
-        with self._writing() as session:
-            refused = self._compare_and_set(session, game_id, expected, extras, moves=list(moves),
-                                            status=status, scores=list(scores), turn=turn, revision=revision)
-            if refused is not None:
-                return refused
-            session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
-            if job_due_ms is not None:
-                session.add(ComputerJobRow(game_id=game_id, revision=revision, due_ms=job_due_ms, attempts=0))
-            for seat in seats:
-                session.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat.index)
-                                .values(player=seat.player, token_digest=seat.token_digest,
-                                        invite_digest=seat.invite_digest, name=seat.name, joined_at=seat.joined_at))
-            if added is not None:
-                self._insert(session, added)
-            self._notify(session, f"c {game_id} {revision}")
-            return "stored"
+        try:
+            with self._writing() as session:
+                refused = self._compare_and_set(session, game_id, expected, extras, moves=list(moves),
+                                                status=status, scores=list(scores), turn=turn, revision=revision)
+                if refused is not None:
+                    return refused
+                session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id == game_id))
+                if job_due_ms is not None:
+                    session.add(ComputerJobRow(game_id=game_id, revision=revision, due_ms=job_due_ms, attempts=0))
+                for seen, seat in seats:
+                    self._give_seat(session, game_id, seen, seat)
+                if added is not None:
+                    self._insert(session, added)
+                self._notify(session, f"c {game_id} {revision}")
+                return "stored"
+        except _SeatChanged:
+            return "stale"  # the whole transaction is rolled back
+
+    @staticmethod
+    def _give_seat(session: Session, game_id: str, seen: Seat, seat: Seat) -> None:
+        """Store a seat as it becomes, only if it is still as this process saw it (else the change is stale)."""
+        result = session.execute(
+            update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat.index,
+                                  SeatRow.player == seen.player,
+                                  SeatRow.token_digest.is_not_distinct_from(seen.token_digest),
+                                  SeatRow.invite_digest.is_not_distinct_from(seen.invite_digest))
+            .values(player=seat.player, token_digest=seat.token_digest, invite_digest=seat.invite_digest,
+                    name=seat.name, joined_at=seat.joined_at))
+        if not getattr(result, "rowcount", 0):
+            raise _SeatChanged
 
     def _compare_and_set(self, session: Session, game_id: str, expected: int, extras: Extras | None,
                          **values: Any) -> Written | None:
@@ -335,12 +355,12 @@ class Repository:
                             .values(invite_digest=None))
 
     def set_invite(self, game_id: str, invite_digest: str) -> list[int]:
-        """A new invitation for a match's open seats (the old code no longer opens them); the seats it opens."""
+        """A new invitation for a match's seats open to an invitation (the old code no longer opens them; a
+        rematch's seats, kept for known players, have none); the seats it opens."""
+        waiting = (SeatRow.game_id == game_id, SeatRow.player == "open", SeatRow.invite_digest.is_not(None))
         with self._writing() as session:
-            seats = list(session.scalars(select(SeatRow.seat).where(SeatRow.game_id == game_id,
-                                                                    SeatRow.player == "open")))
-            session.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player == "open")
-                            .values(invite_digest=invite_digest))
+            seats = list(session.scalars(select(SeatRow.seat).where(*waiting)))
+            session.execute(update(SeatRow).where(*waiting).values(invite_digest=invite_digest))
             return seats
 
     def set_token(self, game_id: str, seat: int, token_digest: str) -> None:

@@ -1,6 +1,7 @@
 """Joining a match with friends: the invitation code of the link takes a free seat and gets its token; the same
-code gives the same seat again (a new token) until its token is first used, for a friend whose answer was lost on
-the way; a player may issue a new invitation (the old code no longer opens the seats)."""
+code with the same joining key gives the same seat again (a new token) until its token is first used, for a
+friend whose answer was lost on the way; a player may issue a new invitation (the old code no longer opens the
+seats; a rematch's seats, kept for known players, open to no invitation)."""
 
 from __future__ import annotations
 
@@ -17,30 +18,37 @@ if TYPE_CHECKING:
     from zamek.server.sessions import Sessions
 
 
-def join(sessions: Sessions, game_id: str, invite: str, name: str | None, kind: str | None = None) -> Created:
+def join(sessions: Sessions, game_id: str, invite: str, name: str | None, kind: str | None = None,
+         key: str | None = None) -> Created:
     """Take a free seat of a match with its invitation code; return the match, the seat, its token. The seat and
-    the match's change are stored in one transaction (two friends at once: one gets the seat)."""
+    the match's change are stored in one transaction, only if the seat is still as this process saw it (two
+    friends at once: one gets the seat). The same code with the same joining ``key`` gives the same seat again
+    (a new token) until its token is first used."""
     for attempt in range(2):
         live = sessions.get(game_id, kind)
         with live.lock:
-            again = [s for s in live.seats if s.rejoined(invite)]
+            if live.over:
+                raise ServiceError(409, "illegal", "the game is over")
+            again = [s for s in live.seats if s.rejoined(invite, key)]
             token = new_secret()
             if again:
-                seat = replace(again[0], token_digest=digest(token), name=clean_name(name) or again[0].name)
+                was = again[0]
+                seat = replace(was, token_digest=digest(token), name=clean_name(name) or was.name)
             else:
                 free = [s for s in live.seats if s.player == "open"]
                 if not free:
                     raise ServiceError(409, "no-free-seat", "every seat of this game is taken")
-                if not free[0].invited(invite):
+                was = free[0]
+                if not was.invited(invite):
                     raise ServiceError(403, "bad-invite", "this invitation is not this game's")
-                seat = free[0].taken(token, clean_name(name), now())
+                seat = was.taken(token, clean_name(name), now(), invite, key)
             before = live.seats
             live.seats = [seat if s.index == seat.index else s for s in before]
             try:
                 state, actions, infos = live.state, list[Any](), list[MoveInfo]()
                 if not live.waiting_for_friend:  # the last friend sits down: the first chance of the game
                     state, actions, infos = sessions.advance_chance(live, live.state.copy(), len(live.actions))
-                sessions.commit(live, state, actions, infos, seats=[seat])
+                sessions.commit(live, state, actions, infos, seats=[(was, seat)])
             except Exception as exc:
                 if not reloaded(exc):
                     live.seats = before
@@ -58,8 +66,8 @@ def new_invitation(sessions: Sessions, game_id: str, token: str | None, kind: st
         sessions.prove(live, token)
         if live.over:
             raise ServiceError(409, "illegal", "the game is over")
-        if not live.waiting_for_friend:
-            raise ServiceError(409, "no-free-seat", "every seat of this game is taken")
+        if not any(s.player == "open" and s.invite_digest is not None for s in live.seats):
+            raise ServiceError(409, "no-free-seat", "no seat of this game waits for an invitation")
         code = new_secret()
         opened = sessions.repo.set_invite(live.id, digest(code))
         live.seats = [replace(s, invite_digest=digest(code)) if s.index in opened else s for s in live.seats]

@@ -32,8 +32,8 @@ class NewKnightsGame(BaseModel):
 
     @model_validator(mode="after")
     def _people(self) -> NewKnightsGame:
-        if not {"person", "friend"} & set(self.seats):
-            raise ValueError("at least one seat is a person's")
+        if "person" not in self.seats:
+            raise ValueError("at least one seat is a person's at this screen (the creator's)")
         if self.seed is not None and "friend" in self.seats:
             raise ValueError("a game with friends has no chosen seed: it would tell its creator every tile")
         return self

@@ -146,10 +146,12 @@ class LiveGame:
     def started(self, infos: list[MoveInfo], state: Any = None) -> bool:
         """Every person has made a first move, their turn over (the clocks run from then on), in the game of moves
         ``infos`` reaching ``state`` (default: now)."""
-        movers = [i.player for i in infos if not i.chance]
+        # A move is made once another player has moved after it, or chance that is nobody's has come (a card game's
+        # tile, turned up once every seat has chosen); a castle game's draw and reveal are their player's.
+        movers = [i.player for i in infos if not i.chance or i.player is None]
         done: set[int | None] = set()
         later: set[int | None] = set()
-        for player in reversed(movers):  # a move is made once another player has moved after it
+        for player in reversed(movers):
             if later - {player}:
                 done.add(player)
             later.add(player)

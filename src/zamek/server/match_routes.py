@@ -122,7 +122,8 @@ def add_match_routes(app: FastAPI, service: GameService, lang_of: Callable[[str]
         return service.view(game_id, lang_of(lang), live, token=token)
 
     def joined(game_id: str, body: Join, lang: str, kind: str | None) -> SeatedView | SeatedKnightsView:
-        return service.seated_view(service.join(game_id, body.invite, body.name, kind), lang_of(lang), seated=True)
+        return service.seated_view(service.join(game_id, body.invite, body.name, kind, body.key), lang_of(lang),
+                                   seated=True)
 
     @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(403, 404, 409, 422))
     def join(game_id: str, body: Join, lang: str = "en") -> SeatedView | SeatedKnightsView:

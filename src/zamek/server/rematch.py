@@ -8,6 +8,7 @@ the game has changed, takes their seat in it; a refused offer stores nothing.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from zamek.server.db import Added
@@ -43,9 +44,7 @@ def rematch(sessions: Sessions, game_id: str, token: str | None, kind: str | Non
             except ServiceError as exc:
                 if exc.status != 404:
                     raise
-                live.rematch = None  # the offer was deleted while it waited: offer anew
-                sessions.commit(live, live.state, [], [])
-                return _offer(sessions, live, seat)
+                return _offer(sessions, live, seat)  # the offer was deleted while it waited: offer anew
         return _take(sessions, live, new, seat)
     raise ServiceError(409, "stale", "the game has changed meanwhile; ask again")
 
@@ -65,6 +64,7 @@ def _offer(sessions: Sessions, live: LiveGame, seat: int) -> Created:
     seat_players[mine] = "person"
     names = [live.seats[(s - 1) % len(players)].name for s in range(len(players))]
     seats, tokens, _ = seats_for(seat_players, now(), names)
+    seats = [replace(s, invite_digest=None) for s in seats]  # kept for known players: no invitation opens them
     settings = live.clock.settings if live.clock is not None else None
     new = sessions.new_match(live.kind, live.mode, players, live.setup, settings, seats, agreed_hints=live.agreed_hints)
     live.rematch = new.id
@@ -90,7 +90,7 @@ def _take(sessions: Sessions, old: LiveGame, new: LiveGame, seat: int) -> Create
         before = new.seats
         new.seats = [taken if s.index == mine else s for s in before]
         try:
-            sessions.commit(new, new.state, [], [], seats=[taken])  # the other players' pages learn of the arrival
+            sessions.commit(new, new.state, [], [], seats=[(current, taken)])  # the others learn of the arrival
         except Exception as exc:
             if not reloaded(exc):
                 new.seats = before

@@ -73,8 +73,8 @@ class NewGame(Request):
     def _knights(self) -> NewGame:
         if self.seats is None:
             raise ValueError("a game of Rycerze i zamki names its seats")
-        if not {"person", "friend"} & set(self.seats):
-            raise ValueError("at least one seat is a person's")
+        if "person" not in self.seats:
+            raise ValueError("at least one seat is a person's at this screen (the creator's)")
         if self.seed is not None and "friend" in self.seats:
             raise ValueError("a game with friends has no chosen seed: it would tell its creator every tile")
         if self.clock is not None and "friend" not in self.seats:
@@ -108,6 +108,9 @@ class Join(Request):
 
     invite: Secret
     name: Name | None = None
+    key: Secret | None = None
+    """A secret the page makes for this joining and sends again if its answer is lost: the same invitation with the
+    same key gives the same seat again (a new token), until that seat's token is first used."""
 
 
 class Lobby(Request):

@@ -78,16 +78,24 @@ class Seat:
         return (self.player == "open" and self.invite_digest is not None
                 and hmac.compare_digest(self.invite_digest, digest(code)))
 
-    def rejoined(self, code: str) -> bool:
-        """Whether the invitation ``code`` gave this seat and its token has not been used yet (an answer to joining
-        that was lost: the same code gives the seat again, with a new token)."""
-        return (self.player == "person" and self.invite_digest is not None
-                and hmac.compare_digest(self.invite_digest, digest(code)))
+    def rejoined(self, code: str, key: str | None) -> bool:
+        """Whether the invitation ``code`` with the joining's ``key`` gave this seat and its token has not been used
+        yet (an answer to joining that was lost: asked again, it gives the seat again, with a new token)."""
+        return (key is not None and self.player == "person" and self.invite_digest is not None
+                and hmac.compare_digest(self.invite_digest, rejoin_digest(code, key)))
 
-    def taken(self, token: str, name: str | None, when: datetime) -> Seat:
-        """This seat once a friend has taken it with ``token`` (the invitation's digest stays until the token is
-        first used)."""
-        return replace(self, player="person", token_digest=digest(token), name=name, joined_at=when)
+    def taken(self, token: str, name: str | None, when: datetime, code: str | None = None,
+              key: str | None = None) -> Seat:
+        """This seat once a friend has taken it with ``token``; with a joining's ``key``, the seat keeps the digest of
+        the invitation and key until its token is first used."""
+        again = rejoin_digest(code, key) if code is not None and key is not None else None
+        return replace(self, player="person", token_digest=digest(token), invite_digest=again, name=name,
+                       joined_at=when)
+
+
+def rejoin_digest(code: str, key: str) -> str:
+    """What a seat taken with an invitation keeps to be given again to the same joining (its key) alone."""
+    return digest(f"{code}:{key}")
 
 
 def seat_of(seats: Sequence[Seat], token: str | None) -> int | None:

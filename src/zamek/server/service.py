@@ -173,8 +173,9 @@ class GameService:
     def undo(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         return self.sessions.undo(game_id, revision, token)
 
-    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None) -> Created:
-        return self.sessions.join(game_id, invite, name, kind)
+    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None
+             ) -> Created:
+        return self.sessions.join(game_id, invite, name, kind, key)
 
     def invite(self, game_id: str, token: str | None) -> str:
         return self.sessions.invite(game_id, token)

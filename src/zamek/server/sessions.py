@@ -284,8 +284,9 @@ class Sessions:
 
     # --------------------------------------------- the seats, the end, rematches
 
-    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None) -> Created:
-        return joining.join(self, game_id, invite, name, kind)
+    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None
+             ) -> Created:
+        return joining.join(self, game_id, invite, name, kind, key)
 
     def invite(self, game_id: str, token: str | None, kind: str | None = None) -> str:
         return joining.new_invitation(self, game_id, token, kind)
@@ -360,8 +361,10 @@ class Sessions:
 
     def draw(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         """Draw the next tile (the castle game by two people at one screen: the next player asks for it)."""
-        live = self.get(game_id, CASTLE.name)
+        live = self.get(game_id)
         with live.lock:
+            if live.kind is not CASTLE:
+                raise ServiceError(409, "not-for-this-game", "tiles are drawn by a person in the castle game only")
             self._acting_seat(live, token, revision)
             state = live.state
             if live.mode != HOTSEAT:
@@ -438,13 +441,18 @@ class Sessions:
                 deadline = round(clock.since * 1000) + clock.left_ms[clock.running]
             elif to_act is not None and live.everyone_seated and not self.started(
                     live, live.infos if infos is None else infos, state):
-                deadline = round((self.now() + FIRST_MOVE_SECONDS[clock.settings.kind]) * 1000)
+                # The time for a first move starts when the turn comes to the seat, and goes on through the
+                # changes that leave it there (a question of the same turn, a page asking again for its seat).
+                same_seat = live.deadline_ms is not None and live.seat_to_act() == to_act
+                deadline = live.deadline_ms if same_seat else round(
+                    (self.now() + FIRST_MOVE_SECONDS[clock.settings.kind]) * 1000)
         return Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act, deadline)
 
     def commit(self, live: LiveGame, state: Any, actions: list[Any], infos: list[MoveInfo], replace: bool = False,
-               added: Added | None = None, seats: Sequence[Seat] = ()) -> None:
+               added: Added | None = None, seats: Sequence[tuple[Seat, Seat]] = ()) -> None:
         """Store the new move list (and the clock, the end, the rematch, the computer's next turn; and ``added``,
-        a new match made by this change; ``seats``, seats it gives, already in ``live.seats``) in one transaction,
+        a new match made by this change; ``seats``, seats it gives, as seen and as given, the latter already in
+        ``live.seats``) in one transaction,
         on the revision the match in memory has, then (only then) change the match in memory.
 
         The caller holds ``live.lock``. Raise ServiceError 404 when the match has been deleted meanwhile, and 409

@@ -63,6 +63,8 @@ POLISH: Final[dict[str, str]] = {
         "Każdy gracz już wykonał ruch: gry nie można już przerwać (możesz się poddać).",
     "the game has changed meanwhile; ask again": "Gra w międzyczasie się zmieniła; spróbuj jeszcze raz.",
     "replays, hints and analyses are the castle game's": "Powtórki, podpowiedzi i analizy są tylko w grze Zamek.",
+    "tiles are drawn by a person in the castle game only": "Kafelki dobiera gracz tylko w grze Zamek.",
+    "no seat of this game waits for an invitation": "Żadne miejsce w tej grze nie czeka na zaproszenie.",
     "the computer is to move": "Teraz ruch komputera.",
     "this game belongs to every player: it stays on the server (remove it from your list instead)":
         "Ta gra należy do wszystkich graczy: zostaje na serwerze (usuń ją tylko ze swojej listy).",
