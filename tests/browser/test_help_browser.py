@@ -87,7 +87,7 @@ def test_a_knights_answer_that_comes_back_after_leaving_for_the_rules_draws_noth
     page.goto(server.url)
     page.wait_for_selector("#knights-new")
     page.select_option("#k-seat-1", "heuristic")
-    page.route(re.compile(r"/api/knights/[^/?]+\?lang="), hold)
+    page.route(re.compile(r"/api/games/[^/?]+\?(seat=\d+&)?lang="), hold)
     page.click("#k-start")
     page.wait_for_url("**/#/knights/*")
     if held_back == "hand":

@@ -114,6 +114,17 @@ const seated = (kind) => (view) => {
   return view;
 };
 
+// The time controls offered for a game with friends (both games): none, a live clock (minutes and seconds added a
+// move), or days a move.
+export const CLOCKS = {
+  none: null,
+  "live-5-3": { kind: "live", minutes: 5, increment: 3 },
+  "live-10-5": { kind: "live", minutes: 10, increment: 5 },
+  "live-20-10": { kind: "live", minutes: 20, increment: 10 },
+  "days-1": { kind: "correspondence", days: 1 },
+  "days-3": { kind: "correspondence", days: 3 },
+};
+
 // The castle game. `lang` chooses the language of the words in a view (en, pl).
 export const games = {
   meta: () => call("GET", "/api/meta"),
@@ -126,6 +137,8 @@ export const games = {
   create: (options, lang) => call("POST", `/api/games${query({ lang })}`, options).then(seated("castle")),
   join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null }).then(seated("castle")),
   get: (id, lang) => call("GET", `/api/games/${id}${query({ lang })}`),
+  // Cheap to poll while the computer thinks: the revision, whether it still thinks, whether the game is over.
+  status: (id) => call("GET", `/api/games/${id}/status`),
   act: (id, action, revision, lang, token) => call("POST", `/api/games/${id}/actions${query({ lang })}`, { action, revision }, token),
   draw: (id, revision, lang, token) => call("POST", `/api/games/${id}/draw${query({ lang })}`, { revision }, token),
   undo: (id, revision, lang, token) => call("POST", `/api/games/${id}/undo${query({ lang })}`, { revision }, token),
@@ -138,10 +151,32 @@ export const games = {
   remove: (id) => call("DELETE", `/api/games/${id}`, undefined, seats.any(id)).then(() => seats.forget(id)),
   importRecord: (text, lang) => call("POST", `/api/import${query({ lang })}`, text).then(seated("castle")),
   recordUrl: (id) => `/api/games/${id}/record`,
-  removeKnights: (id) => call("DELETE", `/api/knights/${id}`, undefined, seats.any(id)),
 };
 
-// Live events of a game (`path`: /api/games/ID/events or /api/knights/ID/events), read with fetch so that the
+// Rycerze i zamki: the same routes (/api/games), the game named at its start. A seat's view (its hand, its legal
+// moves) is asked with that seat's token; without one, the answer is the public view (a spectator's, the table's).
+export const knights = {
+  create: (options, lang) => call("POST", `/api/games${query({ lang })}`, { game: "knights", ...options }).then(seated("knights")),
+  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null }).then(seated("knights")),
+  get: (id, lang, seat = null, token = null) => call("GET", `/api/games/${id}${query({ seat, lang })}`, undefined, token),
+  status: (id) => call("GET", `/api/games/${id}/status`),
+  act: (id, seat, action, revision, lang, token) => call("POST", `/api/games/${id}/actions${query({ lang })}`, { seat, action, revision }, token),
+  resign: (id, revision, lang, token) => call("POST", `/api/games/${id}/resign${query({ lang })}`, { revision }, token),
+  // Before every person has made a first move: the game ends with no result (409 "started" after).
+  abort: (id, revision, lang, token) => call("POST", `/api/games/${id}/abort${query({ lang })}`, { revision }, token),
+  // Offer a rematch of a finished game with friends, or take one's seat in the one offered (with one's old token).
+  rematch: (id, lang, token) => call("POST", `/api/games/${id}/rematch${query({ lang })}`, undefined, token).then(seated("knights")),
+  // A new invitation code for the seats still free (the old one stops working).
+  invite: (id, token) => call("POST", `/api/games/${id}/invite`, undefined, token).then((answer) => {
+    seats.remember("knights", id, [], answer.invite);
+    return answer.invite;
+  }),
+  remove: (id) => call("DELETE", `/api/games/${id}`, undefined, seats.any(id)),
+  recordUrl: (id) => `/api/games/${id}/record`,
+  eventsPath: (id) => `/api/games/${id}/events`,
+};
+
+// Live events of a game (`path`: /api/games/ID/events), read with fetch so that the
 // seat's token travels in a header, never in a URL. `onEvent(type, data)` gets each event; the stream comes
 // back by itself after a failure, resuming after the last revision seen. Returns a function that stops it.
 export function watch(path, token, lastRevision, onEvent, onConnected = () => {}) {

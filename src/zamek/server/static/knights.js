@@ -2,11 +2,19 @@
 // The server sends each seat only what that seat may see; the page asks for a person's hand only after
 // the hand-over screen, and shows every reveal step by step. Cards are drawn as cards (a picture, the name,
 // the three strengths with each castle kind's mark) and the tiles as tiles (knights-art.js).
+// Online play as the castle game has it (protocol 4, /api/games): friends elsewhere by an invitation link, a clock,
+// resigning, aborting before everyone has moved, a rematch, spectators (the public view: no hand) and how many
+// watch. Computer seats choose as jobs of the server: a view that says `thinking` is followed by a live `change`.
 
+import { CLOCKS, knights as api } from "./api.js";
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
 
-let ctx = null; // { h, api, seats, watch, t, main, lang: () => string }
-const game = { id: null, view: null, shown: 0, seat: null, selected: [], busy: false, spectator: false, stop: null, connected: [], visit: 0 };
+let ctx = null; // { h, seats, watch, t, main, lang: () => string }
+const game = {
+  id: null, view: null, hand: null, shown: 0, seat: null, selected: [], busy: false, spectator: false, stop: null,
+  connected: [], watching: 0, presenceHeard: false, visit: 0, clockAt: 0, poll: null, error: null, noAbort: false,
+  refreshedAt: 0, linksOpen: false,
+};
 
 // Each opening of the game screen is a visit, ended by leaving it (the rules page, the lobby) or opening another.
 // An answer that comes back after its visit ended draws nothing: it would put the game over the page now shown.
@@ -17,31 +25,34 @@ export function initKnights(context) {
 }
 
 const seenKey = (id) => `zamek-knights-seen-${id}`;
-const withLang = (path) => `${path}${path.includes("?") ? "&" : "?"}lang=${ctx.lang()}`;
+const PEOPLE = ["person", "friend"];
+const pageUrl = (hash) => `${location.origin}${location.pathname}${hash}`;
 
 function seatLabel(view, p) {
   const kind = view.seats[p];
   const name = view.names[p];
-  if (kind === "person" || kind === "friend") {
-    const mine = !game.spectator && ctx.seats.held(view.id).includes(p);
+  if (PEOPLE.includes(kind)) {
+    const mine = held().includes(p);
     const at = (view.players_at || [])[p];
     // A game with friends: every person's seat but this browser's own says whether its page is open.
     const withFriends = view.seats.includes("friend");
     let dot = "";
     if (at && at.player === "open") dot = ` · ${ctx.t("seatOpen")}`;
     else if (withFriends && at && !mine) dot = game.connected.includes(p) ? " ●" : " ○";
-    return `${name}${mine && ctx.seats.held(view.id).length === 1 ? ` (${ctx.t("youShort")})` : ""}${dot}`;
+    return `${name}${mine && held().length === 1 ? ` (${ctx.t("youShort")})` : ""}${dot}`;
   }
   return `${name} · ${ctx.t("k-bot-" + kind)}`;
 }
 
-const held = () => (game.spectator ? [] : ctx.seats.held(game.id));
+// The seats this page acts for: the tokens held (none on the watch link).
+const held = () => (game.spectator || game.id === null ? [] : ctx.seats.held(game.id));
 const tokenOf = (seat) => (game.spectator ? null : ctx.seats.token(game.id, seat));
+const withFriends = (view) => view.seats.includes("friend");
 
 // --------------------------------------------------------------------- lobby
 
 export function knightsLobby() {
-  const { h, t, api } = ctx;
+  const { h, t } = ctx;
   const kinds = ["person", "friend", "random", "heuristic", "mc"];
   const count = h("select", { name: "k-players", id: "k-players" }, [2, 3, 4].map((n) => h("option", { value: n, selected: n === 2 }, n)));
   const seatsBox = h("div", { class: "k-seats" });
@@ -52,24 +63,38 @@ export function knightsLobby() {
     seatSelects.push(sel);
     seatsBox.append(h("label", { class: "choice k-seat-line", "data-seat": i }, `${t("k-player", { n: i + 1 })}: `, sel));
   }
+  // With friends elsewhere: a clock (as the castle game's) and the name they see on the invitation.
+  const clock = h("select", { name: "k-clock", id: "k-clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: k === "none" }, t("clock-" + k))));
+  const name = h("input", { type: "text", name: "k-name", id: "k-name", maxlength: 24, value: localStorage.getItem("zamek-name") || "" });
+  const friendBox = h("fieldset", { class: "k-friend-only", id: "k-friend-options" }, h("legend", {}, t("friendOptions")),
+    h("label", { class: "choice" }, `${t("clock")}: `, clock),
+    h("label", { class: "choice" }, `${t("yourName")}: `, name));
+  const chosen = () => seatSelects.slice(0, Number(count.value)).map((s) => s.value);
   const sync = () => {
     seatsBox.querySelectorAll(".k-seat-line").forEach((line, i) => (line.hidden = i >= Number(count.value)));
+    friendBox.hidden = !chosen().includes("friend");
   };
   count.addEventListener("change", sync);
+  seatSelects.forEach((s) => s.addEventListener("change", sync));
   sync();
   const error = h("p", { class: "error", hidden: true, role: "alert" });
   const form = h("form", { class: "panel new-game knights-new", id: "knights-new" },
     h("h2", {}, t("k-title")),
     h("p", { class: "muted" }, t("k-intro")),
     h("label", { class: "choice" }, `${t("k-players")}: `, count),
-    seatsBox, error,
+    seatsBox, friendBox, error,
     h("button", { type: "submit", class: "primary", id: "k-start" }, t("start")));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const seats = seatSelects.slice(0, Number(count.value)).map((s) => s.value);
+    const seats = chosen();
+    const options = { seats };
+    if (seats.includes("friend")) {
+      options.clock = CLOCKS[clock.value] || null;
+      options.name = name.value.trim() || null;
+      localStorage.setItem("zamek-name", name.value.trim());
+    }
     try {
-      const view = await api("POST", withLang("/api/knights"), { seats });
-      ctx.seats.remember("knights", view.id, view.tokens, view.invite);
+      const view = await api.create(options, ctx.lang());
       location.hash = `#/knights/${view.id}`;
     } catch (err) {
       error.textContent = err.message;
@@ -82,31 +107,41 @@ export function knightsLobby() {
 // ---------------------------------------------------------------------- game
 
 export async function openKnights(id, { spectator = false } = {}) {
-  if (game.stop) game.stop(); // another game's live events, opened from this screen
-  game.stop = null;
+  stopLive(); // another game's live events, opened from this screen
   game.visit += 1;
   const visit = game.visit;
-  game.id = id;
-  game.view = null;
-  game.seat = null;
-  game.selected = [];
-  game.spectator = spectator;
-  game.connected = [];
+  Object.assign(game, {
+    id, view: null, hand: null, seat: null, selected: [], spectator, connected: [], watching: 0, presenceHeard: false,
+    error: null, noAbort: false, busy: false, linksOpen: false,
+  });
   game.shown = Number(localStorage.getItem(seenKey(id)) || 0);
   await refresh();
   if (!stillOn(visit) || !game.view) return;
   const token = spectator ? null : ctx.seats.any(id);
-  game.stop = ctx.watch(`/api/knights/${id}/events`, token, game.view.revision, (type, data) => {
+  game.stop = ctx.watch(api.eventsPath(id), token, game.view.revision, (type, data) => {
     if (!stillOn(visit)) return;
-    if (type === "change" && game.view && data.revision > game.view.revision && !game.busy) refresh();
+    if (type === "change" && game.view && data.revision > game.view.revision) refreshSoon();
     else if (type === "presence") {
       game.connected = data.connected;
-      if (game.view && game.seat === null) render();
+      game.watching = data.watching ?? 0;
+      game.presenceHeard = true; // the stream knows better than a view fetched a moment before
+      showWatching();
+      redrawTable();
+    } else if (type === "gone") {
+      ctx.main.innerHTML = "";
+      ctx.main.append(ctx.h("p", { class: "panel error" }, ctx.t("gameMissing")));
     }
-  }, (online) => online && stillOn(visit) && game.view && !game.busy && refresh());
+  }, (online) => online && stillOn(visit) && game.view && refreshSoon());
 }
 
-// A friend's invitation to a Rycerze i zamki game: take the first free seat.
+function stopLive() {
+  if (game.stop) game.stop();
+  game.stop = null;
+  clearTimeout(game.poll);
+  game.poll = null;
+}
+
+// A friend's invitation to a Rycerze i zamki game: who invites, to what; a name, then the first free seat.
 export async function openKnightsJoin(id, invite) {
   const { h, t, main } = ctx;
   main.innerHTML = "";
@@ -114,18 +149,32 @@ export async function openKnightsJoin(id, invite) {
     location.replace(`#/knights/${id}`);
     return;
   }
+  const here = location.hash;
+  let view;
+  try {
+    view = await api.get(id, ctx.lang());
+  } catch (err) {
+    if (location.hash === here) main.append(h("p", { class: "panel error" }, err.status === 404 ? t("gameMissing") : err.message));
+    return;
+  }
+  if (location.hash !== here) return;
+  const at = view.players_at || [];
+  const host = at.find((s) => s.player === "person" && s.name);
   const error = h("p", { class: "error", id: "error", hidden: true, role: "alert" });
   const name = h("input", { type: "text", name: "name", id: "join-name", maxlength: 24, value: localStorage.getItem("zamek-name") || "" });
+  const about = [t("k-join-about", { n: view.players }), view.clock ? `${t("clock")}: ${clockWords(view.clock)}` : t("clock-none")];
   const form = h("form", { class: "panel join", id: "join" },
-    h("h2", {}, t("k-title")), h("p", {}, t("joinText", { who: t("aFriend") })),
+    h("h2", {}, t("k-title")),
+    h("p", { id: "join-text" }, t("joinText", { who: host ? host.name : t("aFriend") })),
+    h("p", { class: "muted", id: "join-about" }, about.join(" · ")),
     h("label", { class: "choice" }, `${t("yourName")}: `, name),
-    h("button", { type: "submit", class: "primary", id: "join-game" }, t("joinButton")), error);
+    h("button", { type: "submit", class: "primary", id: "join-game" }, t("joinButton")), error,
+    h("p", {}, h("a", { href: `#/knights/${id}/watch`, id: "just-watch" }, t("justWatch"))));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     localStorage.setItem("zamek-name", name.value.trim());
     try {
-      const view = await ctx.api("POST", withLang(`/api/knights/${id}/join`), { invite, name: name.value.trim() || null });
-      ctx.seats.remember("knights", id, view.tokens);
+      await api.join(id, invite, name.value.trim(), ctx.lang());
       location.hash = `#/knights/${id}`;
     } catch (err) {
       error.textContent = err.message;
@@ -133,36 +182,103 @@ export async function openKnightsJoin(id, invite) {
     }
   });
   main.append(form);
+  if (!at.some((s) => s.player === "open")) {
+    error.textContent = t("k-seats-taken");
+    error.hidden = false;
+  }
+}
+
+// A clock in words: the lobby's name for it when it is one of those offered.
+function clockWords(clock) {
+  const key = Object.keys(CLOCKS).find((k) => {
+    const c = CLOCKS[k];
+    return c && c.kind === clock.kind && (c.kind === "live" ? c.minutes === clock.minutes && c.increment === clock.increment : c.days === clock.days);
+  });
+  if (key) return ctx.t("clock-" + key);
+  return clock.kind === "live" ? `${clock.minutes} min + ${clock.increment} s` : ctx.t("clockDays", { d: clock.days, h: 0 });
 }
 
 export function knightsLanguageChanged() {
-  if (game.id) refresh();
+  if (!game.id) return;
+  game.hand = null; // its cards' names in the other language: asked again
+  refresh();
 }
 
 export function leaveKnights() {
   game.visit += 1;
   game.id = null;
-  if (game.stop) game.stop();
-  game.stop = null;
+  stopLive();
 }
 
+// Many events at once (the computer's choices, a resumed stream) bring one refresh; an event that comes while a
+// refresh is under way brings one more after it.
+let refreshing = false;
+let again = false;
+function refreshSoon() {
+  if (refreshing) {
+    again = true;
+    return;
+  }
+  refreshing = true;
+  setTimeout(async () => {
+    try {
+      do {
+        again = false;
+        await refresh();
+      } while (again);
+    } finally {
+      refreshing = false;
+    }
+  }, 30);
+}
+
+// The public view (the table, the reveal's steps, the clocks); a seat's hand is asked for on its own (showHand).
 async function refresh() {
-  const { api } = ctx;
   const visit = game.visit;
   if (!stillOn(visit)) return;
+  game.refreshedAt = performance.now();
   let view;
   try {
-    view = await api("GET", withLang(`/api/knights/${game.id}`));
+    view = await api.get(game.id, ctx.lang());
   } catch (err) {
     if (!stillOn(visit)) return;
     ctx.main.innerHTML = "";
-    ctx.main.append(ctx.h("p", { class: "error" }, err.message));
+    ctx.main.append(ctx.h("p", { class: "panel error" }, err.status === 404 ? ctx.t("gameMissing") : err.message));
     return;
   }
-  if (!stillOn(visit)) return;
+  if (!stillOn(visit) || view.id !== game.id) return;
+  const before = game.view;
+  if (before && view.revision < before.revision) return; // an answer overtaken by a newer one
   game.view = view;
-  if (game.shown > game.view.events.length) game.shown = 0;
+  game.clockAt = performance.now();
+  if (!game.presenceHeard) {
+    game.connected = (view.players_at || []).filter((s) => s.connected).map((s) => s.seat);
+    game.watching = view.watching ?? 0;
+  }
+  if (game.shown > view.events.length) game.shown = 0;
   render();
+  schedulePoll(view);
+}
+
+// While the computer chooses, its `change` event brings the next position; should the stream be cut, the status is
+// asked now and then as well.
+function schedulePoll(view) {
+  clearTimeout(game.poll);
+  game.poll = null;
+  if (!view.thinking || view.over) return;
+  const visit = game.visit;
+  game.poll = setTimeout(async function poll() {
+    game.poll = null;
+    if (!stillOn(visit) || !game.view) return;
+    try {
+      const status = await api.status(game.id);
+      if (!stillOn(visit)) return;
+      if (status.revision !== game.view.revision || !status.thinking) refreshSoon();
+      else game.poll = setTimeout(poll, 3000);
+    } catch {
+      if (stillOn(visit)) game.poll = setTimeout(poll, 5000);
+    }
+  }, 3000);
 }
 
 // A step that tells nothing new is not shown: an empty camp, no shepherds, no card laid twice, nothing to the
@@ -186,56 +302,142 @@ function render() {
   const { h, t, main } = ctx;
   const view = game.view;
   main.innerHTML = "";
-  document.body.dataset.revision = `${view.revision}:${game.shown}:${game.seat}`;
-  const stage = h("section", { class: "panel k-stage", id: "k-stage", "aria-live": "polite" });
-  main.append(h("div", { class: "knights" }, h("h2", {}, t("k-title")), tableView(view), stage));
+  // A game ended by a resignation, a clock or an abort: its end at once, not the steps of a round no one plays out.
+  if (view.ended) game.shown = view.events.length;
   while (game.shown < view.events.length && quiet(view.events[game.shown])) game.shown += 1;
   markSeen();
-  if (game.shown < view.events.length) return renderStep(stage);
-  if (view.over) return renderOver(stage);
-  const open = (view.players_at || []).filter((s) => s.player === "open").length;
-  if (open) {
-    const entry = ctx.seats.of(view.id);
-    stage.append(h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("k-waiting-friends", { n: open })),
-      entry && entry.invite ? h("p", {}, t("inviteHint"), " ", h("input", { type: "text", readonly: true, class: "link", id: "invite-link",
-        value: `${location.origin}${location.pathname}#/knights-join/${view.id}/${entry.invite}` })) : null));
-    return;
+  document.body.dataset.revision = `${view.revision}:${game.shown}:${game.seat}`;
+  const stage = h("section", { class: "panel k-stage", id: "k-stage", "aria-live": "polite" });
+  const title = h("h2", { id: "k-game-title" }, t("k-title"));
+  // A page that acts for no seat (the watch link): the public view, with no hand and no player's button.
+  const watching = held().length ? null : h("p", { class: "muted", id: "k-spectating" }, t("watching"));
+  main.append(h("div", { class: "knights" }, title, watching, tableView(view), stage));
+  showWatching();
+  const open = (view.players_at || []).filter((s) => s.player === "open");
+  // Seats free for friends: the invitation first (the game starts when they come, its first tile with it).
+  if (open.length && !view.over) stage.append(invitation(view, open));
+  else if (game.shown < view.events.length) renderStep(stage);
+  else if (view.over) renderOver(stage);
+  else renderTurn(stage, view);
+  // The computer seats choose as jobs of the server (while the reveal is stepped through, too): their `change` follows.
+  if (view.thinking && !view.over && !open.length) {
+    stage.append(h("p", { class: "thinking", id: "k-thinking" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("k-thinking")));
   }
+  if (view.bot_error && !view.over) stage.append(h("p", { class: "error", id: "k-bot-error" }, view.bot_error));
+  if (!view.over) stage.after(toolsRow(view));
+  if (withFriends(view) && held().length) stage.parentNode.append(seatLinks(view));
+}
+
+// What the stage shows between the reveals: whose turn it is, the hand.
+function renderTurn(stage, view) {
+  const { h, t } = ctx;
   const who = view.person_to_act;
   if (who === null) {
-    stage.append(h("p", { class: "muted" }, t("k-waiting")));
+    if (!view.thinking) stage.append(h("p", { class: "muted" }, t("k-waiting")));
     return;
   }
   if (!held().includes(who)) {
     stage.append(h("p", { class: "muted", id: "k-their-turn" }, t("theirTurn", { who: view.names[who] })));
     return;
   }
-  const persons = held().length;
-  if (game.seat !== who) {
-    if (persons > 1) {
-      stage.append(h("div", { class: "k-handover", id: "k-handover" },
-        h("p", { class: "k-big" }, t("k-pass", { player: view.names[who] })),
-        h("p", { class: "muted" }, t("k-pass-hint")),
-        h("button", { type: "button", class: "primary", id: "k-show", onclick: () => showHand(who) }, t("k-show", { player: view.names[who] }))));
-      return;
-    }
-    showHand(who);
+  if (game.seat === who) {
+    // The hand shown: drawn again from the seat's view while it is the position's, asked again when not.
+    if (game.hand && game.hand.revision === view.revision && game.hand.seat === who) drawHand(stage, game.hand);
+    else showHand(who);
     return;
   }
+  if (held().length > 1) {
+    stage.append(h("div", { class: "k-handover", id: "k-handover" },
+      h("p", { class: "k-big" }, t("k-pass", { player: view.names[who] })),
+      h("p", { class: "muted" }, t("k-pass-hint")),
+      h("button", { type: "button", class: "primary", id: "k-show", onclick: () => showHand(who) }, t("k-show", { player: view.names[who] }))));
+    return;
+  }
+  showHand(who);
 }
 
 async function showHand(seat) {
   const visit = game.visit;
   try {
-    const mine = await ctx.api("GET", withLang(`/api/knights/${game.id}`), undefined, tokenOf(seat));
+    const mine = await api.get(game.id, ctx.lang(), seat, tokenOf(seat));
     if (!stillOn(visit)) return;
+    if (game.seat !== seat || !game.hand || game.hand.phase !== mine.phase) game.selected = [];
     game.seat = seat;
-    game.selected = [];
-    renderHand(mine);
+    game.hand = mine;
+    if (mine.revision > game.view.revision) {
+      refreshSoon(); // the table is behind the hand: it follows, and draws the hand
+      return;
+    }
+    render();
   } catch (err) {
-    if (stillOn(visit)) alert(err.message);
+    if (stillOn(visit)) showKError(err.message);
   }
 }
+
+// The presence dots (and the clocks) of the table, drawn again without touching the rest of the page.
+function redrawTable() {
+  const table = document.getElementById("k-table");
+  if (table && game.view) table.replaceWith(tableView(game.view));
+}
+
+// How many are watching (spectators' pages), beside the game's title; the live events keep it up to date.
+function showWatching() {
+  const title = document.getElementById("k-game-title");
+  if (!title || !game.view) return;
+  const n = game.watching || 0;
+  let note = document.getElementById("watching");
+  if (!note) {
+    note = ctx.h("span", { class: "muted", id: "watching" });
+    title.append(note);
+  }
+  note.hidden = !n;
+  note.dataset.count = String(n);
+  note.textContent = n ? ` · ${ctx.t("watchingN", { n })}` : "";
+}
+
+function showKError(message) {
+  game.error = message;
+  const box = document.getElementById("k-error");
+  if (box) {
+    box.textContent = message || "";
+    box.hidden = !message;
+  }
+}
+
+// ------------------------------------------------------------------ clocks
+
+function clockLeft(view, seat) {
+  let left = view.clock.left_ms[seat];
+  if (view.clock.running === seat && !view.over) left -= performance.now() - game.clockAt;
+  return Math.max(0, left);
+}
+
+function clockText(view, seat) {
+  const s = Math.ceil(clockLeft(view, seat) / 1000);
+  if (s >= 86400) return ctx.t("clockDays", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function clockBadge(view, p) {
+  const running = view.clock.running === p && !view.over;
+  const low = clockLeft(view, p) < 30000;
+  return ctx.h("span", { class: `clock${running ? " running" : ""}${low ? " low" : ""}`, "data-seat": p }, clockText(view, p));
+}
+
+// The clocks tick on the page; the server keeps the time that counts (a clock run out: the view says who lost).
+setInterval(() => {
+  const view = game.view;
+  if (game.id === null || !view || !view.clock) return;
+  for (const node of document.querySelectorAll(".knights .clock[data-seat]")) {
+    const seat = Number(node.dataset.seat);
+    node.textContent = clockText(view, seat);
+    node.classList.toggle("low", clockLeft(view, seat) < 30000);
+    node.classList.toggle("running", view.clock.running === seat && !view.over);
+  }
+  const out = view.clock.running !== null && !view.over && clockLeft(view, view.clock.running) <= 0;
+  if (out && performance.now() - game.refreshedAt > 2000) refreshSoon();
+}, 250);
 
 // The table as the reveal has shown it so far: the events not yet stepped through are taken back from the
 // view (the castles taken and their points, the sword passed, the next tile turned up), so that the table
@@ -266,15 +468,16 @@ function tableView(whole) {
     ? h("div", { class: `k-tile k-kind-${view.tile.kind || "drum"}`, id: "k-tile" }, knightsTile(view.tile, 56), h("strong", {}, view.tile.name))
     : h("div", { class: "k-tile" }, "—");
   const rows = view.names.map((_, p) =>
-    h("tr", { class: p === view.current ? "k-now" : "", "data-seat": p },
+    h("tr", { class: p === view.current && !whole.over ? "k-now" : "", "data-seat": p },
       h("td", {}, seatLabel(view, p), p === view.sword ? h("span", { class: "k-sword" }, ` [${t("k-sword")}]`) : null,
-        p === view.youngest ? h("span", { class: "muted", title: t("k-youngest") }, " ★") : null),
+        p === view.youngest ? h("span", { class: "muted", title: t("k-youngest") }, " ★") : null,
+        whole.clock && PEOPLE.includes(whole.seats[p]) ? [" ", clockBadge(whole, p)] : null),
       h("td", { class: "num k-points" }, view.points[p]),
       h("td", { class: "k-castles" }, view.castles[p].join(", ") || "—"),
       h("td", { class: "num" }, view.hand_sizes[p]),
       h("td", { class: "num" }, view.camp_sizes[p]),
       h("td", {}, view.chosen[p] ? "✓" : "")));
-  return h("section", { class: "panel k-table" },
+  return h("section", { class: "panel k-table", id: "k-table" },
     view.over ? h("p", { id: "k-round" }, t("gameOver")) : h("p", { id: "k-round" }, view.round ? t("k-round", { n: view.round, of: view.rounds }) : "", " ", tile),
     h("div", { class: "k-scroll" }, h("table", { class: "k-players" },
       h("thead", {}, h("tr", {}, [t("k-col-player"), t("k-col-points"), t("k-col-castles"), t("k-col-hand"), t("k-col-camp"), t("k-col-chosen")].map((c) => h("th", {}, c)))),
@@ -322,47 +525,157 @@ function cardFace(c, mine, now) {
   ];
 }
 
+// The end: how it ended (by its rules: the ranking; by a resignation, a clock or an abort: that), then a rematch for
+// a game with friends, the record and the lobby.
 function renderOver(stage) {
   const { h, t } = ctx;
-  const r = game.view.result;
-  const rows = r.ranking.map((p, i) => h("tr", { "data-seat": p },
-    h("td", {}, i + 1), h("td", {}, seatLabel(game.view, p)), h("td", { class: "num" }, r.points[p]),
-    h("td", { class: "num" }, r.hand_sizes[p]), h("td", { class: "num" }, p === game.view.youngest ? "★" : "")));
+  const view = game.view;
   const mine = held();
-  const place = mine.length === 1 ? r.ranking.indexOf(mine[0]) + 1 : 0;
-  stage.append(h("div", { id: "k-over", class: "k-over" },
-    h("h3", {}, t("k-winner", { player: seatLabel(game.view, r.ranking[0]) })),
-    place ? h("p", { id: "k-place", class: "k-big" }, t("k-you-finished", { place, of: r.ranking.length })) : null,
-    h("p", { class: "muted" }, t("k-tiebreaks")),
-    h("table", { class: "k-ranking" },
-      h("thead", {}, h("tr", {}, ["#", t("k-col-player"), t("k-col-points"), t("k-col-hand"), t("k-youngest")].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows)),
-    h("a", { class: "button", href: "#/" }, t("lobby"))));
+  const box = h("div", { id: "k-over", class: "k-over" });
+  if (view.result) {
+    const r = view.result;
+    const rows = r.ranking.map((p, i) => h("tr", { "data-seat": p },
+      h("td", {}, i + 1), h("td", {}, seatLabel(view, p)), h("td", { class: "num" }, r.points[p]),
+      h("td", { class: "num" }, r.hand_sizes[p]), h("td", { class: "num" }, p === view.youngest ? "★" : "")));
+    const place = mine.length === 1 ? r.ranking.indexOf(mine[0]) + 1 : 0;
+    box.append(h("h3", {}, t("k-winner", { player: seatLabel(view, r.ranking[0]) })),
+      place ? h("p", { id: "k-place", class: "k-big" }, t("k-you-finished", { place, of: r.ranking.length })) : null,
+      h("p", { class: "muted" }, t("k-tiebreaks")),
+      h("table", { class: "k-ranking" },
+        h("thead", {}, h("tr", {}, ["#", t("k-col-player"), t("k-col-points"), t("k-col-hand"), t("k-youngest")].map((c) => h("th", {}, c)))),
+        h("tbody", {}, rows)));
+  }
+  const ended = view.ended;
+  if (ended && ended.reason !== "abort" && ended.loser !== null) {
+    // Who resigned or ran out of time loses; the others win.
+    const winners = view.names.map((_, p) => p).filter((p) => p !== ended.loser);
+    let headline = winners.length === 1 ? t("k-winner", { player: seatLabel(view, winners[0]) })
+      : t("k-winners", { players: winners.map((p) => seatLabel(view, p)).join(", ") });
+    if (mine.length === 1) headline = mine[0] === ended.loser ? t("youLost") : t("youWin");
+    if (!view.result) box.append(h("h3", { id: "k-headline" }, headline));
+  }
+  if (ended) box.append(h("p", { id: "k-ended", class: "k-big", "data-reason": ended.reason },
+    t(`ended-${ended.reason}`, { who: ended.loser === null ? "" : view.names[ended.loser] })));
+  const tools = h("div", { class: "tools" });
+  if (withFriends(view) && mine.length) {
+    const taken = view.rematch && ctx.seats.held(view.rematch).length;
+    tools.append(h("button", { type: "button", class: "primary", id: "k-rematch", onclick: rematch },
+      view.rematch ? t("rematchAccept") : t("rematch")));
+    if (taken) tools.lastChild.dataset.taken = "true";
+  } else if (view.rematch && !mine.length) {
+    tools.append(h("a", { class: "button", id: "k-watch-rematch", href: `#/knights/${view.rematch}/watch` }, t("k-watch-rematch")));
+  }
+  tools.append(h("a", { class: "button", href: api.recordUrl(view.id), download: `rycerze-${view.id}.json` }, t("export")),
+    h("a", { class: "button", href: "#/" }, t("lobby")));
+  box.append(tools, h("p", { class: "error", id: "k-error", role: "alert", hidden: !game.error }, game.error || ""));
+  stage.append(box);
 }
 
-function renderHand(mine) {
+// Seats wait for friends: the link to send (it holds the invitation code, never a seat's token), or, for a rematch,
+// the names of those who are to take their seats.
+function invitation(view, open) {
   const { h, t } = ctx;
-  render();
-  const stage = document.getElementById("k-stage");
-  stage.innerHTML = "";
+  if (!held().length) return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("waitingSeats")));
+  const entry = ctx.seats.of(view.id);
+  const invite = entry && entry.invite;
+  if (!invite && open.every((s) => s.name)) {
+    return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("rematchWaiting", { who: open.map((s) => s.name).join(", ") })));
+  }
+  const box = h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("k-waiting-friends", { n: open.length })));
+  if (invite) box.append(h("p", {}, t("inviteHint")), copyBox("invite-link", t("inviteLink"), pageUrl(`#/knights-join/${view.id}/${invite}`)));
+  else {
+    // The code is not kept here (the seat opened on another device): the old one stops working, a new one is sent.
+    box.append(h("button", { type: "button", id: "k-new-invite", onclick: async () => {
+      try {
+        await api.invite(view.id, tokenOf(held()[0]));
+        render();
+      } catch (err) {
+        showKError(err.message);
+      }
+    } }, t("k-new-invite")));
+  }
+  return box;
+}
+
+function copyBox(id, label, url) {
+  const { h, t } = ctx;
+  // A text area, not a line: the whole link shows (its secret part is at its end).
+  const input = h("textarea", { readonly: true, rows: 3, id, class: "link", spellcheck: "false", onfocus: (ev) => ev.target.select() }, url);
+  return h("div", { class: "link-row" }, h("label", { for: id }, label), input,
+    h("button", { type: "button", class: "copy", "data-for": id, onclick: async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(url);
+      } catch {
+        document.execCommand("copy");
+      }
+    } }, t("copy")));
+}
+
+// Links that stay: to watch the game, and to reopen this seat on another device (it holds the seat's token).
+function seatLinks(view) {
+  const { h, t } = ctx;
+  const mine = held();
+  const box = h("details", { class: "panel seat-links", open: game.linksOpen, ontoggle: (ev) => (game.linksOpen = ev.target.open) },
+    h("summary", {}, t("links")),
+    copyBox("watch-link", t("watchLink"), pageUrl(`#/knights/${view.id}/watch`)));
+  if (mine.length === 1) box.append(h("p", { class: "muted small" }, t("seatLinkHint")),
+    copyBox("seat-link", t("seatLink"), pageUrl(`#/seat/${view.id}/${mine[0]}/${tokenOf(mine[0])}/knights`)));
+  return box;
+}
+
+// Resign (one seat held: the others win) and, in a game with friends, abort while not every person has moved.
+function toolsRow(view) {
+  const { h, t } = ctx;
+  const tools = h("div", { class: "tools k-tools", id: "k-tools" });
+  const mine = held();
+  const waiting = (view.players_at || []).some((s) => s.player === "open");
+  if (mine.length === 1 && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "k-resign", onclick: () => resign(mine[0]) }, t("resign")));
+  if (mine.length && withFriends(view) && abortable(view)) {
+    tools.append(h("button", { type: "button", id: "k-abort", title: t("k-abort-hint"), onclick: () => abort(mine[0]) }, t("k-abort")));
+  }
+  tools.append(h("p", { class: "error", id: "k-error", role: "alert", hidden: !game.error }, game.error || ""));
+  return tools;
+}
+
+// Not every person has made a first move (the first cards laid are revealed once everyone has chosen them): the
+// game may still end with no result. The server is the judge: a 409 "started" hides the button.
+function abortable(view) {
+  if (game.noAbort || view.over) return false;
+  if (view.clock && view.clock.running !== null) return false;
+  if (view.events.some((e) => e.type === "CardsRevealed")) return false;
+  return view.seats.some((kind, p) => PEOPLE.includes(kind) && !view.chosen[p]);
+}
+
+function drawHand(stage, mine) {
+  const { h, t } = ctx;
   const now = mine.tile && mine.tile.kind;
   const seatName = mine.names[mine.seat];
-  document.body.dataset.revision = `${mine.revision}:${game.shown}:${game.seat}`;
   if (mine.phase === "choose") {
     const play = h("button", { type: "button", class: "primary", id: "k-play", disabled: true, onclick: () => send(mine.seat, `play:${game.selected.join("+")}`) }, t("k-play"));
     const cards = [];
+    const wanted = [...game.selected]; // the cards chosen before the page was drawn again
+    game.selected = [];
+    const mark = (button, card, on) => {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.classList.toggle("selected", on);
+      if (on) game.selected.push(card);
+      else game.selected.splice(game.selected.indexOf(card), 1);
+      play.disabled = game.selected.length !== 2;
+    };
     for (const c of mine.hand) {
       for (let i = 0; i < c.count; i++) {
         const button = h("button", { type: "button", class: "k-card", "data-card": c.card, "aria-pressed": "false" }, cardFace(c, mine, now));
         button.addEventListener("click", () => {
           const on = button.getAttribute("aria-pressed") === "true";
           if (!on && game.selected.length >= 2) return;
-          button.setAttribute("aria-pressed", on ? "false" : "true");
-          button.classList.toggle("selected", !on);
-          if (on) game.selected.splice(game.selected.indexOf(c.card), 1);
-          else game.selected.push(c.card);
-          play.disabled = game.selected.length !== 2;
+          mark(button, c.card, !on);
         });
+        const at = wanted.indexOf(c.card);
+        if (at >= 0 && game.selected.length < 2) {
+          wanted.splice(at, 1);
+          mark(button, c.card, true);
+        }
         cards.push(button);
       }
     }
@@ -377,26 +690,82 @@ function renderHand(mine) {
         cardFace(c, mine, null)))),
       h("p", { class: "muted" }, `${t("k-hand")}: ${mine.hand.map((c) => (c.count > 1 ? `${c.name} ×${c.count}` : c.name)).join(", ")}`));
   }
-  stage.append(h("p", { class: "error", id: "k-error", hidden: true, role: "alert" }));
 }
+
+// ------------------------------------------------------------------ actions
 
 async function send(seat, action) {
   if (game.busy) return;
   game.busy = true;
   const visit = game.visit;
   try {
-    await ctx.api("POST", withLang(`/api/knights/${game.id}/actions`), { seat, action, revision: game.view.revision }, tokenOf(seat));
+    const revision = game.hand ? game.hand.revision : game.view.revision;
+    await api.act(game.id, seat, action, revision, ctx.lang(), tokenOf(seat));
     if (!stillOn(visit)) return;
     game.seat = null;
+    game.hand = null;
     game.selected = [];
+    game.error = null;
+    game.busy = false;
+    // The table after the move: when the computer is to choose, it says so (thinking), and its `change` follows.
     await refresh();
   } catch (err) {
-    const box = document.getElementById("k-error");
-    if (box) {
-      box.textContent = err.message;
-      box.hidden = false;
-    }
+    game.busy = false;
+    if (!stillOn(visit)) return;
+    showKError(err.message);
+    if (err.status === 409) refreshSoon();
   } finally {
     game.busy = false;
+  }
+}
+
+// After a resignation or an abort: the game's end as the server says it.
+async function ending(call) {
+  if (game.busy) return;
+  game.busy = true;
+  const visit = game.visit;
+  try {
+    await call();
+    if (!stillOn(visit)) return;
+    game.seat = null;
+    game.hand = null;
+    game.error = null;
+    game.busy = false;
+    await refresh();
+  } catch (err) {
+    game.busy = false;
+    if (!stillOn(visit)) return;
+    // Every person has moved meanwhile (this page had not heard of it): no abort any more, and it says why.
+    if (err.code === "started") game.noAbort = true;
+    game.error = err.code === "started" ? ctx.t("k-abort-started") : err.message;
+    refreshSoon();
+  } finally {
+    game.busy = false;
+  }
+}
+
+function resign(seat) {
+  if (!confirm(ctx.t("k-confirm-resign"))) return;
+  ending(() => api.resign(game.id, game.view.revision, ctx.lang(), tokenOf(seat)));
+}
+
+function abort(seat) {
+  if (!confirm(ctx.t("k-confirm-abort"))) return;
+  // No revision: whatever happened since this page was drawn, the server's own rule decides (409 "started").
+  ending(() => api.abort(game.id, null, ctx.lang(), tokenOf(seat)));
+}
+
+// Offer the rematch, or take the seats this page held in the one offered (each with its old seat's token); the new
+// game's tokens are kept as any game's are.
+async function rematch() {
+  const view = game.view;
+  let next = view.rematch;
+  try {
+    if (!(next && ctx.seats.held(next).length)) {
+      for (const seat of held()) next = (await api.rematch(view.id, ctx.lang(), tokenOf(seat))).id;
+    }
+    if (next) location.hash = `#/knights/${next}`;
+  } catch (err) {
+    showKError(err.message);
   }
 }

@@ -2,19 +2,9 @@
 // browser's games (the games whose seat tokens it holds: resume, replay, export, delete), importing a saved
 // game, the Rycerze i zamki panel; and the page a friend's invitation link opens.
 
-import { games, seats } from "./api.js";
+import { CLOCKS, games, knights, seats } from "./api.js";
 import { knightsLobby } from "./knights.js";
 import { describeGame, h, main, showError, state, t } from "./ui.js";
-
-// The time controls offered for a game against a friend.
-const CLOCKS = {
-  none: null,
-  "live-5-3": { kind: "live", minutes: 5, increment: 3 },
-  "live-10-5": { kind: "live", minutes: 10, increment: 5 },
-  "live-20-10": { kind: "live", minutes: 20, increment: 10 },
-  "days-1": { kind: "correspondence", days: 1 },
-  "days-3": { kind: "correspondence", days: 3 },
-};
 
 // The list follows the games while it is open: asked again every few seconds (only while the page is seen), and
 // drawn again only when something changed (a move, a result, a friend who joined).
@@ -349,18 +339,20 @@ function renderKnightsList(container, lines) {
   for (const g of lines) {
     const who = g.seats.map((s, i) => (s === "person" || s === "friend" ? t("k-player", { n: i + 1 }) : t("k-bot-" + s))).join(", ");
     const shared = g.seats.includes("friend");
+    const progress = g.status === "over" ? `${t("finished")}${g.ended ? ` (${t("how-" + g.ended)})` : ""}` : t("k-round", { n: g.round, of: 7 });
     ul.append(h("li", { class: "game-item", "data-id": g.id },
       h("div", { class: "game-info" },
         h("span", {}, g.points.join(" : ")),
-        h("span", {}, who, g.your_move ? h("span", { class: "badge your-move" }, t("yourMove")) : null),
-        h("span", { class: "muted" }, g.status === "over" ? t("finished") : t("k-round", { n: g.round, of: 7 }))),
+        h("span", {}, who, g.your_move ? h("span", { class: "badge your-move" }, t("yourMove")) : null,
+          g.waiting ? h("span", { class: "badge" }, t("waitingBadge")) : null),
+        h("span", { class: "muted", "data-ended": g.ended || "" }, progress)),
       h("div", { class: "game-actions" },
         h("a", { class: "button primary", href: `#/knights/${g.id}` }, g.status === "over" ? t("k-show-end") : t("resume")),
-        g.status === "over" ? h("a", { class: "button", href: `/api/knights/${g.id}/record`, download: `rycerze-${g.id}.json` }, t("export")) : null,
+        g.status === "over" ? h("a", { class: "button", href: knights.recordUrl(g.id), download: `rycerze-${g.id}.json` }, t("export")) : null,
         h("button", { type: "button", class: "danger", onclick: async () => {
           if (!confirm(t(shared ? "confirmForget" : "confirmDelete"))) return;
           try {
-            if (!shared) await games.removeKnights(g.id);
+            if (!shared) await knights.remove(g.id);
           } catch (err) {
             if (err.code !== "shared-game") throw err;
           }
