@@ -305,3 +305,18 @@ def test_the_players_see_how_many_are_watching(contexts: list[Page], server: Ser
     second.close()
     expect(host.locator("#watching")).to_have_text(" · 1 osoba ogląda")
     expect(friend.locator("#watching")).to_have_text(" · 1 watching")
+
+
+def test_either_player_aborts_before_the_first_moves_and_the_game_ends_with_no_result(
+    contexts: list[Page], server: Server,
+) -> None:
+    host, friend, _ = contexts
+    game = start_friend_game(host, friend, server)
+    expect(friend.locator("#abort")).to_be_visible()  # before any first move: the player not to move may abort
+    friend.once("dialog", lambda dialog: dialog.accept())
+    friend.click("#abort")
+    for page in (host, friend):
+        expect(page.locator("#ended")).to_have_attribute("data-reason", "abort")
+        expect(page.locator("#game-over")).to_contain_text("No result")
+        expect(page.locator("#abort")).to_have_count(0)
+    assert friend.url.endswith(game)

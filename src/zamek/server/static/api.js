@@ -114,6 +114,19 @@ const seated = (kind) => (view) => {
   return view;
 };
 
+// The key of this tab's joining of a game by an invitation: sent again if the answer is lost (the server then gives
+// the same seat a new token, until the seat's token is used), and to nobody else.
+function joinKey(id, invite) {
+  const name = `zamek-join:${id}:${invite}`;
+  let key = sessionStorage.getItem(name);
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    sessionStorage.setItem(name, key);
+  }
+  return key;
+}
+
 // The time controls offered for a game with friends (both games): none, a live clock (minutes and seconds added a
 // move), or days a move.
 export const CLOCKS = {
@@ -135,7 +148,7 @@ export const games = {
     for (const a of await call("POST", "/api/adopt", {})) seats.remember(a.kind, a.id, [{ seat: a.seat, token: a.token }]);
   },
   create: (options, lang) => call("POST", `/api/games${query({ lang })}`, options).then(seated("castle")),
-  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null }).then(seated("castle")),
+  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null, key: joinKey(id, invite) }).then(seated("castle")),
   get: (id, lang) => call("GET", `/api/games/${id}${query({ lang })}`),
   // Cheap to poll while the computer thinks: the revision, whether it still thinks, whether the game is over.
   status: (id) => call("GET", `/api/games/${id}/status`),
@@ -143,6 +156,7 @@ export const games = {
   draw: (id, revision, lang, token) => call("POST", `/api/games/${id}/draw${query({ lang })}`, { revision }, token),
   undo: (id, revision, lang, token) => call("POST", `/api/games/${id}/undo${query({ lang })}`, { revision }, token),
   resign: (id, revision, lang, token) => call("POST", `/api/games/${id}/resign${query({ lang })}`, { revision }, token),
+  abort: (id, revision, lang, token) => call("POST", `/api/games/${id}/abort${query({ lang })}`, { revision }, token),
   rematch: (id, lang, token) => call("POST", `/api/games/${id}/rematch${query({ lang })}`, undefined, token).then(seated("castle")),
   replay: (id, move, lang) => call("GET", `/api/games/${id}/replay${query({ move, lang })}`),
   // The best moves for the seat to move (its token); a finished game's analysis (anyone may ask).
@@ -157,7 +171,7 @@ export const games = {
 // moves) is asked with that seat's token; without one, the answer is the public view (a spectator's, the table's).
 export const knights = {
   create: (options, lang) => call("POST", `/api/games${query({ lang })}`, { game: "knights", ...options }).then(seated("knights")),
-  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null }).then(seated("knights")),
+  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null, key: joinKey(id, invite) }).then(seated("knights")),
   get: (id, lang, seat = null, token = null) => call("GET", `/api/games/${id}${query({ seat, lang })}`, undefined, token),
   status: (id) => call("GET", `/api/games/${id}/status`),
   act: (id, seat, action, revision, lang, token) => call("POST", `/api/games/${id}/actions${query({ lang })}`, { seat, action, revision }, token),

@@ -360,6 +360,8 @@ function renderTurnPanel(view) {
   if (!spectating(view)) tools.append(optionBox("autoPass", "auto-pass"));
   tools.append(optionBox("sound", "sound", (on) => on && tone(660, 0, 0.1, "sine", 0.05)));
   const resignAs = resigningSeat(view);
+  // Until both players have made a first move (the clocks wait for them), the game may end with no result.
+  if (resignAs !== null && view.can_abort) tools.append(h("button", { type: "button", id: "abort", title: t("abortHint"), onclick: () => abort(resignAs) }, t("abort")));
   if (resignAs !== null && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => resign(resignAs) }, t("resign")));
   panel.append(tools, err);
   if (view.mode === "friend" && heldSeats(view).length) panel.append(seatLinks(view));
@@ -704,7 +706,8 @@ function renderGameOver(panel, view) {
   const winners = view.result.winners;
   let headline;
   const held = heldSeats(view);
-  if (winners.length === 2) headline = t("shared");
+  if (winners.length === 0) headline = t("noResult"); // aborted before both players had moved
+  else if (winners.length === 2) headline = t("shared");
   else if (view.mode === "computer") headline = winners[0] === view.human ? t("youWin") : t("computerWins");
   else if (view.mode === "friend" && held.length === 1) headline = winners[0] === held[0] ? t("youWin") : t("wins", { who: playerName(view, winners[0]) });
   else headline = t("wins", { who: playerName(view, winners[0]) });
@@ -870,6 +873,20 @@ async function resign(seat) {
   state.busy = true;
   try {
     const view = await games.resign(state.gameId, state.view.revision, state.lang, tokenFor(seat));
+    state.busy = false;
+    await showGame(view);
+  } catch (err) {
+    state.busy = false;
+    state.error = err.message;
+    await refreshGame();
+  }
+}
+
+async function abort(seat) {
+  if (state.busy || !confirm(t("confirmAbort"))) return;
+  state.busy = true;
+  try {
+    const view = await games.abort(state.gameId, state.view.revision, state.lang, tokenFor(seat));
     state.busy = false;
     await showGame(view);
   } catch (err) {
