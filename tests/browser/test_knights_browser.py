@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.browser.pages import KNIGHTS_READY, choose_cards, recruit, shot
 from tests.live_server import Server
@@ -73,3 +73,36 @@ def play_against_the_computer(page: Page, server: Server,
     assert revealed_first
     # Where you finished, in words.
     assert page.inner_text("#k-place").startswith("You finished ")
+
+
+def test_two_people_at_one_screen_pass_the_device_and_play_to_the_end(page: Page, server: Server) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("#knights-new")
+    page.select_option("#k-players", "3")
+    for i, kind in enumerate(["person", "person", "heuristic"]):
+        page.select_option(f"#k-seat-{i}", kind)
+    page.click("#k-start")
+    page.wait_for_url("**/#/knights/*")
+    handovers: list[str] = []
+    for _ in range(400):
+        page.wait_for_function(KNIGHTS_READY, timeout=20_000)
+        if page.query_selector("#k-over"):
+            break
+        # One screen for two: nobody resigns for the other, and a game with no friend is not aborted.
+        assert page.locator("#k-resign, #k-abort, #invite-link").count() == 0
+        if page.query_selector("#k-next"):
+            page.click("#k-skip")
+        elif page.query_selector("#k-show"):
+            who = page.inner_text("#k-show").removeprefix("I am ").removesuffix(": show my hand")
+            page.click("#k-show")
+            expect(page.locator("#k-stage h3")).to_contain_text(who)  # the hand of the player named
+            handovers.append(who)
+        elif page.query_selector(".k-card"):
+            choose_cards(page)
+        elif page.query_selector(".k-recruit"):
+            recruit(page)
+    assert page.query_selector("#k-over")
+    # Each of the two, in every round with a castle (at least five of the seven: one of the two drums may come).
+    assert len(handovers) >= 10 and set(handovers) == {"Player 1", "Player 2"}, handovers
+    assert len(page.query_selector_all(".k-ranking tbody tr")) == 3
+    assert not page.query_selector("#k-place")  # two seats here: no single "you"
