@@ -631,21 +631,16 @@ function toolsRow(view) {
   const mine = held();
   const waiting = (view.players_at || []).some((s) => s.player === "open");
   if (mine.length === 1 && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "k-resign", onclick: () => resign(mine[0]) }, t("resign")));
-  if (mine.length && withFriends(view) && abortable(view)) {
+  if (mine.length && abortable(view)) {
     tools.append(h("button", { type: "button", id: "k-abort", title: t("k-abort-hint"), onclick: () => abort(mine[0]) }, t("k-abort")));
   }
   tools.append(h("p", { class: "error", id: "k-error", role: "alert", hidden: !game.error }, game.error || ""));
   return tools;
 }
 
-// Not every person has made a first move (the first cards laid are revealed once everyone has chosen them): the
-// game may still end with no result. The server is the judge: a 409 "started" hides the button.
-function abortable(view) {
-  if (game.noAbort || view.over) return false;
-  if (view.clock && view.clock.running !== null) return false;
-  if (view.events.some((e) => e.type === "CardsRevealed")) return false;
-  return view.seats.some((kind, p) => PEOPLE.includes(kind) && !view.chosen[p]);
-}
+// The view says whether the game may still end with no result (a game with friends before every person has made a
+// first move); a 409 "started" (this page had not heard of the moves) hides the button too.
+const abortable = (view) => !!view.can_abort && !game.noAbort && !view.over;
 
 function drawHand(stage, mine) {
   const { h, t } = ctx;
