@@ -868,25 +868,15 @@ async function undo() {
   }
 }
 
-async function resign(seat) {
-  if (state.busy || !confirm(t("confirmResign"))) return;
-  state.busy = true;
-  try {
-    const view = await games.resign(state.gameId, state.view.revision, state.lang, tokenFor(seat));
-    state.busy = false;
-    await showGame(view);
-  } catch (err) {
-    state.busy = false;
-    state.error = err.message;
-    await refreshGame();
-  }
-}
+// Resigning (the opponent wins) and aborting (no result) end the game once the player confirms.
+const resign = (seat) => endGame(seat, "confirmResign", games.resign);
+const abort = (seat) => endGame(seat, "confirmAbort", games.abort);
 
-async function abort(seat) {
-  if (state.busy || !confirm(t("confirmAbort"))) return;
+async function endGame(seat, question, request) {
+  if (state.busy || !confirm(t(question))) return;
   state.busy = true;
   try {
-    const view = await games.abort(state.gameId, state.view.revision, state.lang, tokenFor(seat));
+    const view = await request(state.gameId, state.view.revision, state.lang, tokenFor(seat));
     state.busy = false;
     await showGame(view);
   } catch (err) {
