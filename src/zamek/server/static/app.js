@@ -10,10 +10,10 @@ import { hw } from "./help-words.js";
 import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKnightsJoin } from "./knights.js";
 import { openJoin, openLobby } from "./lobby.js";
 import { openReplay, replayKey, stopReplayPlay } from "./replay.js";
-import { h, main, showError, state, stopWatching, t } from "./ui.js";
+import { copyBox, h, main, pageUrl, showError, state, stopWatching, t } from "./ui.js";
 
 setClientWords((key) => t(key));
-initKnights({ h, api: call, seats, watch, t: (key, values) => t(key, values), main, lang: () => state.lang });
+initKnights({ h, api: call, seats, watch, t: (key, values) => t(key, values), main, copyBox, pageUrl, lang: () => state.lang });
 
 function route() {
   stopWatching();

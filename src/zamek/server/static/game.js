@@ -10,7 +10,7 @@ import { games, seats, watch } from "./api.js";
 import { Board } from "./board.js";
 import { drawChart } from "./chart.js";
 import { gameLayout, highlightOn, renderSidePanels } from "./panels.js";
-import { figureIcon, geometryFor, h, main, named, playerName, showError, state, stopPolling, t, tileSvg } from "./ui.js";
+import { copyBox, figureIcon, geometryFor, h, main, named, pageUrl, playerName, showError, state, stopPolling, t, tileSvg } from "./ui.js";
 
 export async function openGame(id, { spectator = false } = {}) {
   state.screen = "game";
@@ -488,21 +488,7 @@ setInterval(() => {
   if (view.clock.running !== null && clockLeft(view, view.clock.running) <= 0 && !view.over) refreshSoon();
 }, 250);
 
-const pageUrl = (hash) => `${location.origin}${location.pathname}${hash}`;
 
-function copyBox(id, label, url) {
-  // A text area, not a line: the whole link shows (its secret part is at its end).
-  const input = h("textarea", { readonly: true, rows: 3, id, class: "link", spellcheck: "false", onfocus: (ev) => ev.target.select() }, url);
-  return h("div", { class: "link-row" }, h("label", { for: id }, label), input,
-    h("button", { type: "button", onclick: async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(url);
-      } catch {
-        document.execCommand("copy");
-      }
-    } }, t("copy")));
-}
 
 // The game waits for the friend: the link to send (it holds the invitation code, never a seat's token).
 function invitation(view) {

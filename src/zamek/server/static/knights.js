@@ -9,7 +9,7 @@
 import { CLOCKS, knights as api } from "./api.js";
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
 
-let ctx = null; // { h, seats, watch, t, main, lang: () => string }
+let ctx = null; // { h, seats, watch, t, main, copyBox, pageUrl, lang: () => string }
 const game = {
   id: null, view: null, hand: null, shown: 0, seat: null, selected: [], busy: false, spectator: false, stop: null,
   connected: [], watching: 0, presenceHeard: false, visit: 0, clockAt: 0, poll: null, error: null, noAbort: false,
@@ -26,7 +26,6 @@ export function initKnights(context) {
 
 const seenKey = (id) => `zamek-knights-seen-${id}`;
 const PEOPLE = ["person", "friend"];
-const pageUrl = (hash) => `${location.origin}${location.pathname}${hash}`;
 
 function seatLabel(view, p) {
   const kind = view.seats[p];
@@ -582,7 +581,7 @@ function invitation(view, open) {
     return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("rematchWaiting", { who: open.map((s) => s.name).join(", ") })));
   }
   const box = h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("k-waiting-friends", { n: open.length })));
-  if (invite) box.append(h("p", {}, t("inviteHint")), copyBox("invite-link", t("inviteLink"), pageUrl(`#/knights-join/${view.id}/${invite}`)));
+  if (invite) box.append(h("p", {}, t("inviteHint")), ctx.copyBox("invite-link", t("inviteLink"), ctx.pageUrl(`#/knights-join/${view.id}/${invite}`)));
   else {
     // The code is not kept here (the seat opened on another device): the old one stops working, a new one is sent.
     box.append(h("button", { type: "button", id: "k-new-invite", onclick: async () => {
@@ -597,20 +596,6 @@ function invitation(view, open) {
   return box;
 }
 
-function copyBox(id, label, url) {
-  const { h, t } = ctx;
-  // A text area, not a line: the whole link shows (its secret part is at its end).
-  const input = h("textarea", { readonly: true, rows: 3, id, class: "link", spellcheck: "false", onfocus: (ev) => ev.target.select() }, url);
-  return h("div", { class: "link-row" }, h("label", { for: id }, label), input,
-    h("button", { type: "button", class: "copy", "data-for": id, onclick: async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(url);
-      } catch {
-        document.execCommand("copy");
-      }
-    } }, t("copy")));
-}
 
 // Links that stay: to watch the game, and to reopen this seat on another device (it holds the seat's token).
 function seatLinks(view) {
@@ -618,9 +603,9 @@ function seatLinks(view) {
   const mine = held();
   const box = h("details", { class: "panel seat-links", open: game.linksOpen, ontoggle: (ev) => (game.linksOpen = ev.target.open) },
     h("summary", {}, t("links")),
-    copyBox("watch-link", t("watchLink"), pageUrl(`#/knights/${view.id}/watch`)));
+    ctx.copyBox("watch-link", t("watchLink"), ctx.pageUrl(`#/knights/${view.id}/watch`)));
   if (mine.length === 1) box.append(h("p", { class: "muted small" }, t("seatLinkHint")),
-    copyBox("seat-link", t("seatLink"), pageUrl(`#/seat/${view.id}/${mine[0]}/${tokenOf(mine[0])}/knights`)));
+    ctx.copyBox("seat-link", t("seatLink"), ctx.pageUrl(`#/seat/${view.id}/${mine[0]}/${tokenOf(mine[0])}/knights`)));
   return box;
 }
 

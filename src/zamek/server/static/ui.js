@@ -121,3 +121,21 @@ export function figureIcon(player, piece) {
   drawFigure(svg, [0, 0], player, { piece, size: 1 });
   return svg;
 }
+
+// The address of one of the page's screens (a hash), as a link to send or to keep.
+export const pageUrl = (hash) => `${location.origin}${location.pathname}${hash}`;
+
+// A link to hand on (an invitation, a watch link, a seat's link) with its Copy button.
+export function copyBox(id, label, url) {
+  // A text area, not a line: the whole link shows (its secret part is at its end).
+  const input = h("textarea", { readonly: true, rows: 3, id, class: "link", spellcheck: "false", onfocus: (ev) => ev.target.select() }, url);
+  return h("div", { class: "link-row" }, h("label", { for: id }, label), input,
+    h("button", { type: "button", class: "copy", "data-for": id, onclick: async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(url);
+      } catch {
+        document.execCommand("copy");
+      }
+    } }, t("copy")));
+}
