@@ -4,7 +4,10 @@ save a screenshot (to test-screenshots/, ignored by git)."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from playwright.sync_api import Browser, Page
 
 from tests.helpers import SHOTS
 
@@ -85,3 +88,21 @@ def recruit(page: Page) -> None:
     """Rycerze i zamki: take the first recruit offered."""
     page.click(".k-recruit")
     page.wait_for_selector(".k-recruit", state="detached", timeout=20_000)
+
+
+@contextmanager
+def separate_pages(browser: Browser, count: int = 3, init_script: str | None = None) -> Iterator[list[Page]]:
+    """Pages in contexts of their own (no shared storage: one player each, or a spectator); no page may raise."""
+    made = [browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB", bypass_csp=True)
+            for _ in range(count)]
+    if init_script is not None:
+        for context in made:
+            context.add_init_script(init_script)
+    pages = [c.new_page() for c in made]
+    errors: list[str] = []
+    for p in pages:
+        p.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pages
+    for context in made:
+        context.close()
+    assert not errors, errors

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.pages import KNIGHTS_READY, choose_cards, recruit, shot
+from tests.browser.pages import KNIGHTS_READY, choose_cards, recruit, separate_pages, shot
 from tests.live_server import Server
 
 SEATED = "Object.keys(JSON.parse(localStorage.getItem('zamek-seats') || '{}')).length"
@@ -25,16 +25,8 @@ PLAYER_CONTROLS = ".k-card, .k-recruit, #k-show, #k-resign, #k-abort, #k-rematch
 @pytest.fixture
 def contexts(browser: Browser) -> Iterator[list[Page]]:
     """Three pages in three contexts (no shared storage): the host, the friend and a spectator."""
-    made = [browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB", bypass_csp=True)
-            for _ in range(3)]
-    pages = [c.new_page() for c in made]
-    errors: list[str] = []
-    for p in pages:
-        p.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pages
-    for c in made:
-        c.close()
-    assert not errors, errors
+    with separate_pages(browser) as pages:
+        yield pages
 
 
 def create(host: Page, server: Server, seats: list[str], *, clock: str | None = None, name: str = "Ala") -> str:

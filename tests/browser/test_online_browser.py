@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.pages import choose_cards, recruit, shot
+from tests.browser.pages import choose_cards, recruit, separate_pages, shot
 from tests.live_server import Server
 
 CASTLE_MOVES = ".legal.now, .choice-button"
@@ -24,19 +24,11 @@ KNIGHTS_MOVES = "#k-next, #k-show, .k-card, .k-recruit"
 @pytest.fixture
 def contexts(browser: Browser) -> Iterator[list[Page]]:
     """Three pages in three contexts (no shared storage): the host, the friend and a spectator."""
-    made = [browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB", bypass_csp=True)
-            for _ in range(3)]
-    for c in made:  # every answer is clicked here (the page's own "No figure" is tested in test_screen_browser.py)
-        c.add_init_script("localStorage.getItem('zamek-auto-pass') || localStorage.setItem('zamek-auto-pass', 'off');"
-                        "localStorage.getItem('zamek-auto-draw') || localStorage.setItem('zamek-auto-draw', 'off')")
-    pages = [c.new_page() for c in made]
-    errors: list[str] = []
-    for p in pages:
-        p.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pages
-    for c in made:
-        c.close()
-    assert not errors, errors
+    # Every answer is clicked here (the page's own "No figure" is tested in test_screen_browser.py).
+    answers = ("localStorage.getItem('zamek-auto-pass') || localStorage.setItem('zamek-auto-pass', 'off');"
+               "localStorage.getItem('zamek-auto-draw') || localStorage.setItem('zamek-auto-draw', 'off')")
+    with separate_pages(browser, init_script=answers) as pages:
+        yield pages
 
 
 def revision(page: Page) -> int:
