@@ -45,6 +45,12 @@ def start_game(page: Page, url: str, *, hotseat: bool = False, sokol: bool = Fal
     return page.url.rsplit("/", 1)[-1]
 
 
+def choose_language(page: Page, lang: str) -> None:
+    """Choose the page's language in its menu (the server's languages, by their own names)."""
+    page.select_option("#lang-switch", lang)
+    page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+
+
 def revision(page: Page) -> str:
     return str(page.evaluate("document.body.dataset.revision"))
 
@@ -77,9 +83,9 @@ def play_step(page: Page) -> bool:
 
 def choose_cards(page: Page) -> None:
     """Rycerze i zamki: play the first and the last card of the hand shown."""
-    cards = page.query_selector_all(".k-card")
-    cards[0].click()
-    cards[-1].click()
+    # Locators, not handles: a live event may draw the hand again between two clicks (the choice is kept).
+    page.locator(".k-card").first.click()
+    page.locator(".k-card").last.click()
     page.click("#k-play")
     page.wait_for_selector("#k-play", state="detached", timeout=20_000)
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIResponse, Browser, BrowserContext, FilePayload, Locator, Page, Route, expect
 
-from tests.browser.pages import READY, click_and_wait, play_step, revision, start_game
+from tests.browser.pages import READY, choose_language, click_and_wait, play_step, revision, start_game
 from tests.live_server import Server
 
 Json = dict[str, Any]
@@ -376,7 +376,7 @@ DRAWN_IN = """([space, area]) => {
 
 def test_a_click_on_the_tile_just_placed_opens_the_menu_in_polish(page: Page, server: Server) -> None:
     page.goto(server.url)
-    page.click("#lang-switch")
+    choose_language(page, "pl")
     start_game(page, server.url)
     click_and_wait(page, ".legal.now")
     expect(page.locator("#figure-menu")).to_have_count(0)  # a mouse has the ghost figures and the list beside
@@ -585,7 +585,7 @@ def test_the_order_question_says_where_each_choice_leads(page: Page, server: Ser
             assert "no token" in text, text
     assert len(set(t.split(" — ", 1)[1] for t in texts)) == len(texts), "each choice says what differs"
     # In Polish, in the edition's words.
-    page.click("#lang-switch")
+    choose_language(page, "pl")
     expect(page.locator("#turn")).to_contain_text("Ukończono kilka obszarów")
     polish = page.locator("#turn .choice-button").all_inner_texts()
     assert any("zdobywa: żeton specjalny z baszty" in text for text in polish), polish

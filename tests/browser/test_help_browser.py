@@ -1,9 +1,10 @@
 """The rules page and the first-game guide, in a real browser.
 
 The rules page (#/help) is one click away from every screen, speaks English and Polish in the words of either
-edition (its terms are the server's own), draws its pictures with the board's renderer, and has a section for
-Rycerze i zamki. The guide points, on a first game, at the drawn tile, the highlighted spaces and the figure
-choice; it never stands in the way of a click, can be switched off, and is started again from the rules page.
+edition (every text is the catalogue's: help.toml, and terms.toml for the game's words), draws its pictures with
+the board's renderer, and has a section for Rycerze i zamki. The guide points, on a first game, at the drawn
+tile, the highlighted spaces and the figure choice; it never stands in the way of a click, can be switched off,
+and is started again from the rules page.
 
 The browser, the server and the page are the fixtures of tests/browser/conftest.py: the page is that of someone who
 has never played here (the guide is on), in English.
@@ -16,15 +17,10 @@ import re
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.browser.pages import click_and_wait, play_step, start_game
+from tests.browser.pages import choose_language, click_and_wait, play_step, start_game
 from tests.live_server import Server
 from zamek.castle.rules.tokens import TokenKind, printed_number
-from zamek.castle.terms import term
-from zamek.knights.terms import TERMS as KNIGHTS_TERMS
-
-EDITION_KEYS = ["road", "house", "pigsty", "meadow", "shrine", "shrines", "stocks", "fountain", "family-house",
-                "herald", "squire", "farmer", "monk", "special-token", *(f"token:{k}" for k in range(1, 10))]
-COMMON_KEYS = ["chapel", "preacher", "prince", "falconer", "nest", "nests", "gate", "follower"]
+from zamek.i18n import say
 
 
 def open_help(page: Page) -> None:
@@ -130,7 +126,7 @@ def test_the_rules_in_both_languages_and_in_the_words_of_both_editions(page: Pag
     page.reload()
     expect(page.locator("#help")).to_have_attribute("data-edition", "castle2003")
     # In Polish, still in the 2003 words, and back to Zamek's.
-    page.click("#lang-switch")
+    choose_language(page, "pl")
     expect(page.locator("#help-features-title")).to_have_text("Co jest na kafelku")
     expect(page.locator("#help-link")).to_have_text("Zasady")
     expect(features).to_contain_text("Wieża: brązowa zagroda")
@@ -173,25 +169,23 @@ def test_the_rules_pictures_are_drawn_by_the_boards_renderer(page: Page, server:
     expect(page.locator("#help-knights svg.k-tile-art")).to_have_count(7)
 
 
-def test_the_rules_terms_are_the_servers_own(page: Page, server: Server) -> None:
-    """The rules page has its own copy of the game's words (it opens before any game): the same as the server's
-    tables, in both languages and both editions, with the tokens' numbers of each edition and Rycerze i zamki's
-    words."""
-    page.goto(f"{server.url}api/meta")
-    words = page.evaluate("import('/static/help-words.js').then(m => [m.TERMS, m.TOKEN_NUMBERS, m.KNIGHTS_TERMS])")
-    terms, numbers, knights = words
-    for lang in ("en", "pl"):
-        for edition in ("zamek", "castle2003"):
-            for key in EDITION_KEYS:
-                assert terms[lang][edition][key] == term(key, lang, edition), (lang, edition, key)
-        for key in COMMON_KEYS:
-            assert terms[lang]["common"][key] == term(key, lang), (lang, key)
-        for key, word in knights[lang].items():
-            assert KNIGHTS_TERMS[lang][key] == word, (lang, key)
-        assert len(knights[lang]) == 3 + 3 + 7 + 4  # cards but the shepherd's twin, kinds, tiles
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_rules_tokens_are_the_games_own(page: Page, server: Server, lang: str) -> None:
+    """The rules page opens before any game: its tokens are numbered as each edition prints them (C4, the engine's
+    printed_number) and named by the catalogue (token.*), in the words of the edition read."""
+    page.goto(server.url)
+    page.evaluate(f"localStorage.setItem('zamek-lang', '{lang}')")
     for edition in ("zamek", "castle2003"):
-        assert {int(k): v for k, v in numbers[edition].items()} == {
-            int(kind): printed_number(kind, edition) for kind in TokenKind}
+        page.evaluate(f"localStorage.setItem('zamek-help-edition', '{edition}')")
+        page.goto(f"{server.url}#/help/tokens")
+        page.reload()
+        expect(page.locator("#help")).to_have_attribute("data-edition", edition)
+        items = page.locator(".help-tokens .help-item")
+        expect(items).to_have_count(len(TokenKind))
+        shown = items.evaluate_all("nodes => nodes.map(n => [+n.dataset.token, n.querySelector('strong').textContent])")
+        expected = sorted(((int(kind), f"{printed_number(kind, edition)}. {say(f'token.{int(kind)}', lang, edition)}")
+                           for kind in TokenKind), key=lambda entry: printed_number(TokenKind(entry[0]), edition))
+        assert [tuple(item) for item in shown] == expected, (lang, edition)
 
 
 # ------------------------------------------------------------------------------------------ the guide
@@ -254,7 +248,7 @@ def test_the_first_game_guide_points_at_the_tile_the_spaces_and_the_figure_choic
 def test_the_guide_can_be_hidden_and_speaks_the_pages_language(page: Page, server: Server) -> None:
     start_game(page, server.url)
     expect(page.locator("#guide-tile")).to_contain_text("This is your tile")
-    page.click("#lang-switch")
+    choose_language(page, "pl")
     expect(page.locator("#guide-tile")).to_contain_text("To twój kafelek")
     expect(page.locator("#guide-tile .guide-hide")).to_have_text("Ukryj przewodnik")
     page.click("#guide-tile .guide-hide")

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.pages import KNIGHTS_READY, choose_cards, recruit, separate_pages, shot
+from tests.browser.pages import KNIGHTS_READY, choose_cards, choose_language, recruit, separate_pages, shot
 from tests.live_server import Server
 
 SEATED = "Object.keys(JSON.parse(localStorage.getItem('zamek-seats') || '{}')).length"
@@ -85,7 +85,7 @@ def test_friends_play_with_a_clock_one_resigns_and_both_play_the_rematch(
         contexts: list[Page], server: Server) -> None:
     host, friend, _ = contexts
     link = create(host, server, ["person", "friend"], clock="live-10-5")
-    expect(host.locator("#invitation")).to_contain_text("Waiting for friends")
+    expect(host.locator("#invitation")).to_contain_text("Waiting for your friend to open the invitation (1 seat free)")
     expect(host.locator("#invitation button.copy")).to_have_text("Copy")
     shot(host, "knights-online-invitation")
 
@@ -115,7 +115,8 @@ def test_friends_play_with_a_clock_one_resigns_and_both_play_the_rematch(
     host.click("#k-resign")
     for page in (host, friend):
         expect(page.locator("#k-ended")).to_have_attribute("data-reason", "resign")
-        expect(page.locator("#k-ended")).to_have_text("Player 1 (Ala) resigned.")
+    expect(host.locator("#k-ended")).to_have_text("You resigned.")  # the reader is addressed as "you"
+    expect(friend.locator("#k-ended")).to_have_text("Player 1 (Ala) resigned.")
     expect(host.locator("#k-headline")).to_have_text("You lost.")
     expect(friend.locator("#k-headline")).to_have_text("You win!")
     shot(friend, "knights-online-resigned")
@@ -152,9 +153,9 @@ def test_a_spectator_sees_the_public_view_and_the_players_see_how_many_watch(
     expect(spectator.locator("#k-spectating")).to_have_text("You are watching this game.")
     for page in (host, friend, spectator):
         expect(page.locator("#watching")).to_have_text(" · 1 watching")
-    host.click("#lang-switch")
+    choose_language(host, "pl")
     expect(host.locator("#watching")).to_have_text(" · 1 osoba ogląda")
-    host.click("#lang-switch")
+    choose_language(host, "en")
     second = spectator.context.new_page()
     second.goto(watch)
     expect(friend.locator("#watching")).to_have_text(" · 2 watching")

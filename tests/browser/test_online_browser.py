@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.pages import choose_cards, recruit, separate_pages, shot
+from tests.browser.pages import choose_cards, choose_language, recruit, separate_pages, shot
 from tests.live_server import Server
 
 CASTLE_MOVES = ".legal.now, .choice-button"
@@ -79,9 +79,9 @@ def test_two_people_play_a_whole_game_by_link_while_a_third_watches(
     expect(friend.locator("#join")).to_contain_text("Ala")
     box = friend.locator("#join-name").bounding_box()
     assert box is not None and box["width"] > 100  # a field to type a name in, not a checkbox-sized box
-    friend.click("#lang-switch")  # the invitation stays, in the other language
+    choose_language(friend, "pl")  # the invitation stays, in the other language
     expect(friend.locator("#join h2")).to_have_text("Zaproszenie do gry Zamek")
-    friend.click("#lang-switch")
+    choose_language(friend, "en")
     expect(friend.locator("#join h2")).to_have_text("An invitation to Zamek")
     friend.fill("#join-name", "Ola")
     friend.click("#join-game")
@@ -292,7 +292,7 @@ def test_the_players_see_how_many_are_watching(contexts: list[Page], server: Ser
     second = spectator.context.new_page()
     second.goto(f"{server.url}#/watch/{game_id}")
     expect(host.locator("#watching")).to_have_text(" · 2 watching")
-    host.click("#lang-switch")
+    choose_language(host, "pl")
     expect(host.locator("#watching")).to_have_text(" · 2 osoby oglądają")
     second.close()
     expect(host.locator("#watching")).to_have_text(" · 1 osoba ogląda")

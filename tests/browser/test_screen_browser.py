@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 from typing import Any
 
 from playwright.sync_api import Browser, FilePayload, Page, expect
 
-from tests.browser.pages import READY, click_and_wait, play_step, revision, start_game
+from tests.browser.pages import READY, choose_language, click_and_wait, play_step, revision, start_game
 from tests.live_server import Server
 
 
@@ -109,7 +110,7 @@ def test_switching_the_language_redraws_every_heading_and_hint(page: Page, serve
     start_game(page, server.url)
     expect(page.locator("#log summary")).to_have_text("Scores")
     label = page.locator("#lang-switch").get_attribute("aria-label")
-    page.click("#lang-switch")
+    choose_language(page, "pl")
     expect(page.locator("#log summary")).to_have_text("Punktacja")
     expect(page.locator("#legend summary")).to_have_text("Legenda")
     expect(page.locator(".keys")).to_contain_text("Klawisze")
@@ -212,13 +213,28 @@ def test_the_replay_steps_by_turns_and_plays_by_itself(page: Page, server: Serve
 
 def test_a_polish_page_gets_the_servers_refusal_in_polish(page: Page, server: Server) -> None:
     page.goto(server.url)
-    page.click("#lang-switch")
+    choose_language(page, "pl")
     expect(page.locator("#new-game h2")).to_have_text("Nowa gra")
     corrupt: FilePayload = {"name": "zla.json", "mimeType": "application/json",
                             "buffer": b'{"format": "zamek-game", "version": 3}'}
     page.set_input_files("#import-file", files=[corrupt])
     page.click(".import button[type=submit]")
-    expect(page.locator("#import-error")).to_contain_text("Zapisana gra odrzucona")
+    # The server's own refusal, as it words it in Polish (not in English).
+    said = {lang: refusal(server, corrupt["buffer"], lang) for lang in ("pl", "en")}
+    assert said["pl"] != said["en"], said
+    expect(page.locator("#import-error")).to_have_text(said["pl"])
+
+
+def refusal(server: Server, body: bytes, lang: str) -> str:
+    """The message of the server's refusal of a saved game, in ``lang``."""
+    request = urllib.request.Request(f"{server.url}api/import?lang={lang}", data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(request)
+    except urllib.error.HTTPError as refused:
+        message: str = json.load(refused)["message"]
+        return message
+    raise AssertionError("the saved game was taken")
 
 
 def test_at_one_screen_the_next_tile_is_drawn_by_itself(page: Page, server: Server) -> None:
@@ -244,7 +260,7 @@ def test_moves_are_announced_and_the_figure_question_takes_the_focus(page: Page,
     assert page.evaluate("document.activeElement.classList.contains('choice-button')")
     announce = page.locator("#announce")
     assert announce.get_attribute("aria-live") == "polite"
-    expect(announce).to_contain_text("You:")
+    expect(announce).to_contain_text("You place ")
     page.keyboard.press("Enter")  # the focused answer
     # The computer's reply is announced too, in words.
     expect(announce).to_contain_text("Computer", timeout=20_000)

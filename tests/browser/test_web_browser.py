@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.pages import READY, click_and_wait, play_step, revision, shot, start_game
+from tests.browser.pages import READY, choose_language, click_and_wait, play_step, revision, shot, start_game
 from tests.live_server import Server, start_server
 
 
@@ -56,7 +56,7 @@ def test_the_page_places_by_space_name_and_shades_a_feature(page: Page, server: 
 def test_switch_language_at_any_time(page: Page, server: Server) -> None:
     page.goto(server.url)
     expect(page.locator("#new-game h2")).to_have_text("New game")
-    page.click("#lang-switch")
+    choose_language(page, "pl")
     expect(page.locator("#new-game h2")).to_have_text("Nowa gra")
     page.click("#start-game")
     page.wait_for_selector(".legal.now")
@@ -67,7 +67,7 @@ def test_switch_language_at_any_time(page: Page, server: Server) -> None:
     labels = page.locator(".choice-button:not(.pass)").all_inner_texts()
     assert labels and all(any(w in label for w in ("herold", "giermek", "rolnik", "mnich")) for label in labels)
     shot(page, "polish")
-    page.click("#lang-switch")
+    choose_language(page, "en")
     expect(page.locator("#turn")).to_contain_text("Put a figure")
     page.reload()
     expect(page.locator("#turn")).to_contain_text("Put a figure")

@@ -149,9 +149,10 @@ def test_the_command_prints_the_flags_in_both_languages_and_json(tmp_path: Path)
     assert english.exit_code == 0, english.output
     move = len(raw["moves"]) + 1
     assert f"move {move}, blunder" in english.output
-    assert "best: Player 2: Z32 on f8" in english.output
+    assert "best: Player 2 places Z32 on f8" in english.output
     polish = CliRunner().invoke(main, ["analyse", str(path), "--lang", "pl"])
-    assert f"ruch {move}, poważny błąd" in polish.output and "najlepszy: Gracz 2: Z32 na f8" in polish.output
+    assert f"ruch {move}, poważny błąd" in polish.output
+    assert "najlepszy: Gracz 2 kładzie Z32 na polu f8" in polish.output
     as_json = json.loads(CliRunner().invoke(main, ["analyse", str(path), "--json"]).output)
     assert as_json["format"] == "zamek-analysis"
     assert as_json["decisions"][-1]["flag"] == "blunder" and as_json["decisions"][-1]["best"] == list(CLOSES)

@@ -25,13 +25,14 @@ def test_a_setup_is_written_as_the_registrys_keys_and_read_back(name: str) -> No
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"expansions": ["falcon"]}, "setup.expansions: unknown name(s) ['falcon']"),
-    ({"expansions": ["gate-guard"]}, "setup.expansions: unknown name(s) ['gate-guard']"),  # a variant, not an expansion
-    ({"variants": ["sokol"]}, "setup.variants: unknown name(s) ['sokol']"),
-    ({"expansions": [" sokol"]}, "setup.expansions: unknown name(s) [' sokol']"),
+    ({"expansions": ["falcon"]}, "setup.expansions: unknown name 'falcon'"),
+    ({"expansions": ["gate-guard"]}, "setup.expansions: unknown name 'gate-guard'"),  # a variant, not an expansion
+    ({"variants": ["sokol"]}, "setup.variants: unknown name 'sokol'"),
+    ({"expansions": [" sokol"]}, "setup.expansions: unknown name ' sokol'"),
+    ({"expansions": ["falcon", "eagle"]}, "setup.expansions: unknown names 'falcon', 'eagle'"),
     ({"expansions": [1]}, "setup: 'expansions' and 'variants' must be lists of names"),
     ({"variants": "gate-guard"}, "setup: 'expansions' and 'variants' must be lists of names"),
-    ({"expansions": ["sokol", "sokol"]}, "setup.expansions: ['sokol'] named twice"),
+    ({"expansions": ["sokol", "sokol"]}, "setup.expansions: 'sokol' named twice"),
     ({"expansions": [], "variants": ["gate-guard"]}, "setup: the option 'gate-guard' needs 'sokol'"),  # F8
     ({"edition": "chess"}, "setup: unknown edition 'chess'"),
 ])

@@ -71,15 +71,15 @@ def test_selfplay_save_writes_records_that_replay(saved: Path) -> None:
         assert result.exit_code == 0, result.output
         assert "replays exactly, finished" in result.stdout
         assert "Score breakdown" in result.stdout
-        assert f"Total Player 1: {state.scores[0]}" in result.stdout
-        assert f"Total Player 2: {state.scores[1]}" in result.stdout
+        assert f"Total for Player 1: {state.scores[0]} points" in result.stdout
+        assert f"Total for Player 2: {state.scores[1]} points" in result.stdout
         assert "Final scoring" in result.stdout
 
 
 def test_replay_in_polish(saved: Path) -> None:
     result = run("replay", str(saved / "game-2.json"), "--lang", "pl")
     assert result.exit_code == 0
-    assert "Punktacja" in result.stdout and "Razem Gracz 1" in result.stdout
+    assert "Punktacja" in result.stdout and "Razem — Gracz 1: " in result.stdout
 
 
 def test_replay_of_a_corrupt_record_exits_2(saved: Path, tmp_path: Path) -> None:
@@ -193,17 +193,18 @@ def test_watch_prints_moves_and_the_breakdown() -> None:
     assert out.startswith("Seed 3\n")
     first_tile = str(game.actions[0]).removeprefix("draw:")
     assert f"Turn 1: Player {game.setup.first_player + 1} draws {first_tile}" in out
-    player_moves = re.findall(r"^  Player [12]: (.+)$", out, flags=re.MULTILINE)
-    expected = [a for a, _ in _player_actions(game.actions, game.setup)]
+    player_moves = re.findall(r"^  (Player [12]) (.+)$", out, flags=re.MULTILINE)
+    expected = _player_actions(game.actions, game.setup)
     assert len(player_moves) == len(expected)
-    for text, action in zip(player_moves, expected, strict=True):
+    for (name, text), (action, player) in zip(player_moves, expected, strict=True):
+        assert name == f"Player {player + 1}"
         if isinstance(action, Place):
-            assert text.endswith(f"turned {90 * action.rotation}°")
+            assert text.startswith("places ") and text.endswith(f"turned {90 * action.rotation}°")
         elif isinstance(action, Pass):
-            assert text == "no follower"
+            assert text == "places no figure"
     assert "Score breakdown" in out
-    assert f"Total Player 1: {game.state.scores[0]}" in out
-    assert f"Total Player 2: {game.state.scores[1]}" in out
+    assert f"Total for Player 1: {game.state.scores[0]} point" in out
+    assert f"Total for Player 2: {game.state.scores[1]} point" in out
     assert "Winner" in out or "Shared victory" in out
 
 

@@ -22,6 +22,7 @@ from tests.helpers import SRC
 from zamek.castle.bots.base import Budget
 from zamek.castle.rules.errors import DataError, IllegalActionError, MalformedActionError, RecordError
 from zamek.cli import main
+from zamek.i18n import Seat, say
 from zamek.knights.arena import ArenaReport, labels, play_arena_game, run_arena, seating
 from zamek.knights.bots import BOT_NAMES, MonteCarloBot, castle_winner, make_bot
 from zamek.knights.record import make_record, replay
@@ -55,7 +56,7 @@ from zamek.knights.rules.engine import (
 from zamek.knights.rules.knowledge import deduce, possible_hands
 from zamek.knights.rules.match import match_result, match_setups
 from zamek.knights.runner import play_game
-from zamek.knights.terms import TERMS, event_lines
+from zamek.knights.terms import event_lines, reader_of
 
 ANTEK, HANIA, JULKA = 0, 1, 2
 D, MK, K, F, P, H, S = (Card.DRAGON, Card.MOUNTED_KNIGHT, Card.KNIGHT, Card.FOOT_SOLDIER, Card.PEASANT, Card.HOG,
@@ -394,10 +395,10 @@ def test_k7_the_match_commands_start_every_game_with_the_youngest(tmp_path: Path
         played = run("knights", "play", "--players", "2", "--seed", "5", "--match", "--lang", lang,
                      input=SCRIPT * 2)
         assert played.exit_code == 0, played.output
-        youngest = TERMS[lang]["player"].format(n=2)
-        lines = [TERMS[lang]["match-game"].format(game=g, games=2, player=youngest) for g in (1, 2)]
+        you = reader_of(0)
+        lines = [say("knights.match-game", lang, None, you, game=g, games=2, player=Seat(1)) for g in (1, 2)]
         assert all(line in played.stdout for line in lines)
-        assert TERMS[lang]["match-winner"].split("{")[0] in played.stdout
+        assert any(say("knights.match-winner", lang, None, you, player=Seat(p)) in played.stdout for p in (0, 1))
 
 
 def test_k7_a_match_tie_goes_to_cards_in_hand_then_the_youngest() -> None:
@@ -685,8 +686,7 @@ def test_arena_rotates_seats_and_counts_every_game() -> None:
 # ----------------------------------------------------------------------------- words and the command line
 
 
-def test_terms_cover_both_languages() -> None:
-    assert set(TERMS["en"]) == set(TERMS["pl"])
+def test_every_event_has_its_words_in_both_languages() -> None:
     state = play_game(3, ["random"] * 3).state
     for lang in ("en", "pl"):
         for event in state.events:
@@ -721,7 +721,7 @@ def test_cli_selfplay_match_and_save(tmp_path: Path) -> None:
     assert match["points"] == [sum(g["points"][p] for g in match["games"]) for p in range(2)]
     for file in sorted(tmp_path.glob("*.json")):
         replayed = run("knights", "replay", str(file), "--lang", "pl")
-        assert replayed.exit_code == 0 and "replays exactly, finished" in replayed.stdout
+        assert replayed.exit_code == 0 and "odtwarza się dokładnie, gra skończona" in replayed.stdout
         assert "Koniec gry" in replayed.stdout
 
 
@@ -736,10 +736,9 @@ def test_cli_play_a_terminal_game(tmp_path: Path, lang: str) -> None:
                  input=SCRIPT)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    words = TERMS[lang]
-    assert words["game-over"] in out
-    assert words["revealed"] in out and "1. " in out and "5. " in out
-    assert words["your-hand"].split("(")[0] in out
+    assert say("knights.game-over", lang) in out
+    assert say("knights.revealed", lang) in out and "1. " in out and "5. " in out
+    assert say("knights.your-hand", lang, kind="?").split("(")[0] in out
     state = replay(json.loads(saved.read_text("utf-8")))
     assert state.is_over()
     # The person sees no other player's recruited card.
@@ -751,20 +750,20 @@ def test_cli_play_a_terminal_game(tmp_path: Path, lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "pl"])
 def test_k8_the_terminal_game_shows_its_seed_only_when_it_is_over(lang: str) -> None:
     """The seed fixes the tile order (K8: hidden) and the computers' choices: shown at the end, for a replay."""
-    words = TERMS[lang]
-    seed_words = re.escape(words["seed-end"]).replace(re.escape("{seed}"), r"(\d+)")
+    seed_words = re.escape(say("knights.seed-end", lang, seed=987654321)).replace("987654321", r"(\d+)")
+    game_over = say("knights.game-over", lang)
     given = run("knights", "play", "--players", "3", "--seed", "2718281828", "--lang", lang, input=SCRIPT)
     assert given.exit_code == 0, given.output
-    before, _, after = given.stdout.partition(words["game-over"])
+    before, _, after = given.stdout.partition(game_over)
     assert after and "2718281828" not in before and "Seed" not in before
-    assert after.rstrip().splitlines()[-1] == words["seed-end"].format(seed=2718281828)
+    assert after.rstrip().splitlines()[-1] == say("knights.seed-end", lang, seed=2718281828)
     # A random seed: not shown before the end either, and the one shown at the end replays the game.
     drawn = run("knights", "play", "--players", "3", "--lang", lang, input=SCRIPT)
     assert drawn.exit_code == 0, drawn.output
     found = re.fullmatch(seed_words, drawn.stdout.rstrip().splitlines()[-1])
     assert found is not None and found.group(1) == found.group(2)
     seed = found.group(1)
-    before, _, after = drawn.stdout.partition(words["game-over"])
+    before, _, after = drawn.stdout.partition(game_over)
     assert after and seed not in before
     again = run("knights", "play", "--players", "3", "--seed", seed, "--lang", lang, input=SCRIPT)
     assert again.stdout == drawn.stdout
@@ -774,7 +773,7 @@ def test_cli_play_refuses_what_is_not_in_the_hand() -> None:
     result = run("knights", "play", "--players", "2", "--seed", "3", input="1 1\nwizard shepherd\n" + SCRIPT)
     assert result.exit_code == 0
     assert "only the shepherd can be laid twice" in result.stdout or "not a card" in result.stdout
-    assert "'wizard' is not a card" in result.stdout
+    assert "‘wizard’ is not a card" in result.stdout
 
 
 def test_cli_arena() -> None:

@@ -12,7 +12,7 @@ from tests.web_client import Json, WebClient, client_for
 def create(client: WebClient, seats: list[str], seed: int = 7, seat: int | None = None) -> Json:
     """Start a game; its answer is the public view with the person seats' tokens, or with ``seat`` the view of
     that (person's) seat, asked with its token."""
-    r = client.post("/api/knights", json={"seats": seats, "seed": seed})
+    r = client.post("/api/games", json={"game": "knights", "seats": seats, "seed": seed})
     assert r.status_code == 201, r.text
     body: Json = r.json()
     assert body["seat"] is None and body["hand"] is None  # the answer of the creation is the public view
@@ -27,7 +27,7 @@ def seat_view(client: WebClient, game_id: str, seat: int) -> Json:
     server, outside the request)."""
     end = time.monotonic() + 30
     while True:
-        r = client.get(f"/api/knights/{game_id}?seat={seat}", headers=client.seat(game_id, seat))
+        r = client.get(f"/api/games/{game_id}?seat={seat}", headers=client.seat(game_id, seat))
         assert r.status_code == 200, r.text
         view: Json = r.json()
         assert view["bot_error"] is None, view["bot_error"]
@@ -39,7 +39,7 @@ def seat_view(client: WebClient, game_id: str, seat: int) -> Json:
 def choose(client: WebClient, game_id: str, seat: int, action: str, revision: int | None = None) -> Json:
     """A seat's choice, with its token."""
     body: Json = {"seat": seat, "action": action} | ({"revision": revision} if revision is not None else {})
-    r = client.post(f"/api/knights/{game_id}/actions", json=body, headers=client.seat(game_id, seat))
+    r = client.post(f"/api/games/{game_id}/actions", json=body, headers=client.seat(game_id, seat))
     assert r.status_code == 200, r.text
     view: Json = r.json()
     return seat_view(client, game_id, seat) if view["thinking"] else view
@@ -66,7 +66,7 @@ def test_a_whole_game_against_three_computers(client: WebClient) -> None:
     listed = client.lobby()["knights"]
     assert listed[0]["id"] == game["id"] and listed[0]["status"] == "over"
     assert listed[0]["held"] == [1] and not listed[0]["your_move"]
-    record = client.get(f"/api/knights/{game['id']}/record").json()
+    record = client.get(f"/api/games/{game['id']}/record").json()
     assert record["format"] == "zamek-knights-game" and record["result"]["ranking"] == result["ranking"]
 
 
@@ -75,7 +75,7 @@ def test_hidden_information_stays_on_the_server(client: WebClient) -> None:
     gid = game["id"]
     rng = random.Random(5)
     while True:
-        public = client.get(f"/api/knights/{gid}").json()
+        public = client.get(f"/api/games/{gid}").json()
         assert public["hand"] is None and public["camp"] is None and public["my_choice"] is None
         assert "moves" not in public
         assert all(e.get("card") is None for e in public["events"] if e["type"] == "Recruited")
@@ -85,7 +85,7 @@ def test_hidden_information_stays_on_the_server(client: WebClient) -> None:
         other = 1 - seat
         choose(client, gid, seat, rng.choice(seat_view(client, gid, seat)["legal"]))
         # A seat's token reads that seat's view only (K8).
-        refused = client.get(f"/api/knights/{gid}?seat={other}", headers=client.seat(gid, seat))
+        refused = client.get(f"/api/games/{gid}?seat={other}", headers=client.seat(gid, seat))
         assert refused.status_code == 403 and refused.json()["error"] == "not-your-seat" and "hand" not in refused.text
         theirs = seat_view(client, gid, other)
         assert theirs["my_choice"] is None or theirs["seat"] == other
@@ -93,7 +93,7 @@ def test_hidden_information_stays_on_the_server(client: WebClient) -> None:
         for e in theirs["events"]:
             if e["type"] == "Recruited" and e["player"] != other:
                 assert e["card"] is None
-        assert client.get(f"/api/knights/{gid}/record").status_code in (200, 409)
+        assert client.get(f"/api/games/{gid}/record").status_code in (200, 409)
 
 
 def test_a_pending_choice_is_in_no_other_view(client: WebClient) -> None:
@@ -101,11 +101,11 @@ def test_a_pending_choice_is_in_no_other_view(client: WebClient) -> None:
     gid = game["id"]
     assert choose(client, gid, 0, "play:dragon+shepherd")["my_choice"] == "play:dragon+shepherd"
     other = seat_view(client, gid, 1)
-    public = client.get(f"/api/knights/{gid}").json()
+    public = client.get(f"/api/games/{gid}").json()
     assert other["chosen"] == [True, False] and other["my_choice"] is None
     for view in (other, public):
         assert "dragon+shepherd" not in str({k: v for k, v in view.items() if k != "legal"})
-    assert client.get(f"/api/knights/{gid}/record").status_code == 409
+    assert client.get(f"/api/games/{gid}/record").status_code == 409
 
 
 def test_refusals_are_json(client: WebClient) -> None:
@@ -113,26 +113,26 @@ def test_refusals_are_json(client: WebClient) -> None:
     gid = game["id"]
     mine = client.seat(gid, 0)
     cases: list[tuple[str, str, Json | None, dict[str, str], int]] = [
-        ("post", "/api/knights", {"seats": ["person"]}, {}, 422),
-        ("post", "/api/knights", {"seats": ["person", "robot"]}, {}, 422),
-        ("post", "/api/knights", {"seats": ["person"] * 5}, {}, 422),
-        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "dance"}, mine, 400),
-        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "draw:drum"}, mine, 400),
-        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "play:dragon+dragon"}, mine, 400),
-        ("post", f"/api/knights/{gid}/actions", {"seat": 1, "action": "play:dragon+hog"}, mine, 403),  # a computer's
-        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "play:dragon+hog"}, {}, 401),
-        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "recruit:dragon"}, mine, 409),
-        ("post", f"/api/knights/{gid}/actions", {"seat": 0, "action": "play:dragon+hog", "revision": 99}, mine, 409),
-        ("post", f"/api/knights/{gid}/actions", {"seat": 0}, mine, 422),
-        ("post", "/api/knights/nothing/actions", {"seat": 0, "action": "play:dragon+hog"}, mine, 404),
-        ("get", f"/api/knights/{gid}?seat=5", None, mine, 400),
-        ("get", f"/api/knights/{gid}?seat=0", None, {}, 401),
-        ("get", "/api/knights/nothing", None, {}, 404),
+        ("post", "/api/games", {"game": "knights", "seats": ["person"]}, {}, 422),
+        ("post", "/api/games", {"game": "knights", "seats": ["person", "robot"]}, {}, 422),
+        ("post", "/api/games", {"game": "knights", "seats": ["person"] * 5}, {}, 422),
+        ("post", f"/api/games/{gid}/actions", {"seat": 0, "action": "dance"}, mine, 400),
+        ("post", f"/api/games/{gid}/actions", {"seat": 0, "action": "draw:drum"}, mine, 400),
+        ("post", f"/api/games/{gid}/actions", {"seat": 0, "action": "play:dragon+dragon"}, mine, 400),
+        ("post", f"/api/games/{gid}/actions", {"seat": 1, "action": "play:dragon+hog"}, mine, 403),  # a computer's
+        ("post", f"/api/games/{gid}/actions", {"seat": 0, "action": "play:dragon+hog"}, {}, 401),
+        ("post", f"/api/games/{gid}/actions", {"seat": 0, "action": "recruit:dragon"}, mine, 409),
+        ("post", f"/api/games/{gid}/actions", {"seat": 0, "action": "play:dragon+hog", "revision": 99}, mine, 409),
+        ("post", f"/api/games/{gid}/actions", {"seat": 0}, mine, 422),
+        ("post", "/api/games/nothing/actions", {"seat": 0, "action": "play:dragon+hog"}, mine, 404),
+        ("get", f"/api/games/{gid}?seat=5", None, mine, 400),
+        ("get", f"/api/games/{gid}?seat=0", None, {}, 401),
+        ("get", "/api/games/nothing", None, {}, 404),
     ]
     for method, url, body, headers, status in cases:
         r = client.post(url, json=body, headers=headers) if method == "post" else client.get(url, headers=headers)
         assert r.status_code == status, (url, body, r.text)
-        assert set(r.json()) == {"error", "message"} and r.json()["message"]
+        assert set(r.json()) == {"error", "code", "rule", "params", "message"} and r.json()["message"]
     assert seat_view(client, gid, 0)["revision"] == game["revision"]  # nothing refused changed the game
 
 
@@ -152,9 +152,9 @@ def test_stored_and_replayed_after_a_restart(tmp_path: Path) -> None:
         lobby = c.lobby()
         assert [g["id"] for g in lobby["castle"]] == [castle["id"]]
         assert [g["id"] for g in lobby["knights"]] == [game["id"]]
-        assert c.delete(f"/api/knights/{game['id']}", headers=c.seat(game["id"], 0)).status_code == 204
+        assert c.delete(f"/api/games/{game['id']}", headers=c.seat(game["id"], 0)).status_code == 204
         assert c.lobby()["knights"] == []
-        assert c.get(f"/api/knights/{game['id']}").status_code == 404
+        assert c.get(f"/api/games/{game['id']}").status_code == 404
 
 
 def test_k4_k5_a_castle_taken_by_the_dragon_and_a_recruited_dragon_name_the_dragon(client: WebClient) -> None:
@@ -163,7 +163,7 @@ def test_k4_k5_a_castle_taken_by_the_dragon_and_a_recruited_dragon_name_the_drag
     gid = game["id"]
     first_castle = True
     while True:
-        public = client.get(f"/api/knights/{gid}").json()
+        public = client.get(f"/api/games/{gid}").json()
         if public["over"]:
             break
         seat = public["person_to_act"]
@@ -192,16 +192,17 @@ def test_k8_a_computer_seats_hand_and_choice_are_never_served(client: WebClient)
     gid = game["id"]
     assert game["chosen"] == [True, False] and game["hand"]
     for headers in ({}, client.seat(gid, 1)):  # with or without the person's token
-        refused = client.get(f"/api/knights/{gid}?seat=0", headers=headers)
+        refused = client.get(f"/api/games/{gid}?seat=0", headers=headers)
         assert refused.status_code == 403
-        assert refused.json()["error"] == "not-a-person" and set(refused.json()) == {"error", "message"}
+        assert refused.json()["error"] == "not-a-person"
+        assert set(refused.json()) == {"error", "code", "rule", "params", "message"}
         assert "hand" not in refused.text and "play:" not in refused.text
-    mine = client.get(f"/api/knights/{gid}", headers=client.seat(gid, 1))  # the token's seat, without asking
+    mine = client.get(f"/api/games/{gid}", headers=client.seat(gid, 1))  # the token's seat, without asking
     assert mine.status_code == 200 and mine.json()["seat"] == 1 and mine.json()["hand"]
     # Creating a game answers with the public view and tokens for the person seats only: no computer's hand,
     # and no token that could ask for one.
     for seats in (["person", "heuristic"], ["person", "random", "mc"]):
-        r = client.post("/api/knights", json={"seats": seats, "seed": 1})
+        r = client.post("/api/games", json={"game": "knights", "seats": seats, "seed": 1})
         assert r.status_code == 201, r.text
         assert r.json()["hand"] is None and r.json()["my_choice"] is None and r.json()["legal"] == []
         assert [t["seat"] for t in r.json()["tokens"]] == [0]
@@ -211,14 +212,14 @@ def test_k8_a_computer_seats_hand_and_choice_are_never_served(client: WebClient)
     rng = random.Random(1)
     view = seat_view(client, gid, 0)
     while True:
-        r = client.get(f"/api/knights/{gid}?seat=1", headers=client.seat(gid, 0))
+        r = client.get(f"/api/games/{gid}?seat=1", headers=client.seat(gid, 0))
         assert r.status_code == 403 and r.json()["error"] == "not-a-person" and "hand" not in r.text
         if view["over"]:
             break
         view = choose(client, gid, 0, rng.choice(view["legal"]))
         assert view["seat"] == 0
     # Acting as the computer is refused too, and answers with no view.
-    r = client.post(f"/api/knights/{gid}/actions", json={"seat": 1, "action": "play:dragon+hog"},
+    r = client.post(f"/api/games/{gid}/actions", json={"seat": 1, "action": "play:dragon+hog"},
                     headers=client.seat(gid, 0))
     assert r.status_code == 403 and "hand" not in r.text
 
@@ -226,7 +227,6 @@ def test_k8_a_computer_seats_hand_and_choice_are_never_served(client: WebClient)
 def test_answers_validate_against_their_models(client: WebClient) -> None:
     """Every answer is its model of the protocol (zamek.server.knights_schemas), with the protocol's version."""
     from zamek.server.knights_schemas import (
-        KnightsMeta,
         KnightsSavedGame,
         KnightsView,
         LobbyGames,
@@ -234,14 +234,13 @@ def test_answers_validate_against_their_models(client: WebClient) -> None:
     )
     from zamek.server.schemas import API_VERSION, ErrorAnswer
 
-    meta = client.get("/api/knights/meta")
-    assert KnightsMeta.model_validate_json(meta.text).seat_kinds == ["person", "friend", "random", "heuristic", "mc"]
-    created = client.post("/api/knights", json={"seats": ["person", "heuristic", "random"], "seed": 12})
+    created = client.post("/api/games",
+                          json={"game": "knights", "seats": ["person", "heuristic", "random"], "seed": 12})
     assert created.status_code == 201, created.text
     seated = SeatedKnightsView.model_validate_json(created.text)
     assert seated.model_dump(mode="json") == created.json() and seated.hand is None
     gid = seated.id
-    r = client.get(f"/api/knights/{gid}", headers=client.seat(gid, 0))
+    r = client.get(f"/api/games/{gid}", headers=client.seat(gid, 0))
     rng = random.Random(12)
     types: set[str] = set()
     while True:
@@ -250,19 +249,19 @@ def test_answers_validate_against_their_models(client: WebClient) -> None:
         view = KnightsView.model_validate_json(r.text)
         assert view.model_dump(mode="json") == r.json() and view.api == API_VERSION and view.seat == 0
         types |= {e.type for e in view.events}
-        public = client.get(f"/api/knights/{view.id}")
+        public = client.get(f"/api/games/{view.id}")
         assert KnightsView.model_validate_json(public.text).hand is None
         if view.over:
             break
         if view.thinking:  # the computer seat chooses as a job: asked again
-            r = client.get(f"/api/knights/{gid}", headers=client.seat(gid, 0))
+            r = client.get(f"/api/games/{gid}", headers=client.seat(gid, 0))
             continue
-        r = client.post(f"/api/knights/{view.id}/actions", headers=client.seat(gid, 0),
+        r = client.post(f"/api/games/{view.id}/actions", headers=client.seat(gid, 0),
                         json={"seat": 0, "action": rng.choice(view.legal), "revision": view.revision})
     assert {"TileRevealed", "CardsRevealed", "CastleTaken", "GameEnded"} <= types
     lobby = LobbyGames.model_validate_json(client.post("/api/lobby", json={"tokens": client.tokens.all()}).text)
     assert [(g.id, g.status) for g in lobby.knights] == [(gid, "over")]
-    record = client.get(f"/api/knights/{view.id}/record")
+    record = client.get(f"/api/games/{view.id}/record")
     assert KnightsSavedGame.model_validate_json(record.text).model_dump(mode="json") == record.json()
-    refused = client.get(f"/api/knights/{view.id}?seat=1")
+    refused = client.get(f"/api/games/{view.id}?seat=1")
     assert ErrorAnswer.model_validate_json(refused.text).error == "not-a-person"

@@ -330,7 +330,7 @@ def test_nobody_joins_a_game_that_is_over(client: WebClient, game: str) -> None:
     match = new_match(client, game)
     client.post(f"/api/games/{match['id']}/abort", json={}, headers=client.seat(match["id"], 0))
     late = client.post(f"/api/games/{match['id']}/join", json={"invite": match["invite"]})
-    assert late.status_code == 409 and late.json()["error"] == "illegal"
+    assert late.status_code == 409 and late.json()["error"] == "game-over"
     assert client.delete(f"/api/games/{match['id']}", headers=client.seat(match["id"], 0)).status_code == 204
 
 

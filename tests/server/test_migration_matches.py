@@ -123,14 +123,14 @@ def test_a_database_of_schema_0003_becomes_one_table_of_matches_and_every_game_g
 
         # The card games: one under way goes on, the finished one gives its record, the waiting one is joined.
         game = GAMES["knights_playing"]
-        view = web.get(f"/api/knights/{game}", headers=web.seat(game, 0)).json()
+        view = web.get(f"/api/games/{game}", headers=web.seat(game, 0)).json()
         seat = view["person_to_act"]
-        view = web.get(f"/api/knights/{game}", headers=web.seat(game, seat)).json()
-        moved = web.post(f"/api/knights/{game}/actions", headers=web.seat(game, seat),
+        view = web.get(f"/api/games/{game}", headers=web.seat(game, seat)).json()
+        moved = web.post(f"/api/games/{game}/actions", headers=web.seat(game, seat),
                          json={"action": view["legal"][0], "revision": view["revision"]})
         assert moved.status_code == 200 and moved.json()["revision"] > view["revision"], moved.text
-        assert web.get(f"/api/knights/{GAMES['knights_over']}/record").status_code == 200
-        joined = web.post(f"/api/knights/{GAMES['knights_waiting']}/join",
+        assert web.get(f"/api/games/{GAMES['knights_over']}/record").status_code == 200
+        joined = web.post(f"/api/games/{GAMES['knights_waiting']}/join",
                           json={"invite": DATA["invites"][GAMES["knights_waiting"]]})
         assert joined.status_code == 201, joined.text
 
@@ -139,11 +139,14 @@ def test_a_database_of_schema_0003_becomes_one_table_of_matches_and_every_game_g
         assert {g["id"] for g in lobby["knights"]} >= {GAMES["knights_playing"], GAMES["knights_over"]}
 
 
-def test_one_protocol_serves_both_games_and_the_old_card_game_routes_find_only_card_games(any_url: str) -> None:
+def test_one_protocol_serves_both_games_and_the_old_card_game_routes_are_gone(any_url: str) -> None:
     database_at_0003(any_url)
     with app_on(any_url) as web:
         card_game = web.get(f"/api/games/{GAMES['knights_playing']}")
         assert card_game.status_code == 200, card_game.text
         assert card_game.json()["kind"] == "knights" and card_game.json()["hand"] is None  # the public view
-        castle = web.get(f"/api/knights/{GAMES['friend_clock']}")
-        assert castle.status_code == 404 and castle.json()["error"] == "not-found"
+        castle = web.get(f"/api/games/{GAMES['friend_clock']}")
+        assert castle.status_code == 200 and castle.json()["kind"] == "castle"
+        for game in (GAMES["knights_playing"], GAMES["friend_clock"]):  # protocol 3's routes ended with protocol 5
+            old = web.get(f"/api/knights/{game}")
+            assert old.status_code == 404 and old.json()["error"] == "http"

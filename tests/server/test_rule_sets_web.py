@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web_client import Json, WebClient
-from zamek import Setup
+from zamek import Setup, i18n
 from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS, RuleOption
 from zamek.server.schemas import API_VERSION, Meta, SeatedView
 
@@ -70,12 +70,16 @@ def test_a_rule_set_named_another_way_is_the_same(client: WebClient) -> None:
 @pytest.mark.parametrize("name", ["zamek+foo", "", "castle2003+gate-guard", "zamek+castle2003", "sokol+sokol",
                                   "chess"])
 def test_a_bad_rule_set_is_refused_in_both_languages(client: WebClient, name: str) -> None:
+    """The engine's own refusal of the name (its code, values and message), in the request's language."""
     refused = create(client, 422, rules=name)
-    assert refused["error"] == "invalid"
-    assert refused["message"].startswith("rules: ") and len(refused["message"]) > len("rules: ") + 10
-    polish = create(client, 422, lang="pl", rules=name)["message"]
-    assert polish.startswith("Nieprawidłowe żądanie: rules: "), polish
-    assert not ENGLISH.search(re.sub(r"'[^']*'", "", polish.removeprefix("Nieprawidłowe żądanie: rules: "))), polish
+    assert refused["error"] == "invalid" and f"error.{refused['code']}" in i18n.catalogue("en")
+    said = i18n.Message(f"error.{refused['code']}", refused["params"] | ({"rule": refused["rule"]}
+                                                                         if refused["rule"] else {}))
+    assert refused["message"] == said.text("en") and len(refused["message"]) > 10
+    polish = create(client, 422, lang="pl", rules=name)
+    assert {k: v for k, v in polish.items() if k != "message"} == {k: v for k, v in refused.items() if k != "message"}
+    assert polish["message"] == said.text("pl") != refused["message"]
+    assert not ENGLISH.search(re.sub(r"'[^']*'", "", polish["message"])), polish
     assert client.lobby()["castle"] == []  # nothing was stored
 
 
@@ -89,19 +93,20 @@ def test_a_bad_rule_set_is_refused_in_both_languages(client: WebClient, name: st
 ])
 def test_a_contradiction_is_refused_in_both_languages(client: WebClient, fields: Json, against: str) -> None:
     refused = create(client, 422, **fields)
-    assert refused["error"] == "invalid"
-    assert refused["message"] == (f"rules {fields['rules']!r} and {against} contradict each other: send the rule set "
-                                  "alone")
+    assert refused["error"] == "invalid" and refused["code"] == "rules-contradict"
+    assert refused["params"] == {"rules": fields["rules"], "field": against}
+    assert refused["message"] == (f"The rule set “{fields['rules']}” and {against} contradict each other: send the "
+                                  "rule set alone.")
     polish = create(client, 422, lang="pl", **fields)["message"]
-    assert polish == (f"Nieprawidłowe żądanie: zestaw zasad {fields['rules']!r} i {against} przeczą sobie: wyślij "
-                      "sam zestaw zasad.")
+    assert polish == f"Zestaw zasad „{fields['rules']}” i {against} przeczą sobie: wyślij sam zestaw zasad."
     assert client.lobby()["castle"] == []
 
 
 def test_the_older_check_of_the_gate_guard_is_kept(client: WebClient) -> None:
     refused = create(client, 422, gate_guard=True)
-    assert refused["message"] == "the gate-guard variant needs the Sokół expansion"
-    assert create(client, 422, lang="pl", gate_guard=True)["message"].startswith("Nieprawidłowe żądanie: wariant")
+    assert refused["message"] == "The gate-guard variant needs the Sokół expansion."
+    assert create(client, 422, lang="pl", gate_guard=True)["message"] == (
+        "Wariant „Stój! Kto idzie?” wymaga dodatku Sokół.")
 
 
 def option_json(option: RuleOption) -> Json:
@@ -113,7 +118,7 @@ def test_meta_lists_every_rule_set_and_option(client: WebClient) -> None:
     answer = client.get("/api/meta")
     meta = answer.json()
     Meta.model_validate_json(answer.text)
-    assert meta["api"] == API_VERSION == 4
+    assert meta["api"] == API_VERSION == 5
     assert meta["rule_sets"] == list(RULE_SETS)
     assert meta["options"] == [option_json(o) for o in OPTIONS]
     assert meta["edition_options"] == [option_json(o) for o in EDITION_OPTIONS]
@@ -132,6 +137,8 @@ def test_the_geometry_of_a_rule_set(client: WebClient) -> None:
         by_field = client.get("/api/geometry", params={"sokol": str(setup.sokol).lower(), "board": 1})
         assert by_name.json() == by_field.json()
     refused = client.get("/api/geometry", params={"rules": "zamek+foo"})
-    assert refused.status_code == 422 and refused.json()["message"].startswith("rules: 'zamek+foo': unknown part")
+    assert refused.status_code == 422 and refused.json()["code"] == "bad-rules"
+    assert refused.json()["params"]["reason"]["key"] == "error.unknown-rule-part"
+    assert refused.json()["message"].startswith("The rule set cannot be read: 'zamek+foo': unknown part")
     polish = client.get("/api/geometry", params={"rules": "zamek+foo", "lang": "pl"}).json()["message"]
-    assert polish.startswith("Nieprawidłowe żądanie: rules: 'zamek+foo': nieznana część"), polish
+    assert polish.startswith("Nie można odczytać zestawu zasad: 'zamek+foo': nieznana część"), polish

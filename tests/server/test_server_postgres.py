@@ -130,8 +130,8 @@ def test_a_database_of_the_previous_schema_is_upgraded_and_its_games_go_on(any_u
                 view = web.post(f"/api/games/{friend['id']}/actions", headers=web.seat(friend["id"], player),
                                 json={"action": legal_actions(view)[0], "revision": view["revision"]}).json()
         assert view["clock"]["running"] == 0
-        knights = web.post("/api/knights", json={"seats": ["person", "friend"]}).json()
-        web.post(f"/api/knights/{knights['id']}/join", json={"invite": knights["invite"]}).raise_for_status()
+        knights = web.post("/api/games", json={"game": "knights", "seats": ["person", "friend"]}).json()
+        web.post(f"/api/games/{knights['id']}/join", json={"invite": knights["invite"]}).raise_for_status()
         tokens = web.tokens
     previous_schema(any_url)
     copy_old_columns(made, any_url)
@@ -145,7 +145,7 @@ def test_a_database_of_the_previous_schema_is_upgraded_and_its_games_go_on(any_u
         assert extras.deadline_ms is not None and extras.deadline_ms > time.time() * 1000
         stored = web.service.repo.get(knights["id"])
         assert stored is not None and stored.revision == len(stored.moves) + 1  # its moves and the friend who joined
-        knights_view = web.get(f"/api/knights/{knights['id']}", headers=web.seat(knights["id"], 0)).json()
+        knights_view = web.get(f"/api/games/{knights['id']}", headers=web.seat(knights["id"], 0)).json()
         assert knights_view["revision"] == stored.revision
         lobby = web.lobby()
         assert {g["id"] for g in lobby["castle"]} >= {computer_game, friend["id"]}
@@ -176,7 +176,7 @@ def test_the_agreement_to_hints_and_a_stored_analysis_round_trip(any_url: str, m
         # another way (the answer shows the move played as the best).
         shown = first.json()["decisions"]
         assert [{k: v for k, v in d.items() if k != "best"} for d in stored.analysis["decisions"]] == [
-            {k: v for k, v in d.items() if not k.endswith("_words") and k != "best"} for d in shown]
+            {k: v for k, v in d.items() if not k.endswith(("_words", "_messages")) and k != "best"} for d in shown]
         assert all(d["best"] in (s["best"], s["played"]) for s, d in zip(stored.analysis["decisions"], shown,
                                                                           strict=True))
         again = web.get(f"/api/games/{game['id']}/analysis")
@@ -237,19 +237,19 @@ def test_two_workers_racing_on_every_move_of_a_whole_game_store_exactly_the_winn
 
 def test_two_workers_racing_on_the_choices_of_rycerze_i_zamki_store_one(pg_url: str) -> None:
     with client(pg_url) as first, client(pg_url) as second:
-        created = first.post("/api/knights", json={"seats": ["person", "friend"]}).json()
+        created = first.post("/api/games", json={"game": "knights", "seats": ["person", "friend"]}).json()
         game = created["id"]
-        first.post(f"/api/knights/{game}/join", json={"invite": created["invite"]}).raise_for_status()
+        first.post(f"/api/games/{game}/join", json={"invite": created["invite"]}).raise_for_status()
         second.tokens = first.tokens
         races = 0
         for _ in range(6):
-            view = first.get(f"/api/knights/{game}", headers=first.seat(game, 0)).json()
+            view = first.get(f"/api/games/{game}", headers=first.seat(game, 0)).json()
             if view["phase"] == "over":
                 break
             seat = view["current"]
-            mine = first.get(f"/api/knights/{game}", headers=first.seat(game, seat)).json()
+            mine = first.get(f"/api/games/{game}", headers=first.seat(game, seat)).json()
             body = {"action": mine["legal"][0], "revision": mine["revision"]}
-            answers = race([(web, f"/api/knights/{game}/actions", body, web.seat(game, seat))
+            answers = race([(web, f"/api/games/{game}/actions", body, web.seat(game, seat))
                             for web in (first, second)])
             assert sorted(a.status_code for a in answers) == [200, 409], [a.text for a in answers]
             assert next(a for a in answers if a.status_code == 409).json()["error"] == "stale"
@@ -258,7 +258,7 @@ def test_two_workers_racing_on_the_choices_of_rycerze_i_zamki_store_one(pg_url: 
         assert stored is not None and races == 6
         assert sum(1 for m in stored.moves if m.startswith(("play:", "recruit:"))) == races  # one choice a race
         for web in (first, second):
-            assert web.get(f"/api/knights/{game}", headers=web.seat(game, 0)).json()["revision"] == stored.revision
+            assert web.get(f"/api/games/{game}", headers=web.seat(game, 0)).json()["revision"] == stored.revision
 
 
 def test_a_move_through_one_worker_reaches_a_page_streaming_from_another(pg_url: str) -> None:

@@ -217,7 +217,7 @@ def test_an_unexpected_error_is_a_500_in_the_error_format(
     assert response.status_code == 500
     assert response.headers["content-type"].startswith("application/json")
     body = response.json()
-    assert set(body) == {"error", "message"} and body["error"] == "internal"
+    assert set(body) == {"error", "code", "rule", "params", "message"} and body["error"] == "internal"
     assert "Traceback" not in response.text and "secret detail" not in response.text
     assert "RuntimeError" not in response.text
     assert "secret detail" in caplog.text  # the traceback goes to the log

@@ -186,7 +186,7 @@ def test_game_ids_and_tokens_are_long_random_and_unique(client: WebClient, tmp_p
     tokens' digests."""
     url_safe = re.compile(r"^[A-Za-z0-9_-]+$")
     answers = [create(client, mode=mode, seed=None) for mode in ("computer", "hotseat", "friend") for _ in range(6)]
-    answers += [client.post("/api/knights", json={"seats": seats}).json()
+    answers += [client.post("/api/games", json={"game": "knights", "seats": seats}).json()
                 for seats in (["person", "friend", "mc"], ["person", "person"]) for _ in range(4)]
     ids = [a["id"] for a in answers]
     secrets = [t["token"] for a in answers for t in a["tokens"]] + [a["invite"] for a in answers if a["invite"]]
@@ -204,7 +204,7 @@ def test_game_ids_and_tokens_are_long_random_and_unique(client: WebClient, tmp_p
 def test_the_lobby_lists_only_the_games_of_the_tokens_given(client: WebClient) -> None:
     mine = Tokens()
     castle = create(client, name="Ala")
-    knights = client.post("/api/knights", json={"seats": ["person", "friend"]}).json()
+    knights = client.post("/api/games", json={"game": "knights", "seats": ["person", "friend"]}).json()
     for answer in (castle, knights):
         mine.keep(answer)
     theirs = create(client, mode="hotseat")
@@ -230,7 +230,7 @@ def test_the_lobby_lists_only_the_games_of_the_tokens_given(client: WebClient) -
 
 def test_the_lobby_is_paged_the_latest_changed_first(client: WebClient) -> None:
     games = [create(client, mode="hotseat")["id"] for _ in range(4)]
-    knights = client.post("/api/knights", json={"seats": ["person", "random"]}).json()["id"]
+    knights = client.post("/api/games", json={"game": "knights", "seats": ["person", "random"]}).json()["id"]
     newest_first = [knights, *reversed(games)]
 
     def page(offset: int, limit: int) -> tuple[list[str], bool]:
@@ -597,7 +597,7 @@ def knights_seat(client: WebClient, game_id: str, seat: int, token_seat: int | N
                  status: int = 200) -> Json:
     """``seat``'s view asked with the token of ``token_seat`` (default: its own)."""
     token_seat = seat if token_seat is None else token_seat
-    response = client.get(f"/api/knights/{game_id}?seat={seat}", headers=client.seat(game_id, token_seat))
+    response = client.get(f"/api/games/{game_id}?seat={seat}", headers=client.seat(game_id, token_seat))
     assert response.status_code == status, response.text
     view: Json = response.json()
     return view
@@ -606,18 +606,19 @@ def knights_seat(client: WebClient, game_id: str, seat: int, token_seat: int | N
 def test_k8_rycerze_i_zamki_with_a_friend_and_a_computer(client: WebClient) -> None:
     """A person, a friend who joins, a computer: each seat sees only its own hand (K8); the two people play the game
     to its end, each with their own token."""
-    created = client.post("/api/knights", json={"seats": ["person", "friend", "heuristic"], "name": "Ala"})
+    created = client.post("/api/games",
+                          json={"game": "knights", "seats": ["person", "friend", "heuristic"], "name": "Ala"})
     assert created.status_code == 201, created.text
     game = created.json()
     gid = game["id"]
     assert game["invite"] and [t["seat"] for t in game["tokens"]] == [0] and game["hand"] is None
     assert [s["player"] for s in game["players_at"]] == ["person", "open", "computer"]
-    refused = client.post(f"/api/knights/{gid}/actions", json={"action": "play:dragon+hog"},
+    refused = client.post(f"/api/games/{gid}/actions", json={"action": "play:dragon+hog"},
                           headers=client.seat(gid, 0))
     assert refused.status_code == 409 and refused.json()["error"] == "waiting"
-    wrong = client.post(f"/api/knights/{gid}/join", json={"invite": "z" * 32})
+    wrong = client.post(f"/api/games/{gid}/join", json={"invite": "z" * 32})
     assert wrong.status_code == 403 and wrong.json()["error"] == "bad-invite"
-    joined = client.post(f"/api/knights/{gid}/join", json={"invite": game["invite"], "name": "Olek"})
+    joined = client.post(f"/api/games/{gid}/join", json={"invite": game["invite"], "name": "Olek"})
     assert joined.status_code == 201, joined.text
     friend = joined.json()
     assert friend["seat"] == 1 and friend["hand"] and [t["seat"] for t in friend["tokens"]] == [1]
@@ -625,11 +626,11 @@ def test_k8_rycerze_i_zamki_with_a_friend_and_a_computer(client: WebClient) -> N
         ("person", "Ala"), ("person", "Olek"), ("computer", None)]
     assert friend["revision"] > game["revision"]
     knights_seat(client, gid, 1)  # the friend's token is used: the invitation gives the seat no more
-    again = client.post(f"/api/knights/{gid}/join", json={"invite": game["invite"]})
+    again = client.post(f"/api/games/{gid}/join", json={"invite": game["invite"]})
     assert again.status_code == 409 and again.json()["error"] == "no-free-seat"
     rng = random.Random(8)
     while True:
-        public = client.get(f"/api/knights/{gid}").json()
+        public = client.get(f"/api/games/{gid}").json()
         if public["thinking"]:  # the computer seat chooses as a job of the server
             time.sleep(0.01)
             continue
@@ -638,49 +639,50 @@ def test_k8_rycerze_i_zamki_with_a_friend_and_a_computer(client: WebClient) -> N
             assert knights_seat(client, gid, seat)["seat"] == seat
             other = knights_seat(client, gid, 1 - seat, token_seat=seat, status=403)
             assert other["error"] == "not-your-seat"
-        computer = client.get(f"/api/knights/{gid}?seat=2", headers=client.seat(gid, 0))
+        computer = client.get(f"/api/games/{gid}?seat=2", headers=client.seat(gid, 0))
         assert computer.status_code == 403 and computer.json()["error"] == "not-a-person"
         if public["over"]:
             break
         seat = public["person_to_act"]
         assert seat in (0, 1)
         view = knights_seat(client, gid, seat)
-        wrong_turn = client.post(f"/api/knights/{gid}/actions", headers=client.seat(gid, 1 - seat),
+        wrong_turn = client.post(f"/api/games/{gid}/actions", headers=client.seat(gid, 1 - seat),
                                  json={"action": view["legal"][0], "revision": view["revision"]})
         assert wrong_turn.status_code == 409 and wrong_turn.json()["error"] == "not-your-turn"
-        moved = client.post(f"/api/knights/{gid}/actions", headers=client.seat(gid, seat),
+        moved = client.post(f"/api/games/{gid}/actions", headers=client.seat(gid, seat),
                             json={"action": rng.choice(view["legal"]), "revision": view["revision"]})
         assert moved.status_code == 200 and moved.json()["seat"] == seat, moved.text
     assert public["result"] is not None and sorted(public["result"]["ranking"]) == [0, 1, 2]
-    assert client.get(f"/api/knights/{gid}/record").status_code == 200
-    refused = client.delete(f"/api/knights/{gid}", headers=client.seat(gid, 0))
+    assert client.get(f"/api/games/{gid}/record").status_code == 200
+    refused = client.delete(f"/api/games/{gid}", headers=client.seat(gid, 0))
     assert refused.status_code == 409 and refused.json()["error"] == "shared-game"
     assert [(g["held"], g["status"], g["waiting"]) for g in client.lobby([client.tokens.token(gid, 1)])["knights"]
             ] == [([1], "over", False)]
 
 
 def test_rycerze_i_zamki_changes_need_a_seats_token(client: WebClient) -> None:
-    game = client.post("/api/knights", json={"seats": ["person", "person", "random"], "seed": 4}).json()
-    other = client.post("/api/knights", json={"seats": ["person", "mc"], "seed": 4}).json()
+    game = client.post("/api/games",
+                       json={"game": "knights", "seats": ["person", "person", "random"], "seed": 4}).json()
+    other = client.post("/api/games", json={"game": "knights", "seats": ["person", "mc"], "seed": 4}).json()
     gid = game["id"]
     view = knights_seat(client, gid, 0)
     for headers, status in (({}, 401), (stranger(), 403), (client.seat(other["id"], 0), 403)):
-        for method, url, body in (("post", f"/api/knights/{gid}/actions", {"action": view["legal"][0]}),
-                                  ("delete", f"/api/knights/{gid}", None),
-                                  ("get", f"/api/knights/{gid}?seat=0", None)):
+        for method, url, body in (("post", f"/api/games/{gid}/actions", {"action": view["legal"][0]}),
+                                  ("delete", f"/api/games/{gid}", None),
+                                  ("get", f"/api/games/{gid}?seat=0", None)):
             response = client.request(method, url, json=body, headers=headers)
             assert response.status_code == status, (method, headers, response.text)
             assert response.json()["error"] == "not-your-seat"
     assert knights_seat(client, gid, 0) == view  # nothing changed
     # A token asking for a seat it does not hold is refused; the seat's own token moves.
-    asked = client.post(f"/api/knights/{gid}/actions", json={"seat": 1, "action": view["legal"][0]},
+    asked = client.post(f"/api/games/{gid}/actions", json={"seat": 1, "action": view["legal"][0]},
                         headers=client.seat(gid, 0))
     assert asked.status_code == 403 and asked.json()["error"] == "not-your-seat"
-    stale = client.post(f"/api/knights/{gid}/actions", json={"action": view["legal"][0], "revision": 99},
+    stale = client.post(f"/api/games/{gid}/actions", json={"action": view["legal"][0], "revision": 99},
                         headers=client.seat(gid, 0))
     assert stale.status_code == 409 and stale.json()["error"] == "stale"
     assert knights_seat(client, gid, 0) == view
-    assert client.delete(f"/api/knights/{gid}", headers=client.seat(gid, 1)).status_code == 204
+    assert client.delete(f"/api/games/{gid}", headers=client.seat(gid, 1)).status_code == 204
 
 
 # ------------------------------------------------------------------ adopt
@@ -938,38 +940,38 @@ def test_a_deleted_games_streams_get_gone_and_end(
     assert watcher.next("gone", timeout=1.0).data == {"game": game["id"]}
     assert watcher.ended()
     assert EventStream(live, f"/api/games/{game['id']}/events").status == 404
-    knights, held = created(http_client, "/api/knights", {"seats": ["person", "random"], "seed": 2})
-    streams.append(table := EventStream(live, f"/api/knights/{knights['id']}/events", bearer(held[0])))
+    knights, held = created(http_client, "/api/games", {"game": "knights", "seats": ["person", "random"], "seed": 2})
+    streams.append(table := EventStream(live, f"/api/games/{knights['id']}/events", bearer(held[0])))
     table.next("presence")
-    assert http_client.delete(f"/api/knights/{knights['id']}", headers=bearer(held[0])).status_code == 204
+    assert http_client.delete(f"/api/games/{knights['id']}", headers=bearer(held[0])).status_code == 204
     assert table.next("gone", timeout=1.0).data == {"game": knights["id"]}
 
 
 def test_k8_a_spectators_stream_holds_no_token_and_no_hand(
     live: Server, http_client: httpx.Client, streams: list[EventStream],
 ) -> None:
-    game, tokens = created(http_client, "/api/knights", {"seats": ["person", "friend", "random"]})
+    game, tokens = created(http_client, "/api/games", {"game": "knights", "seats": ["person", "friend", "random"]})
     gid = game["id"]
-    streams.append(spectator := EventStream(live, f"/api/knights/{gid}/events"))
+    streams.append(spectator := EventStream(live, f"/api/games/{gid}/events"))
     spectator.next("presence")
-    joined, theirs = created(http_client, f"/api/knights/{gid}/join", {"invite": game["invite"]})
+    joined, theirs = created(http_client, f"/api/games/{gid}/join", {"invite": game["invite"]})
     tokens |= theirs
     spectator.change(joined["revision"])
-    streams.append(player := EventStream(live, f"/api/knights/{gid}/events", bearer(tokens[1])))
+    streams.append(player := EventStream(live, f"/api/games/{gid}/events", bearer(tokens[1])))
     assert spectator.next("presence").data["connected"] == [1]
     rng = random.Random(5)
     hands: set[str] = set()
     for _ in range(6):
-        public = http_client.get(f"/api/knights/{gid}").json()
+        public = http_client.get(f"/api/games/{gid}").json()
         while public["thinking"]:  # the computer seat chooses as a job of the server
             time.sleep(0.01)
-            public = http_client.get(f"/api/knights/{gid}").json()
+            public = http_client.get(f"/api/games/{gid}").json()
         if public["over"]:
             break
         seat = public["person_to_act"]
-        view = http_client.get(f"/api/knights/{gid}", headers=bearer(tokens[seat])).json()
+        view = http_client.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
         hands |= {json.dumps(view["hand"])}
-        moved = http_client.post(f"/api/knights/{gid}/actions", headers=bearer(tokens[seat]),
+        moved = http_client.post(f"/api/games/{gid}/actions", headers=bearer(tokens[seat]),
                                  json={"action": rng.choice(view["legal"]), "revision": view["revision"]})
         assert moved.status_code == 200, moved.text
         spectator.change(moved.json()["revision"])  # a change at least as new as the move's
@@ -1022,7 +1024,8 @@ def test_adopt_over_http_is_for_this_machine(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     with client_for(db) as client:
         castle = create(client, mode="hotseat")
-        knights = client.post("/api/knights", json={"seats": ["person", "heuristic"], "seed": 1}).json()
+        knights = client.post("/api/games",
+                              json={"game": "knights", "seats": ["person", "heuristic"], "seed": 1}).json()
         for game in (castle, knights):
             strip_seats(client.service.repo, game["id"])
     server = start_server(db)
@@ -1037,7 +1040,7 @@ def test_adopt_over_http_is_for_this_machine(tmp_path: Path) -> None:
             assert all(len(a["token"]) >= 32 for a in adopted)
             assert http_client.post("/api/adopt").json() == []
             token = next(a["token"] for a in adopted if a["kind"] == "knights")
-            view = http_client.get(f"/api/knights/{knights['id']}", headers=bearer(token))
+            view = http_client.get(f"/api/games/{knights['id']}", headers=bearer(token))
             assert view.status_code == 200 and view.json()["seat"] == 0 and view.json()["hand"]
             lobby = http_client.post("/api/lobby", json={"tokens": [a["token"] for a in adopted]}).json()
             assert [g["id"] for g in lobby["castle"]] == [castle["id"]]
@@ -1068,7 +1071,7 @@ def test_a_game_with_friends_has_no_chosen_seed(client: WebClient) -> None:
     server's seeds have 62 random bits, too many to find from the tiles drawn."""
     refused = client.post("/api/games", json={"mode": "friend", "seed": 5})
     assert refused.status_code == 422 and "seed" in refused.json()["message"]
-    refused = client.post("/api/knights", json={"seats": ["person", "friend"], "seed": 5})
+    refused = client.post("/api/games", json={"game": "knights", "seats": ["person", "friend"], "seed": 5})
     assert refused.status_code == 422 and "seed" in refused.json()["message"]
     seeds = {seed_of(client, create(client)["id"]) for _ in range(8)}
     assert len(seeds) == 8 and max(seeds) >= 2**40
@@ -1124,7 +1127,7 @@ def test_a_deleted_rematch_offer_is_offered_anew(client: WebClient) -> None:
 
 def test_rycerze_i_zamki_needs_a_person(client: WebClient) -> None:
     """A game of computers alone would be played inside the request, for anyone who asks."""
-    refused = client.post("/api/knights", json={"seats": ["mc", "mc", "mc", "mc"]})
+    refused = client.post("/api/games", json={"game": "knights", "seats": ["mc", "mc", "mc", "mc"]})
     assert refused.status_code == 422
 
 

@@ -1,316 +1,333 @@
-"""The server's refusals in both languages: every message the web layer writes has its Polish, every message of
-the rules engines that a player can meet has its Polish template, and a Polish page gets its refusals in Polish
-(``?lang=pl`` or ``Accept-Language``)."""
+"""The server speaks through the catalogue (zamek.i18n): every refusal it writes is a message of ``server.toml`` in
+every language, with the values it needs; a refusal answers its kind, code, rule, values and the message in the
+request's language, in the words of the game's edition; no English sentence is read back anywhere."""
 
 from __future__ import annotations
 
 import ast
-import itertools
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import SRC
-from tests.web_client import WebClient
-from zamek.castle.rules.actions import Piece
-from zamek.castle.rules.geometry import Side
-from zamek.castle.rules.tiles import FeatureKind
-from zamek.knights.rules.cards import Card
-from zamek.server.words import (
-    CARDS,
-    CHOICES,
-    ENGINE,
-    KINDS,
-    LEADS,
-    PIECES,
-    POLISH,
-    ROAD,
-    WAITING,
-    WEB,
-    Template,
-    engine_polish,
-    in_language,
-    skeleton,
-    web_polish,
-)
+from tests.web_client import Json, WebClient
+from zamek import i18n
+from zamek.i18n.messageformat import arguments, parse
 
 WEB_DIR = SRC / "server"
-ENGINE_ERRORS = {"IllegalActionError", "MalformedActionError", "RecordError"}
-ENGINE_FILES = sorted([*SRC.glob("castle/rules/*.py"), *SRC.glob("kit/*.py"), *SRC.glob("knights/**/*.py"),
-                       SRC / "castle" / "record.py"])
-SETUP_FILES = [SRC / "castle" / "rules" / name for name in ("setup.py", "editions.py", "rulesets.py")]
-"""A saved game's setup is checked by these (ValueError), and a record names the reason ("setup: ...")."""
+SERVER_FILES = sorted(p for p in WEB_DIR.glob("**/*.py") if "static" not in p.parts)
+ANSWER_KEYS = {"error", "code", "rule", "params", "message"}
+CODES_FROM_ELSEWHERE = {("sessions.py", "reason")}
+"""Refusals whose code a function gives (an undo refused: ``undo_refusal``, whose codes are checked below)."""
 
 
-def raised_messages() -> Iterator[tuple[str, str, str]]:
-    """(file, code, message) of every refusal raised with a message written out whole."""
-    for path in sorted(WEB_DIR.glob("**/*.py")):
+def value_of(json: object) -> object:
+    """A message's value from its JSON (``{"seat": n}``, ``{"term": key}``, ``{"key", "params"}``, a list)."""
+    if isinstance(json, list):
+        return [value_of(v) for v in json]
+    if isinstance(json, dict):
+        if "seat" in json:
+            return i18n.Seat(json["seat"])
+        if "term" in json:
+            return i18n.Term(json["term"])
+        return message_of(json)
+    return json
+
+
+def message_of(json: Json) -> i18n.Message:
+    return i18n.Message(json["key"], {name: value_of(v) for name, v in json.get("params", {}).items()})
+
+
+def needed(key: str, lang: str) -> frozenset[str]:
+    """The values the message ``key`` names in ``lang`` (in any of its edition forms); ``X_person`` comes with a
+    seat ``X``."""
+    words = i18n.catalogue(lang)
+    texts = [text for k, text in words.own.items() if k == key or k.startswith(f"{key}@")]
+    assert texts, f"{lang}: no message {key}"
+    names = frozenset().union(*(arguments(parse(text)) for text in texts))
+    return frozenset(n.removesuffix("_person") for n in names)
+
+
+def calls(name: str) -> Iterator[tuple[str, int, str, set[str] | None]]:
+    """(file, line, the message's key, its keyword values or None when some are given as ``**``) of every call of
+    ``name`` in the server's code with the message's code written out: ``ServiceError(status, kind, "code", ...)``
+    and ``InvalidRequest("code", ...)``."""
+    position = {"ServiceError": 2, "InvalidRequest": 0}[name]
+    for path in SERVER_FILES:
         for node in ast.walk(ast.parse(path.read_text())):
-            if not isinstance(node, ast.Call) or len(node.args) < 3:
+            if not isinstance(node, ast.Call):
                 continue
-            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
-            code, message = node.args[1], node.args[2]
-            written = isinstance(code, ast.Constant) and isinstance(message, ast.Constant)
-            if name in ("ServiceError", "fail") and written:
-                assert isinstance(code, ast.Constant) and isinstance(message, ast.Constant)
-                yield path.name, str(code.value), str(message.value)
-
-
-def test_every_message_written_out_has_its_polish() -> None:
-    messages = list(raised_messages())
-    assert len(messages) > 20
-    missing = [(f, m) for f, code, m in messages if m not in POLISH and code not in LEADS]
-    assert not missing, missing
-
-
-def test_undo_refusals_have_their_polish() -> None:
-    source = (WEB_DIR / "games" / "castle.py").read_text()
-    tree = ast.parse(source)
-    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "undo_refusal")
-    returned = [n.value.value for n in ast.walk(function) if isinstance(n, ast.Return)
-                and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)]
-    assert len(returned) >= 4 and all(text in POLISH for text in returned)
-
-
-@pytest.mark.parametrize(("message", "polish"), [
-    ("player 1 is to move, not player 2", "Ruch ma gracz 1, nie gracz 2."),
-    ("e10/90: the computer is to move", "e10/90: teraz ruch komputera."),
-    ("there is no game 'abc'", "Nie ma gry 'abc'."),
-])
-def test_messages_with_values(message: str, polish: str) -> None:
-    assert in_language("x", message, "pl") == polish
-    assert in_language("x", message, "en") == message
-    assert any(t.pattern.fullmatch(message) for t in WEB)
-
-
-# ------------------------------------------------------------------------ the engines' messages
-
-
-def template_of(node: ast.expr) -> str | None:
-    """A message written in the source as a template: its text with each value as ``{}`` (None: not written out)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value.replace("{", "{{").replace("}", "}}") if "{" in node.value else node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values)
-    return None
-
-
-def raised(paths: list[Path], errors: set[str]) -> Iterator[tuple[str, int, str]]:
-    """(file, line, template) of every error of ``errors`` raised in ``paths`` with a message written out."""
-    for path in paths:
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in errors and node.args:
-                template = template_of(node.args[0])
-                assert template is not None, f"{path.name}:{node.lineno}: a message not written out where raised"
-                yield path.name, node.lineno, template
-
-
-def knights_setup_checks() -> Iterator[tuple[str, int, str]]:
-    """The ValueErrors of Rycerze i zamki's setup (its record's "setup: ..." names them)."""
-    tree = ast.parse((SRC / "knights" / "rules" / "engine.py").read_text())
-    setup = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "KnightsSetup")
-    for node in ast.walk(setup):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ValueError":
-            template = template_of(node.args[0])
-            assert template is not None
-            yield "engine.py", node.lineno, template
-
-
-def engine_messages() -> list[tuple[str, int, str]]:
-    return [*raised(ENGINE_FILES, ENGINE_ERRORS), *raised(SETUP_FILES, {"ValueError"}), *knights_setup_checks()]
-
-
-def test_every_message_of_the_engines_has_its_polish_template() -> None:
-    """Walks the engines' sources: every illegal move, unreadable move and refused record they can raise (and every
-    setup check a record's setup meets) has a template here, with the same words and values."""
-    messages = engine_messages()
-    assert len(messages) > 60
-    known = {skeleton(t.english) for t in ENGINE}
-    missing = [f"{name}:{line}: {text}" for name, line, text in messages if text not in known]
-    assert not missing, "no Polish for:\n" + "\n".join(missing)
-
-
-def test_every_message_with_values_of_the_web_layer_has_its_polish_template() -> None:
-    messages = []
-    for path in sorted(WEB_DIR.glob("**/*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if not isinstance(node, ast.Call) or len(node.args) < 3:
+            called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if called != name or len(node.args) <= position:
                 continue
-            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
-            if name in ("ServiceError", "fail") and isinstance(node.args[2], ast.JoinedStr):
-                messages.append((path.name, node.lineno, template_of(node.args[2])))
-    assert len(messages) > 15
-    known = {skeleton(t.english) for t in WEB}
-    missing = [f"{name}:{line}: {text}" for name, line, text in messages if text not in known]
-    assert not missing, "no Polish for:\n" + "\n".join(missing)
+            code = node.args[position]
+            if isinstance(code, ast.Name) and (path.name, code.id) in CODES_FROM_ELSEWHERE:
+                continue
+            assert isinstance(code, ast.Constant) and isinstance(code.value, str), (
+                f"{path.name}:{node.lineno}: a refusal's code must be written where it is raised")
+            given = {k.arg for k in node.keywords if k.arg is not None}
+            spread = any(k.arg is None for k in node.keywords)
+            yield path.name, node.lineno, f"server.{code.value}", None if spread else given
 
 
-def constants_in(path: Path, function: str) -> set[str]:
-    tree = ast.parse(path.read_text())
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function)
-    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+def returned_codes(path: Path, function: str) -> Iterator[tuple[str, int, str, set[str]]]:
+    """The codes a function returns (``undo_refusal``: why a move cannot be taken back)."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            for ret in ast.walk(node):
+                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Constant) and isinstance(
+                        ret.value.value, str):
+                    yield path.name, ret.lineno, f"server.{ret.value.value}", set()
 
 
-def chosen_words(path: Path, function: str, name: str) -> set[str]:
-    """The words a variable of ``function`` is given: ``name = "a" if ... else "b"``."""
-    tree = ast.parse(path.read_text())
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function)
-    words: set[str] = set()
-    for assign in ast.walk(node):
-        if isinstance(assign, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in assign.targets):
-            words |= {n.value for n in ast.walk(assign.value)
-                      if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-    assert words, f"{function} gives {name} no words"
-    return words
+def messages_built() -> Iterator[tuple[str, int, str, set[str] | None]]:
+    """Every ``Message("server....", {...})`` (and ``say("server....", ...)``) of the server's code."""
+    for path in SERVER_FILES:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            key = node.args[0]
+            if called not in ("Message", "say") or not isinstance(key, ast.Constant):
+                continue
+            if not str(key.value).startswith("server."):
+                continue
+            given: set[str] | None
+            if called == "Message":
+                values = node.args[1] if len(node.args) > 1 else None
+                given = ({str(k.value) for k in values.keys if isinstance(k, ast.Constant)}
+                         if isinstance(values, ast.Dict) else set() if values is None else None)
+            else:
+                given = {k.arg for k in node.keywords if k.arg is not None}
+            yield path.name, node.lineno, str(key.value), given
 
 
-def test_every_word_a_message_is_given_has_its_polish() -> None:
-    """The values an engine's message takes from a fixed set (what the game waits for, a side, a figure, a card...)
-    are each known here."""
-    legality, knights = SRC / "castle" / "rules" / "legality.py", SRC / "knights" / "rules" / "engine.py"
-    assert constants_in(legality, "_waiting_for") | constants_in(knights, "_waiting_for") == set(WAITING)
-    assert chosen_words(legality, "check", "what") == set(CHOICES["chance"])
-    assert chosen_words(legality, "_check_place", "mine") == set(ROAD)
-    assert chosen_words(legality, "_check_place", "theirs") == set(ROAD)
-    assert chosen_words(knights, "check", "where") == set(CHOICES["where"])
-    assert {s.name for s in Side} == set(CHOICES["side"])
-    assert {p.key for p in Piece} == set(PIECES)
-    assert {k.key for k in FeatureKind} == set(KINDS)
-    assert {c.key for c in Card} == set(CARDS)
+def every_use() -> list[tuple[str, int, str, set[str] | None]]:
+    undo = [*returned_codes(WEB_DIR / "games" / "castle.py", "undo_refusal"),
+            *returned_codes(WEB_DIR / "games" / "__init__.py", "undo_refusal")]
+    return [*calls("ServiceError"), *calls("InvalidRequest"), *undo, *messages_built()]
 
 
-SAMPLES = {"action": "e10/90", "n": "7", "id": "Z15", "text": "'X'", "list": "Q1, Q2", "cards": "dragon, hog"}
-ENGLISH = re.compile(r"\b(the|is|are|an|must|not|has|have|your|you|no|of|or|and|with|only|first|be|this|that|"
-                     r"tile|tiles|game|move|card|cards|holds|already|cannot|record|space|feature|now)\b")
+def test_every_message_the_server_writes_is_in_every_catalogue_with_the_values_it_needs() -> None:
+    """Walks the server's code: every refusal raised (``ServiceError``, ``InvalidRequest``), every reason an undo is
+    refused and every message built has its key in each language's catalogue, and is given every value it names."""
+    uses = every_use()
+    assert len(uses) > 60
+    problems = []
+    for lang in i18n.languages():
+        keys = i18n.catalogue(lang).keys()
+        for name, line, key, given in uses:
+            if key not in keys:
+                problems.append(f"{lang}: {name}:{line}: no {key}")
+            elif given is not None and not needed(key, lang) <= given:
+                problems.append(f"{lang}: {name}:{line}: {key} needs {sorted(needed(key, lang) - given)}")
+    assert not problems, "\n".join(problems)
 
 
-def samples(template: Template) -> Iterator[str]:
-    """The template's message with every value of a fixed set in turn (and a sample of the others)."""
-    names = re.findall(r"\{([a-z]+[0-9]?)\}", template.english)
-    options: list[list[str]] = []
-    for name in names:
-        kind = name.rstrip("0123456789")
-        if kind in CHOICES:
-            options.append(list(CHOICES[kind]))
-        elif kind == "road":
-            options.append(list(ROAD))
-        elif kind in ("piece", "kind", "card"):
-            options.append(list({"piece": PIECES, "kind": KINDS, "card": CARDS}[kind]))
-        elif kind == "message":
-            options.append(["the game is over", "e10/90: b3 already holds a tile"])
-        else:
-            options.append([SAMPLES[kind]])
-    for values in itertools.product(*options):
-        text = template.english
-        for name, value in zip(names, values, strict=True):
-            text = text.replace("{" + name + "}", value, 1)
-        yield text
+def test_the_server_catalogue_has_the_same_messages_in_every_language() -> None:
+    english = {k for k in i18n.catalogue("en").own if k.startswith("server.")}
+    assert len(english) > 80
+    for lang in i18n.languages():
+        own = {k for k in i18n.catalogue(lang).own if k.startswith("server.")}
+        assert own == english, (lang, sorted(own ^ english))
+        for key in own:
+            assert needed(key, lang) == needed(key, "en"), (lang, key)
 
 
-@pytest.mark.parametrize("template", [*ENGINE, *WEB], ids=lambda t: t.english[:50])
-def test_every_template_reads_in_polish(template: Template) -> None:
-    """Each template, filled with each of its words, comes out in Polish in both editions: no English word is left
-    but the notation ('e10/90', 'play:dragon+shepherd') and the saved game's field names."""
-    polish = web_polish if template in WEB else engine_polish
-    for message in samples(template):
-        for edition in ("zamek", "castle2003"):
-            said = polish(message, edition)
-            assert said is not None, message
-            prose = re.sub(r"'[^']*'", "", said)
-            assert not ENGLISH.search(prose), (message, said)
+def test_no_module_reads_english_back() -> None:
+    """The table that turned English into Polish is gone, and nothing in the server matches a message's words."""
+    assert not (WEB_DIR / "words.py").exists()
+    mentions = [p for p in [*SERVER_FILES, *SRC.parent.parent.glob("tests/**/*.py")]
+                if "zamek.server.words" in p.read_text() and p.name != Path(__file__).name]
+    assert not mentions
+    for path in SERVER_FILES:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                target = node.func.value
+                if isinstance(target, ast.Name) and target.id == "re" and node.func.attr in (
+                        "match", "fullmatch", "search", "sub", "findall", "finditer"):
+                    pattern = node.args[0] if node.args else None
+                    # the one regular expression of the server reads a header's digits (Last-Event-ID)
+                    assert isinstance(pattern, ast.Constant) and pattern.value == "[0-9]{1,11}", (
+                        f"{path.name}:{node.lineno}: a regular expression on text")
 
 
-@pytest.mark.parametrize(("message", "edition", "polish"), [
-    ("follower:0: that pigsty already holds a follower (Z10)", "zamek",
-     "Niedozwolony ruch: follower:0: na tym obszarze (chlew) stoi już poddany (Z10)."),
-    ("follower:0: that pigsty already holds a follower (Z10)", "castle2003",
-     "Niedozwolony ruch: follower:0: na tym obszarze (wieża) stoi już poddany (Z10)."),
-    ("b3/90: the tile's E side has no road where its neighbour has a road; roads must meet roads (Z7)", "castle2003",
-     "Niedozwolony ruch: b3/90: wschodni bok kafelka: brak ścieżki, a u sąsiada: ścieżka; ścieżka musi trafiać na "
-     "ścieżkę (Z7)."),
-    ("play:dragon+hog: your mounted-knight is in your camp (K4: play cards from your hand)", "zamek",
-     "Niedozwolony ruch: play:dragon+hog: karta „rycerz na koniu” leży w twoim obozie (K4: zagrywa się karty z ręki)."),
-])
-def test_an_illegal_move_in_polish(message: str, edition: str, polish: str) -> None:
-    assert in_language("illegal", message, "pl", edition) == polish
-    assert in_language("illegal", message, "en", edition) == message
+def test_no_language_is_written_in_the_servers_code() -> None:
+    """The languages are the catalogues' (``zamek.i18n.languages()``): no 'pl' nor a list of languages in code."""
+    for path in SERVER_FILES:
+        tree = ast.parse(path.read_text())
+        examples = {id(n) for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "examples"
+                    for n in ast.walk(k.value)}  # a model's example in the OpenAPI description
+        for node in ast.walk(tree):
+            assert id(node) in examples or not (isinstance(node, ast.Constant) and node.value in ("pl", "en")), (
+                f"{path.name}:{node.lineno}")
+            assert not (isinstance(node, ast.Name) and node.id == "LANGUAGES"), f"{path.name}:{node.lineno}"
 
 
-def test_a_record_refused_names_its_bad_move_in_polish() -> None:
-    message = "move 12 (e10/90): e10/90: a tile must touch a placed tile or a start space with a side (Z7)"
-    assert in_language("invalid-record", message, "pl") == (
-        "Zapisana gra odrzucona: ruch 12 (e10/90): e10/90: kafelek musi stykać się bokiem z położonym kafelkiem "
-        "albo z polem startowym (Z7).")
-    nested = "setup: unknown edition 'x' (known: zamek, castle2003)"
-    assert in_language("invalid-record", nested, "pl") == (
-        "Zapisana gra odrzucona: setup: nieznane wydanie 'x' (znane: zamek, castle2003).")
+# ------------------------------------------------------------------------------------------ the answers
 
 
-def test_a_message_no_template_knows_still_reaches_the_player() -> None:
-    assert in_language("illegal", "something the engine says one day", "pl") == (
-        "Niedozwolony ruch: something the engine says one day")
-    # A known move around an unknown reason: the Polish around it, the reason as it is.
-    assert in_language("invalid-record", "move 3 (pass): a new reason", "pl") == (
-        "Zapisana gra odrzucona: ruch 3 (pass): a new reason.")
+def refused_move(client: WebClient, view: Json, headers: dict[str, str] | None = None, query: str = "") -> Json:
+    """A placement where no tile may go (a space not next to anything), refused."""
+    legal = {p["action"] for p in view["drawn"]["places"]}
+    action = next(f"{s}/0" for s in ("a1", "a2", "b1", "k11", "k10") if f"{s}/0" not in legal)
+    r = client.post(f"/api/games/{view['id']}/actions{query}", json={"action": action},
+                    headers=client.mover(view) | (headers or {}))
+    assert r.status_code == 409, r.text
+    body: Json = r.json()
+    assert set(body) == ANSWER_KEYS and body["error"] == "illegal-move", body
+    return body
 
 
-def test_a_polish_page_gets_its_refusals_in_polish(client: WebClient) -> None:
+def test_a_refused_move_answers_its_code_rule_values_and_message_in_the_requests_language(
+        client: WebClient) -> None:
+    view = client.post("/api/games", json={"mode": "hotseat"}).json()
+    english = refused_move(client, view)
+    assert english["rule"] is not None and english["code"] and isinstance(english["params"], dict)
+    said = message_of({"key": f"error.{english['code']}", "params": english["params"] | {"rule": english["rule"]}})
+    assert english["message"] == said.text("en")
+    polish = refused_move(client, view, query="?lang=pl")
+    browser = refused_move(client, view, {"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.8"})
+    for answer in (polish, browser):
+        assert {k: answer[k] for k in ("error", "code", "rule", "params")} == {
+            k: english[k] for k in ("error", "code", "rule", "params")}
+        assert answer["message"] != english["message"]
+        assert answer["message"] == said.text("pl")
+    # ?lang= wins over the browser's language; a language there is no catalogue for is the browser's.
+    assert refused_move(client, view, {"Accept-Language": "pl"}, "?lang=en")["message"] == english["message"]
+    assert refused_move(client, view, {"Accept-Language": "pl"}, "?lang=xx")["message"] == polish["message"]
+
+
+def test_a_refusal_of_the_web_layer_in_polish(client: WebClient) -> None:
     view = client.post("/api/games", json={"mode": "hotseat"}).json()
     place = view["drawn"]["places"][0]["action"]
     url = f"/api/games/{view['id']}/actions"
     no_token = client.post(f"{url}?lang=pl", json={"action": place})
-    assert no_token.status_code == 401 and no_token.json()["message"].startswith("To wymaga żetonu")
+    assert no_token.status_code == 401
+    assert no_token.json() == {"error": "not-your-seat", "code": "needs-token", "rule": None, "params": {},
+                               "message": i18n.say("server.needs-token", "pl")}
+    assert no_token.json()["message"].startswith("To wymaga żetonu")
     other = client.seat(view["id"], 1 - view["current"])
-    not_yours = client.post(url, json={"action": place}, headers=other | {"Accept-Language": "pl-PL,pl;q=0.9"})
-    assert not_yours.json()["message"] == f"Ruch ma gracz {view['current'] + 1}, nie gracz {2 - view['current']}."
-    illegal = client.post(f"{url}?lang=pl", json={"action": "a1/0"}, headers=client.mover(view))
-    assert illegal.status_code == 409 and illegal.json()["message"].startswith("Niedozwolony ruch: ")
-    assert not ENGLISH.search(re.sub(r"'[^']*'", "", illegal.json()["message"])), illegal.json()["message"]
-    english_illegal = client.post(url, json={"action": "a1/0"}, headers=client.mover(view)).json()["message"]
-    assert engine_polish(english_illegal) is not None, english_illegal
-    assert illegal.json()["message"] == in_language("illegal", english_illegal, "pl")
-    english = client.post(url, json={"action": place})
-    assert english.json()["message"].startswith("this needs your seat's token")
+    not_yours = client.post(url, json={"action": place}, headers=other | {"Accept-Language": "pl"}).json()
+    mover, seat = view["current"] + 1, 2 - view["current"]
+    assert not_yours["code"] == "not-your-turn" and not_yours["params"] == {"mover": mover, "seat": seat}
+    assert not_yours["message"] == f"Ruch ma gracz {mover}, nie gracz {seat}."
+    english = client.post(url, json={"action": place}).json()["message"]
+    assert english == i18n.say("server.needs-token", "en")
     polish_view = client.get(f"/api/games/{view['id']}?lang=pl").json()
-    assert polish_view["undo_refusal"] in POLISH.values()  # the first tile is drawn: nothing to take back
+    assert polish_view["undo_refusal"] == i18n.say("server.undo-drawn", "pl")  # nothing to take back yet
 
 
-def test_a_polish_page_gets_an_imported_games_bad_move_in_polish(client: WebClient) -> None:
+def test_a_422_and_a_404_in_polish(client: WebClient) -> None:
+    invalid = client.post("/api/games?lang=pl", json={"mode": "hotseat", "level": "grandmaster"})
+    assert invalid.status_code == 422
+    body = invalid.json()
+    assert set(body) == ANSWER_KEYS and body["error"] == "invalid" and body["code"] == "invalid-request"
+    assert body["params"]["field"] == "level" and body["params"]["detail"]  # Pydantic's own words, as a value
+    assert body["message"] == "Nieprawidłowe żądanie: level: niedozwolona wartość."
+    missing = client.post("/api/games/x/actions", json={}, headers={"Accept-Language": "pl"}).json()
+    assert missing["message"] == "Nieprawidłowe żądanie: action: brak wartości."
+    english = client.post("/api/games", json={"mode": "hotseat", "level": "grandmaster"}).json()
+    assert english["message"] == "The request is not valid: level: not one of the values it may take."
+    # A check of the request's model is answered with its own message.
+    clocked = client.post("/api/games?lang=pl", json={"mode": "hotseat", "clock": {"kind": "live"}}).json()
+    assert clocked["code"] == "clocks-friend" and clocked["message"] == i18n.say("server.clocks-friend", "pl")
+    no_game = client.get("/api/games/nope?lang=pl")
+    assert no_game.status_code == 404
+    assert no_game.json() == {"error": "not-found", "code": "no-game", "rule": None, "params": {"game": "nope"},
+                              "message": "Nie ma gry nope."}
+    no_route = client.get("/api/nothing-here", headers={"Accept-Language": "pl"})
+    assert no_route.status_code == 404
+    assert no_route.json()["message"] == i18n.say("server.not-found", "pl")
+
+
+def test_the_guards_refuse_in_the_requests_language(client: WebClient) -> None:
+    foreign = client.get("/api/meta?lang=pl", headers={"Host": "evil.example"})
+    assert foreign.status_code == 400
+    assert foreign.json() == {"error": "bad-host", "code": "bad-host", "rule": None,
+                              "params": {"host": "evil.example"},
+                              "message": "Ten serwer nie działa pod nazwą evil.example."}
+
+
+def test_a_refused_saved_game_names_its_bad_move_in_polish(client: WebClient) -> None:
     view = client.post("/api/games", json={"mode": "hotseat"}).json()
     record = client.get(f"/api/games/{view['id']}/record").json()
-    # The first tile drawn, then placed where no tile may go: on a space it cannot touch anything from.
-    record["moves"] = [*record["moves"][:1], "e5/0"]
+    record["moves"] = [*record["moves"][:1], "e5/0"]  # the first tile placed where it touches nothing
     refused = client.post("/api/import?lang=pl", json=record)
     assert refused.status_code == 400
-    message = refused.json()["message"]
-    assert message.startswith("Zapisana gra odrzucona: ruch 2 (e5/0): e5/0: "), message
-    assert not ENGLISH.search(re.sub(r"'[^']*'", "", message)), message
-    english = client.post("/api/import", json=record).json()["message"]
-    assert english.startswith("move 2 (e5/0): e5/0: ")
+    body = refused.json()
+    assert body["error"] == "invalid-record" and body["code"] == "record-move"
+    assert body["params"]["number"] == 2 and body["params"]["reason"]["key"].startswith("error.")
+    assert body["message"].startswith("ruch 2 (e5/0): ") and "kafel" in body["message"], body["message"]
+    assert client.post("/api/import", json=record).json()["message"].startswith("move 2 (e5/0): ")
 
 
 def test_a_refusal_in_a_game_of_2003_speaks_its_words(client: WebClient) -> None:
     """The page of a game of The Castle 2003 is refused in 2003's words: a road of Zamek is a path there."""
     view = client.post("/api/games", json={"mode": "hotseat", "edition": "castle2003", "seed": 4}).json()
+    game = view["id"]
     while True:
         if view["phase"] == "draw":
-            view = client.post(f"/api/games/{view['id']}/draw", headers=client.mover(view), json={}).json()
+            view = client.post(f"/api/games/{game}/draw", headers=client.mover(view), json={}).json()
         legal = {p["action"] for p in view["drawn"]["places"]}
         spaces = {a.split("/")[0] for a in legal}
-        tried = [f"{s}/{r}" for s in sorted(spaces) for r in (0, 90, 180, 270) if f"{s}/{r}" not in legal]
-        for action in tried:
-            english = client.post(f"/api/games/{view['id']}/actions", headers=client.mover(view),
-                                  json={"action": action}).json()["message"]
-            if "road" in english:
-                polish = client.post(f"/api/games/{view['id']}/actions?lang=pl", headers=client.mover(view),
-                                     json={"action": action}).json()["message"]
-                assert "ścieżk" in polish and "drog" not in polish, polish
+        for action in (f"{s}/{r}" for s in sorted(spaces) for r in (0, 90, 180, 270)):
+            if action in legal:
+                continue
+            answer = client.post(f"/api/games/{game}/actions?lang=pl", headers=client.mover(view),
+                                 json={"action": action}).json()
+            if answer["code"] == "road-mismatch":
+                assert answer["rule"] == "Z7"
+                assert "ścieżk" in answer["message"] and "drog" not in answer["message"], answer["message"]
                 return
-        view = client.post(f"/api/games/{view['id']}/actions", headers=client.mover(view),
+        view = client.post(f"/api/games/{game}/actions", headers=client.mover(view),
                            json={"action": sorted(legal)[0]}).json()
         while view["phase"] not in ("draw", "over"):
-            view = client.post(f"/api/games/{view['id']}/actions", headers=client.mover(view),
+            view = client.post(f"/api/games/{game}/actions", headers=client.mover(view),
                                json={"action": view["choices"][-1]["action"]}).json()
         assert view["phase"] != "over", "no refusal about a road in a whole game"
+
+
+# ------------------------------------------------------------------------------------------ the views
+
+
+def test_a_views_lines_come_with_their_messages_read_by_the_requests_seat(client: WebClient) -> None:
+    view = client.post("/api/games", json={"mode": "computer", "level": "beginner", "seat": "first"}).json()
+    game, human, edition = view["id"], view["human"], view["edition"]
+    seated = client.get(f"/api/games/{game}?lang=pl", headers=client.seat(game, human)).json()
+    public = client.get(f"/api/games/{game}?lang=pl").json()
+    draw = seated["recent"][0]
+    assert draw["kind"] == "draw" and draw["message"]["params"]["player"] == {"seat": human}
+    message = message_of(draw["message"])
+    assert draw["words"] == message.text("pl", edition, i18n.Reader(you=frozenset({human})))
+    assert public["recent"][0]["message"] == draw["message"]
+    assert public["recent"][0]["words"] == message.text("pl", edition) != draw["words"]
+    assert f"Gracz {human + 1}" in public["recent"][0]["words"]
+
+
+def test_meta_names_each_language_in_itself(client: WebClient) -> None:
+    meta = client.get("/api/meta", headers={"Accept-Language": "pl"}).json()
+    assert meta["languages"][0] == {"code": "en", "name": "English"}
+    assert {"code": "pl", "name": "Polski"} in meta["languages"]
+    assert [entry["code"] for entry in meta["languages"]] == list(i18n.languages())
+    assert meta["lang"] == "pl"
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_words_of_a_language_are_served_and_cached(client: WebClient, lang: str) -> None:
+    served = client.get(f"/api/words?lang={lang}")
+    assert served.status_code == 200
+    words = served.json()
+    assert words["lang"] == lang and words["name"] == i18n.catalogue(lang).name
+    assert set(words["messages"]) == set(i18n.catalogue(lang).export()["messages"])
+    assert set(i18n.catalogue(lang).keys()) <= set(words["messages"])
+    again = client.get(f"/api/words?lang={lang}", headers={"If-None-Match": served.headers["ETag"]})
+    assert again.status_code == 304 and not again.content
+
+
+def test_the_words_of_an_unknown_language_are_the_browsers_or_english(client: WebClient) -> None:
+    assert client.get("/api/words?lang=xx", headers={"Accept-Language": "pl-PL"}).json()["lang"] == "pl"
+    assert client.get("/api/words?lang=xx").json()["lang"] == "en"
+    assert client.get("/api/words", headers={"Accept-Language": "de, pl;q=0.5"}).json()["lang"] == "pl"

@@ -49,30 +49,31 @@ def setup_from_json(raw: Any, version: int | None = None) -> Setup:
     if raw is None:
         return Setup(board=1) if version == 1 else Setup()
     if not isinstance(raw, dict):
-        raise RecordError("setup: must be an object")
+        raise RecordError("record-setup-not-object")
     try:
         draw_order = raw.get("draw_order")
         if draw_order is not None and not (
             isinstance(draw_order, list) and all(isinstance(t, str) for t in draw_order)
         ):
-            raise RecordError("setup.draw_order: must be a list of tile ids or null")
+            raise RecordError("record-tile-order", field="draw_order")
         expansions = raw.get("expansions", [])
         variants = raw.get("variants", [])
         if not all(isinstance(keys, list) and all(isinstance(k, str) for k in keys) for keys in (expansions, variants)):
-            raise RecordError("setup: 'expansions' and 'variants' must be lists of names")
+            raise RecordError("record-option-lists")
         unknown = set(raw) - {"edition", "expansions", "variants", "first_player", "draw_order", "board"}
         if unknown:
-            raise RecordError(f"setup: unknown field(s) {sorted(unknown)}")
+            raise RecordError("record-setup-fields", count=len(unknown), fields=[repr(f) for f in sorted(unknown)])
         if version == 1 and raw.get("board", 1) != 1:
-            raise RecordError("setup.board: a version 1 record was played on board 1")
+            raise RecordError("record-board-v1")
         if version is not None and version >= 2 and "board" not in raw:
-            raise RecordError("setup.board: missing (records of version 2 and later name their board)")
+            raise RecordError("record-board-missing")
         kinds = {entry.key: entry.kind for entry in OPTIONS}
         for field, kind, keys in (("expansions", "expansion", expansions), ("variants", "variant", variants)):
             if wrong := [key for key in keys if kinds.get(key) != kind]:
-                raise RecordError(f"setup.{field}: unknown name(s) {wrong}")
+                raise RecordError("record-unknown-options", field=field, count=len(wrong),
+                                  names=[repr(key) for key in wrong])
             if twice := sorted({key for key in keys if keys.count(key) > 1}):
-                raise RecordError(f"setup.{field}: {twice} named twice")
+                raise RecordError("record-options-twice", field=field, names=[repr(key) for key in twice])
         name = "+".join([edition_of(str(raw.get("edition", Edition.ZAMEK))).value, *expansions, *variants])
         return Setup.parse(
             name,
@@ -83,7 +84,12 @@ def setup_from_json(raw: Any, version: int | None = None) -> Setup:
     except RecordError:
         raise
     except ValueError as exc:
-        raise RecordError(f"setup: {exc}") from None
+        raise RecordError("record-setup", reason=_reason(exc)) from None
+
+
+def _reason(exc: ValueError) -> ZamekError | str:
+    """The reason a setup was refused: the rules' own error, or (never expected) another's text."""
+    return exc if isinstance(exc, ZamekError) else str(exc)
 
 
 def make_record(
@@ -115,21 +121,21 @@ def replay(raw: Any, upto: int | None = None) -> GameState:
     try:
         state = new_game(setup)
     except ZamekError as exc:
-        raise RecordError(f"setup: {exc}") from None
+        raise RecordError("record-setup", reason=exc) from None
     limit = len(actions) if upto is None else upto
     if not 0 <= limit <= len(actions):
-        raise RecordError(f"the record has {len(actions)} moves; there is no move {upto}")
+        raise RecordError("record-no-move", moves=len(actions), upto=limit)
     for number, action in enumerate(actions[:limit], start=1):
         try:
             state.play(action)
         except ZamekError as exc:
-            raise RecordError(f"move {number} ({action}): {exc}") from None
+            raise RecordError("record-move", number=number, action=str(action), reason=exc) from None
     if upto is None:
         result = raw.get("result")
         if result is not None:
             if not state.is_over():
-                raise RecordError("result: the record claims a result but its moves do not finish the game")
+                raise RecordError("record-unfinished")
             scores = result.get("scores") if isinstance(result, dict) else None
             if scores != list(state.scores):
-                raise RecordError(f"result: the record says scores {scores}, the moves give {list(state.scores)}")
+                raise RecordError("record-scores", claimed=str(scores), found=str(list(state.scores)))
     return state

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from zamek.castle.rules.actions import (
     Action,
@@ -18,125 +19,145 @@ from zamek.castle.rules.actions import (
     parse_action,
 )
 from zamek.castle.rules.breakdown import ScoreItem
-from zamek.castle.rules.setup import ROLES
 from zamek.castle.rules.state import GameState
-from zamek.castle.terms import counted, term, token_name
+from zamek.castle.terms import counted, feature, role, token
+from zamek.i18n import BASE, NOBODY, Message, Reader, Seat, Term, catalogue, clauses, say
+
+UNITS: Final = {"meadow": "shrines", "family-house": "empty-spaces", "nests": "empty-spaces"}
+"""What a score line counts, by its reason (tiles unless named here)."""
 
 
-def player_name(player: int | None, lang: str = "en") -> str:
-    return term("nobody", lang) if player is None else term("player", lang, n=player + 1)
+def player_name(player: int | None, lang: str = BASE, reader: Reader = NOBODY) -> str:
+    """Return a player's name as ``reader`` knows them ("Player 1", "You")."""
+    return catalogue(lang).value(_seat(player), reader=reader)
 
 
-def _detail_words(item: ScoreItem, lang: str, edition: str) -> list[str]:
-    words = []
+def _details(item: ScoreItem, edition: str) -> list[Term | Message]:
+    words: list[Term | Message] = []
     for detail in item.details:
         key, _, value = detail.partition(":")
         if key == "token":
-            words.append(token_name(int(value), lang, edition))
-        elif key == "chapel-size":
-            continue
-        else:
-            words.append(term(key, lang, edition))
+            words.append(token(int(value), edition))
+        elif key != "chapel-size":
+            words.append(Term(f"term.{key}"))
     return words
 
 
-def item_line(item: ScoreItem, lang: str = "en", edition: str = "zamek") -> str:
-    """Return one breakdown line, such as 'road (stocks): Player 1, 5 tiles x 2 = 10 points'."""
+def score_message(item: ScoreItem, edition: str = "zamek") -> Message:
+    """A score line as a message: 'road (stocks): Player 1, 5 tiles x 2 = 10 points'."""
+    points = counted(item.points + item.lost, "points")
     if item.reason == "token":
-        what = _detail_words(item, lang, edition)[0]
-        return f"{what}: {player_name(item.player, lang)}, {counted(item.points, 'points', lang, edition)}"
-    what = term("most-nests" if item.reason == "nests" else item.reason, lang, edition)
-    words = _detail_words(item, lang, edition)
-    if words:
-        what += f" ({', '.join(words)})"
-    who = player_name(item.player, lang)
-    unit = {"meadow": "shrines", "family-house": "empty-spaces", "nests": "empty-spaces"}.get(item.reason, "tiles")
-    if item.reason == "chapel":
-        tiles = next((d.partition(":")[2] for d in item.details if d.startswith("chapel-size:")), "?")
-        sum_text = term("chapel-size", lang, tiles=tiles, points=item.rate)
-        if item.multiplier != 1:
-            sum_text += f" x {item.multiplier}"
-        sum_text += f" = {counted(item.points + item.lost, 'points', lang, edition)}"
-    else:
-        factors = f"{counted(item.count, unit, lang, edition)} x {item.rate}"
-        if item.multiplier != 1:
-            factors += f" x {item.multiplier}"
-        sum_text = f"{factors} = {counted(item.points + item.lost, 'points', lang, edition)}"
+        kind = int(item.details[0].partition(":")[2])
+        return Message("score.token", {"token": token(kind, edition), "player": _seat(item.player),
+                                       "points": counted(item.points, "points")})
+    what: Term | Message = Term("score.most-nests") if item.reason == "nests" else Term(f"term.{item.reason}")
+    details = _details(item, edition)
+    if details:
+        what = Message("score.what-with", {"what": what, "details": details})
+    unit = counted(item.count, UNITS.get(item.reason, "tiles"))
     if item.player is None:
-        sum_text = f"{counted(item.count, unit, lang, edition)}, {counted(0, 'points', lang, edition)}"
-    line = f"{what}: {who}, {sum_text}"
+        return Message("score.line-nobody", {"what": what, "count": unit, "points": counted(0, "points")})
+    doubled = item.multiplier != 1
+    if item.reason == "chapel":
+        tiles = next((int(d.partition(":")[2]) for d in item.details if d.startswith("chapel-size:")), 0)
+        total = Message("score.chapel-sum-doubled" if doubled else "score.chapel-sum",
+                        {"rate": item.rate, "tiles": tiles, "multiplier": item.multiplier, "points": points})
+    else:
+        total = Message("score.sum-doubled" if doubled else "score.sum",
+                        {"count": unit, "rate": item.rate, "multiplier": item.multiplier, "points": points})
+    line = Message("score.line", {"what": what, "player": Seat(item.player), "sum": total})
     if item.lost:
-        line += f"; {term('gate-lost', lang, lost=item.lost)}"
+        line = Message("score.gate-lost", {"line": line, "lost": item.lost})
     if item.nests:
-        line += f"; {term('nests-taken', lang, n=item.nests)}"
+        line = Message("score.nests-taken", {"line": line, "nests": item.nests})
     return line
 
 
-def breakdown(state: GameState, lang: str = "en") -> str:
+def _seat(player: int | None) -> Seat | Term:
+    return Term("score.nobody-name") if player is None else Seat(player)
+
+
+def item_line(item: ScoreItem, lang: str = BASE, edition: str = "zamek", reader: Reader = NOBODY) -> str:
+    """Return one breakdown line, such as 'road (stocks): Player 1, 5 tiles x 2 = 10 points'."""
+    return score_message(item, edition).text(lang, edition, reader)
+
+
+def breakdown(state: GameState, lang: str = BASE, reader: Reader = NOBODY) -> str:
     """Return the whole itemised breakdown of a game so far, turn by turn, then the totals."""
     edition = state.setup.edition
-    lines = [term("breakdown", lang)]
+
+    def line(key: str, **params: object) -> str:
+        return say(key, lang, edition, reader, **params)
+
+    lines = [line("report.title")]
     final = [i for i in state.log if i.final]
     for item in state.log:
         if not item.final:
-            lines.append(f"  #{item.turn:<3} {item_line(item, lang, edition)}")
+            lines.append("  " + line("report.turn-line", turn=item.turn, line=score_message(item, edition)))
     if final:
-        lines.append(term("final-scoring", lang))
-        lines.extend(f"  {item_line(item, lang, edition)}" for item in final)
+        lines.append(line("report.final-scoring"))
+        lines.extend("  " + score_message(item, edition).text(lang, edition, reader) for item in final)
     for player in (0, 1):
-        lines.append(f"{term('total', lang)} {player_name(player, lang)}: {state.scores[player]}")
+        lines.append(line("report.total", player=Seat(player), points=state.scores[player]))
     if state.discarded:
-        ids = ", ".join(state.tiles.tiles[t].id for t in state.discarded)
-        lines.append(term("discarded", lang, tiles=ids))
+        lines.append(line("report.discarded", tiles=[state.tiles.tiles[t].id for t in state.discarded]))
     result = state.result()
     if result is not None:
         if len(result.winners) == 2:
-            lines.append(term("shared-victory", lang))
+            lines.append(line("report.shared-victory"))
         else:
-            lines.append(term("winner", lang, who=player_name(result.winners[0], lang)))
+            lines.append(line("report.winner", player=Seat(result.winners[0])))
     return "\n".join(lines)
 
 
-def describe_move(state: GameState, action: Action, lang: str = "en") -> str:
-    """Return a move in words, for the position ``state`` it is played in."""
+def move_message(state: GameState, action: Action) -> Message:
+    """A move as a message, for the position ``state`` it is played in; the player is a Seat."""
     edition = state.setup.edition
-    player = player_name(state.current, lang)
+    player = Seat(state.current)
     if isinstance(action, Draw):
-        return term("move-draw", lang, edition, turn=state.turn, player=player, tile=action.tile)
+        return Message("move.draw", {"turn": state.turn, "player": player, "tile": action.tile})
     if isinstance(action, Reveal):
         revealing = state.revealing_player()
-        who = player_name(revealing, lang) if revealing is not None else player
-        return term("move-reveal", lang, edition, player=who, token=token_name(action.kind, lang, edition))
+        who = Seat(revealing) if revealing is not None else player
+        return Message("move.reveal", {"player": who, "token": token(action.kind, edition)})
     if isinstance(action, Place):
         tile = state.tiles.tiles[state.drawn].id
         space = state.castle.name_of(state.castle.cell(action.x, action.y))
-        return term("move-place", lang, edition, player=player, tile=tile, space=space, degrees=90 * action.rotation)
+        return Message("move.place", {"player": player, "tile": tile, "space": space, "degrees": 90 * action.rotation})
     if isinstance(action, Follower):
         placed = state.tiles.tiles[state.placements[-1][1]]
         kind = placed.features[action.feature].kind
-        figure = term(ROLES[kind], lang, edition)
+        figure: Term | Message = role(kind)
         if action.piece is not Piece.FOLLOWER:
-            figure = f"{term(action.piece.key, lang, edition)} ({figure})"
-        return term("move-figure", lang, edition, player=player, figure=figure, feature=term(kind.key, lang, edition))
+            figure = Message("move.special-figure", {"piece": Term(f"term.{action.piece.key}"), "role": figure})
+        return Message("move.figure", {"player": player, "figure": figure, "feature": feature(kind)})
     if isinstance(action, Pass):
-        return term("move-pass", lang, edition, player=player)
+        return Message("move.pass", {"player": player})
     if isinstance(action, Order):
-        feature = term(state.order_choices()[action.choice].kind.key, lang, edition)
-        return term("move-order", lang, edition, player=player, feature=feature)
+        return Message("move.order", {"player": player, "feature": feature(state.order_choices()[action.choice].kind)})
     if isinstance(action, UseToken):
-        return term("move-use", lang, edition, player=player, token=token_name(action.kind, lang, edition))
-    if isinstance(action, Decline):
-        return term("move-decline", lang, edition, player=player)
-    return str(action)
+        return Message("move.use", {"player": player, "token": token(action.kind, edition)})
+    assert isinstance(action, Decline), action
+    return Message("move.decline", {"player": player})
 
 
-def describe_moves(state: GameState, move: Sequence[str], lang: str = "en") -> str:
-    """Return a move of several actions (in notation, as the analysis gives them) in words, for the position
+def describe_move(state: GameState, action: Action, lang: str = BASE, reader: Reader = NOBODY) -> str:
+    """Return a move in words, for the position ``state`` it is played in."""
+    return move_message(state, action).text(lang, state.setup.edition, reader)
+
+
+def moves_messages(state: GameState, move: Sequence[str]) -> list[Message]:
+    """Return a move of several actions (in notation, as the analysis gives them) as messages, for the position
     ``state`` it is played in (left as it is)."""
     position = state.copy()
-    words = []
+    messages = []
     for text in move:
         action = parse_action(text)
-        words.append(describe_move(position, action, lang))
+        messages.append(move_message(position, action))
         position.apply(action)
-    return "; ".join(words)
+    return messages
+
+
+def describe_moves(state: GameState, move: Sequence[str], lang: str = BASE, reader: Reader = NOBODY) -> str:
+    """Return a move of several actions in words, joined as clauses."""
+    return catalogue(lang).value(clauses(moves_messages(state, move)), state.setup.edition, reader)

@@ -17,8 +17,8 @@ from zamek.castle.rules.errors import RecordError
 from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game
-from zamek.castle.terms import term
 from zamek.cli.options import LANG, fail, rule_options
+from zamek.i18n import Seat, say
 from zamek.kit.records import read_record_file
 
 
@@ -30,7 +30,7 @@ def watch(seed: int | None, setup: Setup, lang: str) -> None:
     """Watch two computer players play a game: the moves, the final castle and the score breakdown."""
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
-    click.echo(f"Seed {seed}")
+    click.echo(say("report.seed", lang, setup.edition, seed=seed))
 
     def on_action(state: GameState, action: Action) -> None:
         text = describe_move(state, action, lang)
@@ -93,9 +93,9 @@ def replay(file: Path, lang: str) -> None:
     try:
         state = records.replay(read_record_file(file))
     except RecordError as exc:
-        fail(str(exc))
-    status = "finished" if state.is_over() else f"in progress (turn {state.turn})"
-    click.echo(f"{file}: replays exactly, {status}")
+        fail(exc.text(lang), lang)
+    status = say("report.finished", lang) if state.is_over() else say("report.in-progress", lang, turn=state.turn)
+    click.echo(say("report.replays", lang, file=str(file), status=status))
     click.echo(breakdown(state, lang))
 
 
@@ -108,12 +108,14 @@ def show(file: Path, move: int | None, lang: str) -> None:
     try:
         state = records.replay(read_record_file(file), upto=move)
     except RecordError as exc:
-        fail(str(exc))
+        fail(exc.text(lang), lang)
+    edition = state.setup.edition
     click.echo(render_castle(state))
     click.echo()
-    click.echo(f"{player_name(0, lang)}: {state.scores[0]}   {player_name(1, lang)}: {state.scores[1]}")
+    click.echo(say("report.scores", lang, edition, first=player_name(0, lang), first_points=state.scores[0],
+                   second=player_name(1, lang), second_points=state.scores[1]))
     for item in state.log[-3:]:
-        click.echo(f"  #{item.turn} {item_line(item, lang)}")
+        click.echo("  " + say("report.turn-line", lang, edition, turn=item.turn, line=item_line(item, lang, edition)))
 
 
 @click.command()
@@ -131,30 +133,29 @@ def analyse(file: Path, as_json: bool, every: bool, lang: str) -> None:
         result = analyse_record(raw)
         state = records.replay(raw, 0)
     except RecordError as exc:
-        fail(str(exc))
+        fail(exc.text(lang), lang)
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
         return
     edition = state.setup.edition
-    first = player_name(0, lang)
-    click.echo(term("analysis-title", lang, edition, first=first))
+    click.echo(say("analysis.title", lang, edition, first=Seat(0)))
     for player in (0, 1):
         summary = result.summary(player)
-        click.echo("  " + term("analysis-summary", lang, edition, player=player_name(player, lang),
-                               **{key: value for key, value in summary.items() if key != "player"}))
+        click.echo("  " + say("analysis.summary", lang, edition, player=Seat(player),
+                              **{key: value for key, value in summary.items() if key != "player"}))
     thresholds = result.to_json()["thresholds"]
-    click.echo("  " + term("analysis-thresholds", lang, edition, **thresholds))
+    click.echo("  " + say("analysis.thresholds", lang, edition, **thresholds))
     _, actions = records.read_record(raw)
     decisions = {d.index: d for d in result.decisions}
     for index, action in enumerate(actions):
         decision = decisions.get(index)
         if decision is not None and (every or decision.flag is not None):
-            flag = term(f"flag:{decision.flag}", lang, edition) if decision.flag else "ok"
-            click.echo(term("analysis-line", lang, edition, number=index + 1, flag=flag, loss=decision.loss,
-                            before=f"{decision.lead_before:+.1f}", after=f"{decision.lead_after:+.1f}"))
-            click.echo("    " + term("analysis-played", lang, edition,
-                                     move=describe_moves(state, decision.played, lang)))
+            flag = say(f"analysis.flag-{decision.flag or 'ok'}", lang, edition)
+            click.echo(say("analysis.line", lang, edition, number=index + 1, flag=flag, loss=decision.loss,
+                           before=f"{decision.lead_before:+.1f}", after=f"{decision.lead_after:+.1f}"))
+            played = describe_moves(state, decision.played, lang)
+            click.echo("    " + say("analysis.played", lang, edition, move=played))
             if decision.played != decision.best:
-                click.echo("    " + term("analysis-best", lang, edition,
-                                         move=describe_moves(state, decision.best, lang)))
+                best = describe_moves(state, decision.best, lang)
+                click.echo("    " + say("analysis.best", lang, edition, move=best))
         state.apply(action)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
+from zamek.cli.options import fail
+from zamek.i18n import Message, Seat, Term, languages, say
 from zamek.kit.errors import RecordError
+from zamek.kit.records import read_record_file
 from zamek.knights import record as records
 from zamek.knights.arena import run_arena
 from zamek.knights.bots import BOT_NAMES, KnightsBot, make_bot
@@ -22,9 +24,10 @@ from zamek.knights.rules.knowledge import deduce
 from zamek.knights.rules.match import match_result, match_setups
 from zamek.knights.runner import PlayedGame, bot_rng, play_game
 from zamek.knights.seeding import SeededTiles
-from zamek.knights.terms import LANGUAGES, card_name, cards_text, event_lines, player_name, term, tile_name
+from zamek.knights.terms import card, card_name, cards_words, event_lines, reader_of, tile
 
-LANG = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Language.")
+LANG = click.option("--lang", type=click.Choice(languages()), default="en", show_default=True,
+                    help="The language of what the game says (a catalogue of zamek.i18n).")
 PLAYERS = click.option(
     "--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=3, show_default=True,
     help="Number of players.",
@@ -144,10 +147,11 @@ def cards(lang: str) -> None:
     """Print the strength table (a reconstruction: only the knight's strengths are printed on the cards)."""
     table = load_cards()
     width = max(len(card_name(c, lang)) for c in ARMY) + 2
-    header = "".join(f"{term(f'kind:{k.key}', lang):>11}" for k in CastleKind)
+    header = "".join(f"{say(f'castle-kind.{k.key}', lang):>11}" for k in CastleKind)
     click.echo(f"{'':<{width}}{header}")
-    for card in ARMY:
-        click.echo(f"{card_name(card, lang):<{width}}" + "".join(f"{table.of(card, k):>11}" for k in CastleKind))
+    for army_card in ARMY:
+        click.echo(f"{card_name(army_card, lang):<{width}}"
+                   + "".join(f"{table.of(army_card, k):>11}" for k in CastleKind))
 
 
 @knights.command()
@@ -156,19 +160,14 @@ def cards(lang: str) -> None:
 def replay(file: Path, lang: str) -> None:
     """Verify a saved game by replaying it, and print it step by step."""
     try:
-        raw = json.loads(file.read_text(encoding="utf-8"))
-        state = records.replay(raw)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        click.echo(f"error: cannot read {file}: {exc}", err=True)
-        sys.exit(2)
+        state = records.replay(read_record_file(file))
     except RecordError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        fail(exc.text(lang), lang)
     for event in state.events:
         for line in event_lines(event, lang):
             click.echo(line)
-    status = "finished" if state.is_over() else f"in progress (round {state.round})"
-    click.echo(f"{file}: replays exactly, {status}")
+    status = say("report.finished", lang) if state.is_over() else say("knights.in-progress", lang, round=state.round)
+    click.echo(say("report.replays", lang, file=str(file), status=status))
 
 
 # ------------------------------------------------------------------------------- the terminal game
@@ -192,10 +191,10 @@ def _card_from_text(text: str, options: Sequence[Card], lang: str) -> Card | Non
     if t.isdigit():
         n = int(t)
         return options[n - 1] if 1 <= n <= len(options) else None
-    for card in options:
-        names = {card.key, card.key.replace("-", " ")} | {card_name(card, lg).lower() for lg in LANGUAGES}
+    for option in options:
+        names = {option.key, option.key.replace("-", " ")} | {card_name(option, lg).lower() for lg in languages()}
         if t in names:
-            return card
+            return option
     return None
 
 
@@ -211,57 +210,59 @@ def parse_choice(text: str, view: View, lang: str) -> tuple[PlayerAction | None,
     options = _hand_options(view)
     if view.phase is Phase.RECRUIT:
         camp = [c for c in ARMY if view.camp[c]]
-        card = _card_from_text(text, camp, lang)
-        if card is None:
-            return None, term("bad-card", lang, text=text.strip())
-        return Recruit(card), ""
+        taken = _card_from_text(text, camp, lang)
+        if taken is None:
+            return None, say("knights.bad-card", lang, text=text.strip())
+        return Recruit(taken), ""
     parts = _split(text)
     if len(parts) != 2:
-        return None, term("bad-choose", lang)
+        return None, say("knights.bad-choose", lang)
     picked = []
     for part in parts:
-        card = _card_from_text(part, options, lang)
-        if card is None:
-            return None, term("bad-card", lang, text=part.strip())
-        picked.append(card)
+        chosen = _card_from_text(part, options, lang)
+        if chosen is None:
+            return None, say("knights.bad-card", lang, text=part.strip())
+        picked.append(chosen)
     a, b = picked
     if a == b and view.hand[a] < 2:
-        return None, term("bad-twice", lang, card=card_name(a, lang))
+        return None, say("knights.bad-twice", lang, card=card(a))
     return Choose(a, b), ""
 
 
 def show_table(view: View, lang: str) -> None:
     """Print everything the person may see before choosing."""
-    you = view.player
+    reader = reader_of(view.player)
+
+    def line(key: str, **params: object) -> None:
+        click.echo(say(f"knights.{key}", lang, None, reader, **params))
+
     click.echo()
     for p in range(view.setup.players):
-        castles = ", ".join(tile_name(t, lang) for t in view.castles[p])
-        click.echo(term("status", lang, player=player_name(p, lang, you), points=view.points[p],
-                        castles=f" [{castles}]" if castles else "", hand=view.hand_sizes[p],
-                        camp=view.camp_sizes[p]))
-    click.echo(term("sword-holder", lang, player=player_name(view.sword, lang, you)))
-    click.echo(term("tiles-unseen", lang, tiles=", ".join(tile_name(t, lang) for t in view.unseen)))
-    click.echo(term("knowledge-title", lang))
+        castles = [tile(t) for t in view.castles[p]]
+        line("status-castles" if castles else "status", player=Seat(p), points=view.points[p], castles=castles,
+             hand=view.hand_sizes[p], camp=view.camp_sizes[p])
+    line("sword-holder", player=Seat(view.sword))
+    line("tiles-unseen", tiles=[tile(t) for t in view.unseen])
+    line("knowledge-title")
     for p in range(view.setup.players):
-        if p != you:
+        if p != view.player:
             known = deduce(view, p)
-            click.echo(term("knowledge", lang, player=player_name(p, lang, you), hand=cards_text(known.in_hand, lang),
-                            camp=cards_text(known.in_camp, lang), either=cards_text(known.either, lang)))
+            line("knowledge", player=Seat(p), hand=cards_words(known.in_hand), camp=cards_words(known.in_camp),
+                 either=cards_words(known.either))
     camp = [c for c in ARMY if view.camp[c]]
-    click.echo(term("your-camp", lang, cards=cards_text(camp, lang)))
+    line("your-camp", cards=cards_words(camp))
     if view.phase is Phase.RECRUIT:
-        for n, card in enumerate(camp, start=1):
-            click.echo(term("camp-line", lang, n=n, card=card_name(card, lang)))
+        for n, c in enumerate(camp, start=1):
+            line("camp-line", n=n, card=card(c))
         return
     castle = _castle_kind(view)
     assert castle is not None
-    click.echo(term("your-hand", lang, kind=term(f"kind:{castle.key}", lang)))
-    for n, card in enumerate(_hand_options(view), start=1):
-        if card is Card.SHEPHERD:
-            click.echo(term("shepherds-line", lang, n=n, count=view.hand[card]))
+    line("your-hand", kind=Term(f"castle-kind.{castle.key}"))
+    for n, c in enumerate(_hand_options(view), start=1):
+        if c is Card.SHEPHERD:
+            line("shepherds-line", n=n, count=view.hand[c])
         else:
-            click.echo(term("hand-line-strength", lang, n=n, card=card_name(card, lang),
-                            strength=view.table.of(card, castle)))
+            line("hand-line", n=n, card=card(c), strength=view.table.of(c, castle))
 
 
 def ask(view: View, lang: str) -> PlayerAction:
@@ -269,15 +270,15 @@ def ask(view: View, lang: str) -> PlayerAction:
     show_table(view, lang)
     key = "prompt-recruit" if view.phase is Phase.RECRUIT else "prompt-choose"
     while True:
-        text = click.prompt(term(key, lang), prompt_suffix=": ")
+        text = click.prompt(say(f"knights.{key}", lang), prompt_suffix=": ")
         action, problem = parse_choice(text, view, lang)
         if action is not None and action in view.legal_actions():
             if isinstance(action, Choose):
-                click.echo(term("your-choice", lang, cards=cards_text(action.cards, lang)))
+                click.echo(say("knights.your-choice", lang, cards=cards_words(action.cards)))
             else:
-                click.echo(term("your-recruit", lang, card=card_name(action.card, lang)))
+                click.echo(say("knights.your-recruit", lang, card=card(action.card)))
             return action
-        click.echo(problem or term("bad-choose", lang))
+        click.echo(problem or say("knights.bad-choose", lang))
 
 
 def play_terminal_game(
@@ -289,8 +290,8 @@ def play_terminal_game(
     rngs = [bot_rng(seed, s) for s in range(setup.players)]
     game = PlayedGame(setup, seed, [], state)
     shown = 0
-    click.echo(term("seat-line", lang, n=seat + 1, youngest=player_name(setup.youngest_seat, lang, seat),
-                    sword=player_name(setup.first_sword, lang, seat)))
+    click.echo(say("knights.seat-line", lang, None, reader_of(seat), n=seat + 1, youngest=Seat(setup.youngest_seat),
+                   sword=Seat(setup.first_sword)))
     while not state.is_over():
         action: Action
         if state.is_chance():
@@ -336,7 +337,8 @@ def play(players: int, lang: str, seat: int, bot_spec: str, seed: int | None, as
     it = iter(names)
     for s in range(players):
         bots.append(make_bot("random") if s == human else make_bot(next(it)))  # the person's seat never asks it
-    click.echo(term("title", lang))
+    click.echo(say("knights.title", lang))
+    reader = reader_of(human)
     # The seed alone fixes the tiles and the computer players' choices, so it is shown only once the
     # game is over (for a replay), never before: whoever read it would know the stack.
     setups = match_setups(players) if as_match else [KnightsSetup(players=players)]
@@ -345,18 +347,19 @@ def play(players: int, lang: str, seat: int, bot_spec: str, seed: int | None, as
     for g, setup in enumerate(setups):
         if as_match:
             click.echo()
-            click.echo(term("match-game", lang, game=g + 1, games=len(setups),
-                            player=player_name(setup.first_sword, lang, human)))
+            click.echo(say("knights.match-game", lang, None, reader, game=g + 1, games=len(setups),
+                           player=Seat(setup.first_sword)))
         game = play_terminal_game(setup, human, bots, seed + g, lang)
         result = game.state.result()
         assert result is not None
         results.append(result)
     if as_match:
         outcome = match_result(setups[0], results)
-        totals = ", ".join(f"{player_name(p, lang, human)} {outcome.points[p]}" for p in range(players))
-        click.echo(term("match-totals", lang, totals=totals))
-        click.echo(term("match-winner", lang, player=player_name(outcome.winner, lang, human)))
-    click.echo(term("seed-end", lang, seed=seed))
+        totals = [Message("knights.match-total", {"player": Seat(p), "points": outcome.points[p]})
+                  for p in range(players)]
+        click.echo(say("knights.match-totals", lang, None, reader, totals=totals))
+        click.echo(say("knights.match-winner", lang, None, reader, player=Seat(outcome.winner)))
+    click.echo(say("knights.seed-end", lang, seed=seed))
     if save is not None and game is not None:
         rec = records.make_record(game.setup, game.seed, game.actions, game.state)
         save.write_text(json.dumps(rec, indent=1), encoding="utf-8")

@@ -15,7 +15,7 @@ from zamek.castle.bots.levels import make_bot
 from zamek.castle.rules.editions import EDITIONS
 from zamek.castle.rules.rulesets import OPTIONS, RULE_SETS, RuleOption, parse_rule_set, rule_set_name
 from zamek.castle.rules.setup import Setup
-from zamek.castle.terms import LANGUAGES
+from zamek.i18n import BASE, languages, say
 from zamek.kit.files import write_json_replacing
 
 __all__ = ["LANG", "RuleSetName", "check_bots", "choose_setup", "fail", "rule_options",
@@ -23,7 +23,8 @@ __all__ = ["LANG", "RuleSetName", "check_bots", "choose_setup", "fail", "rule_op
 
 T = TypeVar("T")
 
-LANG = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Language.")
+LANG = click.option("--lang", type=click.Choice(languages()), default=BASE, show_default=True,
+                    help="The language of what the game says (a catalogue of zamek.i18n).")
 
 
 class RuleSetName(click.ParamType[str]):
@@ -124,7 +125,7 @@ def check_bots(names: Sequence[str]) -> None:
             raise click.UsageError(str(exc)) from None
 
 
-def fail(message: str) -> NoReturn:
-    """Print ``error: message`` on standard error and exit with status 2 (a bad file given)."""
-    click.echo(f"error: {message}", err=True)
+def fail(message: str, lang: str = BASE) -> NoReturn:
+    """Print ``error: message`` (in ``lang``) on standard error and exit with status 2 (a bad file given)."""
+    click.echo(say("cli.error", lang, message=message), err=True)
     sys.exit(2)

@@ -17,20 +17,21 @@ def read_record_file(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {path}: {exc}") from None
+        raise RecordError("record-unreadable", path=str(path), detail=str(exc)) from None
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not valid JSON: {exc}") from None
+        raise RecordError("record-not-json", path=str(path), detail=exc.msg, line=exc.lineno, column=exc.colno,
+                          at=exc.pos) from None
 
 
 def check_header(raw: Any, format_name: str, version: int) -> dict[str, Any]:
     """Return ``raw`` if it is a record object of ``format_name`` in a version 1..``version``; else raise."""
     if not isinstance(raw, dict):
-        raise RecordError("a saved game must be a JSON object")
+        raise RecordError("record-not-object")
     if raw.get("format") != format_name:
-        raise RecordError(f"format: expected {format_name!r}, found {raw.get('format')!r}")
+        raise RecordError("record-format", expected=repr(format_name), found=repr(raw.get("format")))
     found = raw.get("version")
     if not isinstance(found, int) or isinstance(found, bool) or not 1 <= found <= version:
-        raise RecordError(f"version: {found!r} is not a version this program reads (1 to {version})")
+        raise RecordError("record-version", found=repr(found), last=version)
     return raw
 
 
@@ -38,11 +39,11 @@ def parse_moves(raw: dict[str, Any], parse: Callable[[str], T]) -> list[T]:
     """Parse a record's ``moves`` with ``parse``; raise RecordError naming the first bad move."""
     moves = raw.get("moves")
     if not isinstance(moves, list):
-        raise RecordError("moves: must be a list")
+        raise RecordError("record-moves-not-list")
     actions = []
     for number, text in enumerate(moves, start=1):
         try:
             actions.append(parse(text))
         except ZamekError as exc:
-            raise RecordError(f"move {number}: {exc}") from None
+            raise RecordError("record-move-unreadable", number=number, reason=exc) from None
     return actions

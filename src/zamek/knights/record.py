@@ -35,21 +35,21 @@ def setup_from_json(raw: Any) -> KnightsSetup:
     if raw is None:
         return KnightsSetup()
     if not isinstance(raw, dict):
-        raise RecordError("setup: must be an object")
+        raise RecordError("record-setup-not-object")
     unknown = set(raw) - _SETUP_FIELDS
     if unknown:
-        raise RecordError(f"setup: unknown field(s) {sorted(unknown)}")
+        raise RecordError("record-setup-fields", count=len(unknown), fields=[repr(f) for f in sorted(unknown)])
     players, youngest, sword = raw.get("players", 3), raw.get("youngest"), raw.get("sword")
     for name, value in (("players", players), ("youngest", youngest), ("sword", sword)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise RecordError(f"setup.{name}: must be a whole number")
+            raise RecordError("record-setup-number", field=name)
     order = raw.get("tile_order")
     if order is not None and not (isinstance(order, list) and all(isinstance(t, str) for t in order)):
-        raise RecordError("setup.tile_order: must be a list of tile ids or null")
+        raise RecordError("record-tile-order", field="tile_order")
     try:
         return KnightsSetup(players, youngest, sword, tuple(order) if order is not None else None)
     except ValueError as exc:
-        raise RecordError(f"setup: {exc}") from None
+        raise RecordError("record-setup", reason=exc if isinstance(exc, ZamekError) else str(exc)) from None
 
 
 def make_record(
@@ -81,17 +81,17 @@ def replay(raw: Any, upto: int | None = None) -> KnightsState:
     state = KnightsState.new(setup)
     limit = len(actions) if upto is None else upto
     if not 0 <= limit <= len(actions):
-        raise RecordError(f"the record has {len(actions)} moves; there is no move {upto}")
+        raise RecordError("record-no-move", moves=len(actions), upto=limit)
     for number, action in enumerate(actions[:limit], start=1):
         try:
             state.play(action)
         except ZamekError as exc:
-            raise RecordError(f"move {number} ({action}): {exc}") from None
+            raise RecordError("record-move", number=number, action=str(action), reason=exc) from None
     if upto is None and (claimed := raw.get("result")) is not None:
         result = state.result()
         if result is None:
-            raise RecordError("result: the record claims a result but its moves do not finish the game")
+            raise RecordError("record-unfinished")
         found = {"points": list(result.points), "ranking": list(result.ranking)}
         if not isinstance(claimed, dict) or any(claimed.get(k) != v for k, v in found.items()):
-            raise RecordError(f"result: the record says {claimed}, the moves give {found}")
+            raise RecordError("record-result", claimed=str(claimed), found=str(found))
     return state

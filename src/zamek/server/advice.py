@@ -2,9 +2,9 @@
 
 A hint is one of the best moves for the player to move, with the expected final lead it leads to; the answer
 also names its placement (space, rotation) and its figure (the feature's index on the tile), so the page draws
-it on the board without parsing notation, and says each action in words. An analysis is stored as
-``zamek.castle.analysis``'s JSON, language-free; the words of each decision's move played and best move are added to
-each answer from a replay of the game.
+it on the board without parsing notation, and says each action in words and as a message of the catalogue. An
+analysis is stored as ``zamek.castle.analysis``'s JSON, language-free; the words and messages of each decision's move
+played and best move are added to each answer from a replay of the game.
 """
 
 from __future__ import annotations
@@ -14,26 +14,38 @@ from typing import Any
 
 from zamek import Action, GameState, Setup, ZamekError, new_game, parse_action
 from zamek.castle.analysis import Hint
-from zamek.castle.report import describe_move
+from zamek.castle.report import move_message
 from zamek.castle.rules.actions import Follower, Place
 from zamek.castle.rules.geometry import SEGMENTS, rotate_segment, space_name
 from zamek.castle.rules.tiles import TileDef, canonical_form
-from zamek.server.schemas import AnalysedDecision, AnalysisView, HintMove
+from zamek.i18n import NOBODY, Message, Reader
+from zamek.server.schemas import AnalysedDecision, AnalysisView, HintMove, MessageView
+from zamek.server.views import message_view
 
 
-def _words(state: GameState, texts: Sequence[str], lang: str) -> list[str]:
-    """The actions ``texts`` played one after another from ``state`` (left untouched), in words."""
+def _messages(state: GameState, texts: Sequence[str]) -> list[Message]:
+    """The actions ``texts`` played one after another from ``state`` (left untouched), as messages (as far as
+    they are the engine's own moves: an action that is not one ends the list)."""
     state = state.copy()
-    words = []
+    messages = []
     for text in texts:
         try:
             action = parse_action(text)
-            words.append(describe_move(state, action, lang))
+            messages.append(move_message(state, action))
             state.apply(action)
-        except ZamekError:
-            words.append(text)  # never expected (the moves are the engine's own): the notation says it
+        except ZamekError:  # never expected: the moves are the engine's own
             break
-    return words
+    return messages
+
+
+def _said(state: GameState, texts: Sequence[str], lang: str, reader: Reader = NOBODY
+          ) -> tuple[list[str], list[MessageView]]:
+    """The actions ``texts`` in words (as ``reader`` reads them) and as messages; an action no message says is
+    in notation."""
+    messages = _messages(state, texts)
+    edition = state.setup.edition
+    words = [m.text(lang, edition, reader) for m in messages] + list(texts[len(messages):len(messages) + 1])
+    return words, [message_view(m) for m in messages]
 
 
 def _turned(tile: TileDef, rotation: int) -> tuple[tuple[object, ...], dict[int, int]]:
@@ -86,9 +98,11 @@ def distinct_hints(state: GameState, hints: Sequence[Hint], count: int) -> list[
     return kept
 
 
-def hint_move(state: GameState, hint: Hint, lang: str) -> HintMove:
-    """A hint as the page draws it: the tile's space and rotation, the figure's feature, the words."""
-    answer = HintMove(move=list(hint.move), lead=hint.lead, words=_words(state, hint.move, lang))
+def hint_move(state: GameState, hint: Hint, lang: str, reader: Reader = NOBODY) -> HintMove:
+    """A hint as the page draws it: the tile's space and rotation, the figure's feature, the words (as ``reader``,
+    the seat to move, reads them) and the messages."""
+    words, messages = _said(state, hint.move, lang, reader)
+    answer = HintMove(move=list(hint.move), lead=hint.lead, words=words, messages=messages)
     for text in hint.move:
         try:
             action = parse_action(text)
@@ -114,7 +128,7 @@ def analysis_view(data: dict[str, Any], setup: Setup, actions: Sequence[Action],
             best, played = decision.best, decision.played
             if best != played and _same_move(state, best) == _same_move(state, played):
                 decision.best = list(decision.played)  # the best move, the symmetric tile turned another way
-            decision.played_words = _words(state, decision.played, lang)
-            decision.best_words = _words(state, decision.best, lang)
+            decision.played_words, decision.played_messages = _said(state, decision.played, lang)
+            decision.best_words, decision.best_messages = _said(state, decision.best, lang)
         state.apply(action)
     return view

@@ -2,15 +2,18 @@
 
 Every answer is a model of :mod:`zamek.server.schemas` (Rycerze i zamki: :mod:`zamek.server.knights_schemas`),
 declared as the route's return type, so ``/api/openapi.json`` describes each one; every ``/api/`` answer
-carries the protocol's version in the ``Zamek-Api`` header. Every refusal is a 4xx JSON answer
-``{"error": code, "message": text}`` (``ErrorAnswer``) whose text is the engine's own message (an illegal
-move, a corrupt saved game), so the page can show it as it is.
+carries the protocol's version in the ``Zamek-Api`` header. Every refusal is a 4xx JSON answer (``ErrorAnswer``)
+``{"error": kind, "code": code, "rule": rule, "params": {...}, "message": text}``: the kind of refusal, the message's
+code in the catalogue (``server.<code>``, or an engine's ``error.<code>``), the rule it enforces and its values, and
+the message said in the request's language (``?lang=``, else the browser's) and the words of the game's edition.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import html
 import json
 import logging
@@ -23,21 +26,24 @@ from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from zamek import BOARDS, CURRENT_BOARD, EDITIONS, Edition, Setup, rules_for
+from zamek import BOARDS, CURRENT_BOARD, EDITIONS, Edition, Setup, ZamekError, i18n, rules_for
 from zamek.castle.bots.levels import OFFERED_LEVELS
 from zamek.castle.rules.rates import RATES
 from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS
-from zamek.castle.terms import LANGUAGES
+from zamek.castle.rules.tokens import TokenKind, printed_number
+from zamek.knights.rules.cards import Card, CastleKind, load_cards
+from zamek.server.errors import ServiceError, invalid_request
 from zamek.server.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
 from zamek.server.knights_schemas import LobbyGames
 from zamek.server.layout import Geometry, geometry
 from zamek.server.match_routes import add_match_routes
-from zamek.server.routing import Token
+from zamek.server.routing import Lang, Token, chosen_language, preferred_language
 from zamek.server.schemas import (
     API_HEADER,
     API_VERSION,
@@ -45,15 +51,16 @@ from zamek.server.schemas import (
     AnalysisView,
     ErrorAnswer,
     Hints,
+    LanguageView,
     Lobby,
     Meta,
     RatesView,
     RuleOptionView,
     SeatedView,
+    Words,
     errors,
 )
-from zamek.server.service import GameService, ServiceError, WebConfig
-from zamek.server.words import in_language
+from zamek.server.service import GameService, WebConfig
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_IMPORT_BYTES: Final = 2_000_000
@@ -67,24 +74,22 @@ DESCRIPTION: Final = f"""The JSON protocol of the Zamek web app, version {API_VE
 says so in its `{API_HEADER}` header; game views and `/api/meta` in their `api` field). Places are named by
 their space names (`e10`; start spaces by their id, `S5`), features by their id in the engine's feature view.
 A request that changes a game proves its seat: `Authorization: Bearer <token>`, the token given when the game
-was created or joined. A refused request gets a 4xx answer `{{"error": code, "message": text}}`."""
+was created or joined. A refused request gets a 4xx answer `{{"error": kind, "code": code, "rule": rule,
+"params": {{...}}, "message": text}}`, its text in the request's language (`?lang=`, else `Accept-Language`)."""
+
+__all__ = ["create_app", "preferred_language"]
 
 
-def preferred_language(header: str | None) -> str:
-    """Return 'pl' or 'en' from an Accept-Language header (English unless Polish comes first)."""
-    best, best_q = "en", -1.0
-    for part in (header or "").split(","):
-        tag, _, params = part.strip().partition(";")
-        q = 1.0
-        if params.strip().startswith("q="):
-            try:
-                q = float(params.strip()[2:])
-            except ValueError:
-                q = 0.0
-        lang = tag.strip().lower()[:2]
-        if lang in LANGUAGES and q > best_q:
-            best, best_q = lang, q
-    return best
+CARDS: Final = load_cards()
+"""The card game's strength table (its knight's row is printed on the cards, K2)."""
+
+
+@functools.lru_cache(maxsize=32)
+def _words_json(words: i18n.Catalogue) -> tuple[bytes, str]:
+    """A catalogue as ``/api/words`` sends it, and its ETag (made once for each catalogue read: a catalogue read
+    again after ``i18n.reset()`` is another)."""
+    body = json.dumps(words.export(), ensure_ascii=False, sort_keys=True).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:16]}"'
 
 
 def json_depth(text: bytes) -> int:
@@ -112,13 +117,15 @@ def json_depth(text: bytes) -> int:
 def parse_record(body: bytes) -> Any:
     """A saved game sent as a request's body, parsed; refused when too large, too deep or not JSON."""
     if len(body) > MAX_IMPORT_BYTES:
-        raise ServiceError(413, "too-large", f"a saved game is at most {MAX_IMPORT_BYTES // 1000} kB")
+        raise ServiceError(413, "too-large", "record-too-large", kb=MAX_IMPORT_BYTES // 1000)
     if json_depth(body) > MAX_JSON_DEPTH:
-        raise ServiceError(400, "invalid-record", f"the file nests deeper than {MAX_JSON_DEPTH} levels")
+        raise ServiceError(400, "invalid-record", "too-deep", levels=MAX_JSON_DEPTH)
     try:
         return json.loads(body)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, a too long integer
-        raise ServiceError(400, "invalid-record", f"the file is not valid JSON: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ServiceError(400, "invalid-record", "not-json-at", line=exc.lineno, column=exc.colno) from None
+    except (ValueError, RecursionError):  # UnicodeDecodeError, a too long integer
+        raise ServiceError(400, "invalid-record", "not-json") from None
 
 
 def docs_page(spec: dict[str, Any]) -> str:
@@ -134,10 +141,6 @@ def docs_page(spec: dict[str, Any]) -> str:
             f"<h1>{title}</h1><p>{html.escape(DESCRIPTION)}</p><p>Every model: "
             f"<a href=\"/api/openapi.json\">/api/openapi.json</a></p>"
             f"<table><tr><th>Method</th><th>Path</th><th>What</th></tr>{''.join(rows)}</table></body></html>")
-
-
-def _lang(lang: str | None) -> str:
-    return lang if lang in LANGUAGES else "en"
 
 
 @lru_cache(maxsize=16)
@@ -176,40 +179,43 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
     app.add_middleware(SecurityHeaders, api_headers=((API_HEADER.lower().encode(), str(API_VERSION).encode()),))
 
-    def refuse(status: int, code: str, message: str) -> JSONResponse:
-        return JSONResponse(ErrorAnswer(error=code, message=message).model_dump(), status_code=status)
-
     def language_of(request: Request) -> str:
-        asked = request.query_params.get("lang")
-        return asked if asked in LANGUAGES else preferred_language(request.headers.get("accept-language"))
+        return chosen_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+    def edition_of(request: Request) -> str | None:
+        """The edition of the game a request is about (its words: a "road" of 2020 is a "path" of 2003), if it is
+        in memory (a refusal never loads a game)."""
+        game_id = request.path_params.get("game_id")
+        live = service.sessions.peek(game_id) if isinstance(game_id, str) else None
+        edition = getattr(live.setup, "edition", None) if live is not None else None
+        return str(edition) if edition is not None else None
+
+    def refuse(request: Request, refusal: ServiceError) -> JSONResponse:
+        answer = refusal.answer(language_of(request), edition_of(request))
+        return JSONResponse(jsonable_encoder(ErrorAnswer.model_validate(answer).model_dump()),
+                            status_code=refusal.status)
 
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        # A castle game's refusal speaks the words of its edition (a "road" of 2020 is a "path" of 2003).
-        game_id = request.path_params.get("game_id")
-        live = service.sessions.peek(game_id) if isinstance(game_id, str) else None
-        edition = str(getattr(live.setup, "edition", "zamek")) if live is not None else "zamek"
-        return refuse(exc.status, exc.code, in_language(exc.code, exc.message, language_of(request), edition))
+        return refuse(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = []
-        for error in exc.errors():
-            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
-            message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
-            parts.append(f"{where}: {message}" if where else message)
-        text = "; ".join(parts) or "invalid request"
-        return refuse(422, "invalid", in_language("invalid", text, language_of(request)))
+        return refuse(request, invalid_request(exc.errors()))
 
     @app.exception_handler(HTTPException)
-    async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
-        return refuse(exc.status_code, "http", str(exc.detail))
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        if exc.status_code == 404:
+            return refuse(request, ServiceError(404, "http", "not-found", status=404))
+        if exc.status_code == 405:
+            return refuse(request, ServiceError(405, "http", "method", status=405))
+        return refuse(request, ServiceError(exc.status_code, "http", "http", status=exc.status_code))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         # Answered outside the other middleware (Starlette's ServerErrorMiddleware): the headers are set here.
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-        answer = refuse(500, "internal", "the server failed to answer this request; the error is in its log")
+        answer = refuse(request, ServiceError(500, "internal", "internal"))
         answer.headers.update({k.decode(): v.decode() for k, v in SECURITY_HEADERS})
         if request.url.path.startswith("/api/"):
             answer.headers[API_HEADER] = str(API_VERSION)
@@ -235,11 +241,26 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     @app.get("/api/meta")
     def meta(request: Request) -> Meta:
-        """The protocol's version, the choices for a new game and the language the browser prefers."""
-        return Meta(levels=list(OFFERED_LEVELS), editions=[Edition(e) for e in EDITIONS], languages=list(LANGUAGES),
+        """The protocol's version, the choices for a new game and the languages (the one the browser prefers)."""
+        languages = [LanguageView(code=code, name=i18n.catalogue(code).name) for code in i18n.languages()]
+        return Meta(levels=list(OFFERED_LEVELS), editions=[Edition(e) for e in EDITIONS], languages=languages,
                     lang=preferred_language(request.headers.get("accept-language")), rule_sets=list(RULE_SETS),
                     edition_options=[RuleOptionView.of(o) for o in EDITION_OPTIONS],
-                    options=[RuleOptionView.of(o) for o in OPTIONS], rates=RatesView.of(RATES))
+                    options=[RuleOptionView.of(o) for o in OPTIONS], rates=RatesView.of(RATES),
+                    token_numbers={edition: {str(int(kind)): printed_number(kind, edition) for kind in TokenKind}
+                                   for edition in EDITIONS},
+                    knight_strengths={kind.key: CARDS.of(Card.KNIGHT, kind) for kind in CastleKind})
+
+    @app.get("/api/words", response_model=Words, responses=errors(422))
+    def words(request: Request, lang: str | None = None) -> Response:
+        """The catalogue of words of a language (``lang``, else the browser's), every key in it or in English:
+        ``{"lang", "name", "plural_rules", "messages": {key: message}}`` (zamek.i18n). Cached by the browser
+        and revalidated with its ETag."""
+        body, etag = _words_json(i18n.catalogue(chosen_language(lang, request.headers.get("accept-language"))))
+        headers = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Language"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
 
     @app.get("/api/geometry", responses=errors(400, 422))
     def castle_geometry(rules: str | None = None, sokol: bool = False, board: int = CURRENT_BOARD) -> Geometry:
@@ -249,13 +270,15 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         is played); ``board`` the castle's revision a game was played on (games saved before board 2 keep board 1).
         """
         if board not in BOARDS:
-            raise ServiceError(400, "bad-board", f"board {board}: the castle has boards {', '.join(map(str, BOARDS))}")
+            raise ServiceError(400, "bad-board", "bad-board", board=board, boards=list(BOARDS))
         if rules is None:
             return _geometry(replace(Setup(board=board), sokol=sokol))
         try:
             setup = Setup.parse(rules, board=board)
-        except ValueError as exc:
-            raise ServiceError(422, "invalid", f"rules: {exc}") from None
+        except ZamekError as exc:
+            raise ServiceError(422, "invalid", "bad-rules", reason=exc) from None
+        except ValueError:
+            raise ServiceError(422, "invalid", "bad-rules-name", rules=rules) from None
         return _geometry(setup)
 
     @app.post("/api/lobby", responses=errors(422))
@@ -283,40 +306,40 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         legacy_left = False
         return adopted
 
-    add_match_routes(app, service, _lang)
+    add_match_routes(app, service)
 
     @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422))
-    def game_hints(game_id: str, token: Token, lang: str = "en") -> Hints:
+    def game_hints(game_id: str, token: Token, lang: Lang) -> Hints:
         """The three best moves for the seat to move (its token), each with the mover's expected final lead: in
         games against the computer, at one screen, and against a friend when both agreed to hints."""
-        return service.hints(game_id, token, _lang(lang))
+        return service.hints(game_id, token, lang)
 
     @app.get("/api/games/{game_id}/analysis", responses=errors(404, 409, 422))
-    def game_analysis(game_id: str, lang: str = "en") -> AnalysisView:
+    def game_analysis(game_id: str, lang: Lang) -> AnalysisView:
         """A finished game's analysis: every decision judged against the best move by the expected final lead,
         flagged (inaccuracy, mistake, blunder), with each player's summary. Computed once and stored."""
-        return service.analysis(game_id, _lang(lang))
+        return service.analysis(game_id, lang)
 
     @app.post(
         "/api/analysis", responses=errors(400, 413, 422),
         openapi_extra={"requestBody": {"required": True, "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}},
     )
-    async def analyse_record(request: Request, lang: str = "en") -> AnalysisView:
+    async def analyse_record(request: Request, lang: Lang) -> AnalysisView:
         """The analysis of a finished saved game sent as the request's JSON body (nothing is stored)."""
         raw = parse_record(await request.body())
-        return await run_in_threadpool(service.analyse_record, raw, _lang(lang))
+        return await run_in_threadpool(service.analyse_record, raw, lang)
 
     @app.post(
         "/api/import", status_code=201, responses=errors(400, 413, 422),
         openapi_extra={"requestBody": {"required": True, "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}},
     )
-    async def import_game(request: Request, lang: str = "en") -> SeatedView:
+    async def import_game(request: Request, lang: Lang) -> SeatedView:
         """Store a saved game sent as the request's JSON body; a corrupt one is refused with the reason."""
         raw = parse_record(await request.body())
         created = await run_in_threadpool(service.import_record, raw)
-        view = await run_in_threadpool(service.seated_view, created, _lang(lang))
+        view = await run_in_threadpool(service.seated_view, created, lang)
         assert isinstance(view, SeatedView)  # a saved castle game
         return view
 

@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from zamek.server.errors import InvalidRequest
+
 ClockKind = Literal["live", "correspondence"]
 
 
@@ -32,9 +34,9 @@ class ClockSettings(BaseModel):
     @model_validator(mode="after")
     def _sensible(self) -> ClockSettings:
         if self.kind == "live" and self.minutes * 60 < 10:
-            raise ValueError("a live clock gives each player at least 10 seconds")
+            raise InvalidRequest("live-clock-min")
         if self.kind == "correspondence" and self.days * 24 < 1:
-            raise ValueError("a correspondence clock gives each move at least an hour")
+            raise InvalidRequest("correspondence-clock-min")
         return self
 
     @property

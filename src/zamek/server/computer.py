@@ -146,7 +146,7 @@ class ComputerPlayer:
             self._try(lambda: self.repo.retry_job(job, self._ms() + round(RETRY_SECONDS * 1000)))
         except Exception as exc:  # a bug: shown to the player instead of trying forever
             log.exception("the computer player failed in game %s", job.game_id)
-            error = f"the computer player failed: {exc}"
+            error = str(exc) or type(exc).__name__  # the detail a person reads in the catalogue's words
             self._try(lambda: self.repo.fail_job(job, error))
         finally:
             with self._lock:

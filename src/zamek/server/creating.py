@@ -31,7 +31,7 @@ def create(sessions: Sessions, mode: str, level: str | None, seat: str, setup: S
     players: list[SeatPlayer] = ["person", "person"]
     if mode == COMPUTER:
         if level not in OFFERED_LEVELS:
-            raise ServiceError(422, "invalid", f"unknown level {level!r}; choose from {', '.join(OFFERED_LEVELS)}")
+            raise ServiceError(422, "invalid", "unknown-level", level=str(level), levels=list(OFFERED_LEVELS))
         human = mine
         players[1 - mine] = "computer"
     else:
@@ -39,7 +39,7 @@ def create(sessions: Sessions, mode: str, level: str | None, seat: str, setup: S
     if mode == FRIEND:
         players[1 - mine] = "open"
     elif clock is not None:
-        raise ServiceError(422, "invalid", "clocks are for games against a friend")
+        raise ServiceError(422, "invalid", "clocks-friend")
     names: list[str | None] = [None, None]
     names[mine] = clean_name(name)
     if mode == FRIEND:
@@ -53,7 +53,7 @@ def create_knights(sessions: Sessions, kinds: list[str], seed: int | None = None
     """Start a game of Rycerze i zamki: each seat's player is 'person' (at the creator's screen), 'friend' (who
     opens the invitation) or a computer player."""
     if clock is not None and "friend" not in kinds:
-        raise ServiceError(422, "invalid", "clocks are for games with friends")
+        raise ServiceError(422, "invalid", "clocks-friends")
     seats: list[SeatPlayer] = ["person" if k == "person" else "open" if k == "friend" else "computer"
                                for k in kinds]
     if names is None:

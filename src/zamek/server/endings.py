@@ -21,9 +21,9 @@ def resign(sessions: Sessions, game_id: str, token: str | None, revision: int | 
         seat = sessions.prove(live, token)
         sessions.check_revision(live, revision)
         if live.over:
-            raise ServiceError(409, "illegal", "the game is over")
+            raise ServiceError(409, "game-over", "game-over")
         if live.waiting_for_friend:
-            raise ServiceError(409, "waiting", "nobody has joined this game yet: delete it instead")
+            raise ServiceError(409, "waiting", "nobody-joined")
         check_clock(sessions, live)
         end_game(sessions, live, {"reason": "resign", "loser": seat})
     return live
@@ -37,10 +37,9 @@ def abort(sessions: Sessions, game_id: str, token: str | None, revision: int | N
         sessions.prove(live, token)
         sessions.check_revision(live, revision)
         if live.over:
-            raise ServiceError(409, "illegal", "the game is over")
+            raise ServiceError(409, "game-over", "game-over")
         if sessions.started(live, live.infos):
-            raise ServiceError(409, "started", "every player has moved: the game can no longer be aborted "
-                                               "(resign instead)")
+            raise ServiceError(409, "started", "started")
         end_game(sessions, live, {"reason": "abort"})
     return live
 
@@ -90,4 +89,4 @@ def check_clock(sessions: Sessions, live: LiveGame) -> None:
     loser = live.clock.expired(sessions.now())
     if loser is not None:
         end_game(sessions, live, {"reason": "timeout", "loser": loser})
-        raise ServiceError(409, "time-out", "the time of the player to move has run out: the game is over")
+        raise ServiceError(409, "time-out", "time-out")

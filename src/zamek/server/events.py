@@ -149,7 +149,7 @@ class LocalEvents:
             # Spectators and each seat have pages of their own to count: spectators never shut a player out.
             alike = sum(1 for w in games if w.seat == seat)
             if alike >= (MAX_WATCHERS_PER_GAME if seat is None else MAX_PAGES_PER_SEAT) or self._count >= MAX_WATCHERS:
-                raise ServiceError(429, "too-many-watchers", "this game has too many pages open; close one")
+                raise ServiceError(429, "too-many-watchers", "too-many-watchers")
             self._watchers[game_id] = games
             games.append(watcher)
             self._count += 1

@@ -8,7 +8,8 @@
   (403 ``bad-origin``: cross-site request forgery).
 * :class:`SecurityHeaders` adds the Content-Security-Policy and friends to every answer.
 
-Every refusal is the API's error format ``{"error": code, "message": text}``.
+Every refusal is the API's error format (``ErrorAnswer``: the kind, the message's code and values, and the message
+in the request's language).
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ import json
 import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
+
+from zamek.server.errors import ServiceError
+from zamek.server.routing import chosen_language
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -39,10 +43,12 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
 UNSAFE_METHODS: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-async def send_error(send: Send, status: int, code: str, message: str) -> None:
-    """Answer with the API's error format."""
-    body = json.dumps({"error": code, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status, "headers": [
+async def send_error(scope: Scope, send: Send, refusal: ServiceError) -> None:
+    """Answer with the API's error format, in the request's language (``?lang=``, else ``Accept-Language``)."""
+    query = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1")).get("lang")
+    lang = chosen_language(query[0] if query else None, header(scope, b"accept-language"))
+    body = json.dumps(refusal.answer(lang), ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": refusal.status, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
         (b"connection", b"close"),
     ]})
@@ -68,8 +74,8 @@ class BodyLimit:
         self.app = app
         self.limit = limit
 
-    def message(self) -> str:
-        return f"a request is at most {self.limit // 1000} kB"
+    def refusal(self) -> ServiceError:
+        return ServiceError(413, "too-large", "request-too-large", kb=self.limit // 1000)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -80,10 +86,10 @@ class BodyLimit:
             try:
                 too_large = int(declared) > self.limit
             except ValueError:
-                await send_error(send, 400, "bad-request", "the Content-Length header is not a number")
+                await send_error(scope, send, ServiceError(400, "bad-request", "bad-length"))
                 return
             if too_large:
-                await send_error(send, 413, "too-large", self.message())
+                await send_error(scope, send, self.refusal())
                 return
         received = 0
         started = False
@@ -99,7 +105,7 @@ class BodyLimit:
                 if received > self.limit:
                     refused = True
                     if not started:
-                        await send_error(send, 413, "too-large", self.message())
+                        await send_error(scope, send, self.refusal())
                     # The app sees a client that went away: it stops reading and its answer is dropped.
                     return {"type": "http.disconnect"}
             return message
@@ -150,14 +156,15 @@ class HostCheck:
             return
         host = header(scope, b"host")
         if host is None or ("*" not in self.allowed and normal_host(split_host(host)) not in self.allowed):
-            await send_error(send, 400, "bad-host", f"this server is not served as {host or 'no host'!r}")
+            refusal = ServiceError(400, "bad-host", "bad-host", host=host) if host else ServiceError(
+                400, "bad-host", "no-host")
+            await send_error(scope, send, refusal)
             return
         origin = header(scope, b"origin")
         if origin is not None and scope.get("method", "GET").upper() in UNSAFE_METHODS:
             parts = urlsplit(origin)
             if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.strip().lower():
-                await send_error(send, 403, "bad-origin",
-                                 f"a request from another site ({origin}) may not change anything here")
+                await send_error(scope, send, ServiceError(403, "bad-origin", "bad-origin", origin=origin))
                 return
         await self.app(scope, receive, send)
 

@@ -23,7 +23,7 @@ MAX_IMPORT_MOVES: Final = 5000
 def check_length(raw: Any) -> None:
     """Refuse a saved game with more moves than any game has (before reading it)."""
     if isinstance(raw, dict) and isinstance(raw.get("moves"), list) and len(raw["moves"]) > MAX_IMPORT_MOVES:
-        raise ServiceError(400, "invalid-record", f"moves: more than {MAX_IMPORT_MOVES} moves")
+        raise ServiceError(400, "invalid-record", "too-many-moves", limit=MAX_IMPORT_MOVES)
 
 
 def check_draw_order(setup: Setup) -> None:
@@ -32,8 +32,7 @@ def check_draw_order(setup: Setup) -> None:
     assert setup.draw_order is not None
     ids = sorted(t.id for t in new_game(setup).tiles.tiles)
     if sorted(setup.draw_order) != ids:
-        raise ServiceError(400, "invalid-record", f"setup.draw_order: must name each of the set's {len(ids)} tiles "
-                                                  "once")
+        raise ServiceError(400, "invalid-record", "draw-order-set", tiles=len(ids))
 
 
 def read_import(raw: Any) -> tuple[Setup, list[Action]]:
@@ -41,8 +40,7 @@ def read_import(raw: Any) -> tuple[Setup, list[Action]]:
     setup, actions = records.read_record(raw)
     draws = sum(isinstance(a, Draw) for a in actions)
     if setup.draw_order is not None and draws > len(setup.draw_order):
-        raise ServiceError(400, "invalid-record", f"setup.draw_order: {len(setup.draw_order)} tiles, "
-                                                  f"but the moves draw {draws}")
+        raise ServiceError(400, "invalid-record", "draw-order-short", tiles=len(setup.draw_order), draws=draws)
     if setup.draw_order is not None:
         check_draw_order(setup)
     records.replay(raw)

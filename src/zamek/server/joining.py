@@ -28,7 +28,7 @@ def join(sessions: Sessions, game_id: str, invite: str, name: str | None, kind: 
         live = sessions.get(game_id, kind)
         with live.lock:
             if live.over:
-                raise ServiceError(409, "illegal", "the game is over")
+                raise ServiceError(409, "game-over", "game-over")
             again = [s for s in live.seats if s.rejoined(invite, key)]
             token = new_secret()
             if again:
@@ -37,10 +37,10 @@ def join(sessions: Sessions, game_id: str, invite: str, name: str | None, kind: 
             else:
                 free = [s for s in live.seats if s.player == "open"]
                 if not free:
-                    raise ServiceError(409, "no-free-seat", "every seat of this game is taken")
+                    raise ServiceError(409, "no-free-seat", "seats-taken")
                 was = free[0]
                 if not was.invited(invite):
-                    raise ServiceError(403, "bad-invite", "this invitation is not this game's")
+                    raise ServiceError(403, "bad-invite", "bad-invite")
                 seat = was.taken(token, clean_name(name), now(), invite, key)
             before = live.seats
             live.seats = [seat if s.index == seat.index else s for s in before]
@@ -52,7 +52,7 @@ def join(sessions: Sessions, game_id: str, invite: str, name: str | None, kind: 
             except Exception as exc:
                 if not reloaded(exc):
                     live.seats = before
-                if not isinstance(exc, ServiceError) or exc.code != "stale" or attempt:
+                if not isinstance(exc, ServiceError) or exc.error != "stale" or attempt:
                     raise
                 continue  # another change came first (a friend, a move), and the match is up to date: look again
         return Created(live, {seat.index: token})
@@ -65,9 +65,9 @@ def new_invitation(sessions: Sessions, game_id: str, token: str | None, kind: st
     with live.lock:
         sessions.prove(live, token)
         if live.over:
-            raise ServiceError(409, "illegal", "the game is over")
+            raise ServiceError(409, "game-over", "game-over")
         if not any(s.player == "open" and s.invite_digest is not None for s in live.seats):
-            raise ServiceError(409, "no-free-seat", "no seat of this game waits for an invitation")
+            raise ServiceError(409, "no-free-seat", "no-invitation-seat")
         code = new_secret()
         opened = sessions.repo.set_invite(live.id, digest(code))
         live.seats = [replace(s, invite_digest=digest(code)) if s.index in opened else s for s in live.seats]

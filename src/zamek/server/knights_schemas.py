@@ -1,4 +1,4 @@
-"""The web protocol of Rycerze i zamki (``/api/knights``): its requests and answers as pydantic models.
+"""The web protocol of Rycerze i zamki: its answers as pydantic models (its requests are the castle game's).
 
 The same protocol version as the castle game's (``API_VERSION``). A seat's view holds only what that
 seat may see (K8): the others' hands and face-down choices are never in any answer.
@@ -9,54 +9,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field
 
-from zamek.server.schemas import API_VERSION, Answer, ClockView, EndedView, GameLine, Name, SeatToken, SeatView
+from zamek.server.schemas import API_VERSION, Answer, ClockView, EndedView, GameLine, MessageView, SeatToken, SeatView
 
 SeatKind = Literal["person", "friend", "random", "heuristic", "mc"]
 """A person at this screen, a friend elsewhere (who opens the invitation), or a computer player."""
 KnightsPhase = Literal["draw", "choose", "recruit", "over"]
 
 
-# ------------------------------------------------------------------ requests
-
-
-class NewKnightsGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    seats: list[SeatKind] = Field(min_length=2, max_length=4)
-    """Each seat's player, in seat order: 'person', 'friend' or a computer player."""
-    seed: int | None = Field(default=None, ge=0, lt=2**62)
-    name: Name | None = None
-    """The creator's name (their first 'person' seat), shown to friends."""
-
-    @model_validator(mode="after")
-    def _people(self) -> NewKnightsGame:
-        if "person" not in self.seats:
-            raise ValueError("at least one seat is a person's at this screen (the creator's)")
-        if self.seed is not None and "friend" in self.seats:
-            raise ValueError("a game with friends has no chosen seed: it would tell its creator every tile")
-        return self
-
-
-class KnightsMove(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    seat: int | None = Field(default=None, ge=0, le=3)
-    """The seat choosing: the one the request's token holds (given, it must be that one)."""
-    action: str = Field(min_length=1, max_length=40)
-    """'play:dragon+shepherd' or 'recruit:knight'."""
-    revision: int | None = None
-
-
 # ------------------------------------------------------------------- answers
-
-
-class KnightsMeta(Answer):
-    seat_kinds: list[SeatKind]
-    min_players: int
-    max_players: int
-    cards: list[str]
 
 
 class KnightsLine(Answer):
@@ -114,11 +76,15 @@ class KnightsResultView(Answer):
     points: list[int]
     hand_sizes: list[int]
     lines: list[str]
+    messages: list[MessageView] = Field(default_factory=list)
+    """The lines as messages of the catalogue (players as seats)."""
 
 
 class Event(Answer):
     lines: list[str]
     """The event in words, for the seat viewing it."""
+    messages: list[MessageView] = Field(default_factory=list)
+    """The lines as messages of the catalogue (players as seats: a page says them as its reader knows them)."""
 
 
 class TileRevealedEvent(Event):

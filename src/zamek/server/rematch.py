@@ -29,14 +29,14 @@ def rematch(sessions: Sessions, game_id: str, token: str | None, kind: str | Non
         with live.lock:
             seat = sessions.prove(live, token)
             if not live.over:
-                raise ServiceError(409, "in-progress", "a rematch is offered once the game is over")
+                raise ServiceError(409, "in-progress", "rematch-after-end")
             if not live.invites_friends:
-                raise ServiceError(409, "illegal", "a rematch is for games against a friend; start a new game")
+                raise ServiceError(409, "not-for-this-game", "rematch-friends")
             if live.rematch is None:
                 try:
                     return _offer(sessions, live, seat)
                 except ServiceError as exc:
-                    if exc.code != "stale" or attempt:
+                    if exc.error != "stale" or attempt:
                         raise
                     continue  # another player offered it first: take the seat in theirs
             try:
@@ -46,7 +46,7 @@ def rematch(sessions: Sessions, game_id: str, token: str | None, kind: str | Non
                     raise
                 return _offer(sessions, live, seat)  # the offer was deleted while it waited: offer anew
         return _take(sessions, live, new, seat)
-    raise ServiceError(409, "stale", "the game has changed meanwhile; ask again")
+    raise ServiceError(409, "stale", "stale-retry")
 
 
 def _moved(live: LiveGame, seat: int) -> int:

@@ -1,4 +1,5 @@
-"""What the routes of both games share: the seat token of a request, and the answer that streams events."""
+"""What the routes of both games share: the seat token and the language of a request, and the answer that streams
+events."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from zamek import i18n
 
 _bearer = HTTPBearer(auto_error=False, description="a seat's token, from the answer that created or joined the game")
 
@@ -21,6 +24,41 @@ async def seat_token(credentials: Annotated[HTTPAuthorizationCredentials | None,
 
 Token = Annotated[str | None, Depends(seat_token)]
 """A route's parameter for the request's seat token (the route decides whether it is needed)."""
+
+
+def preferred_language(header: str | None) -> str:
+    """The language of an ``Accept-Language`` header there is a catalogue for, the one the browser likes best (by
+    its ``q``; the base language when it likes none of them)."""
+    known = i18n.languages()
+    best, best_q = i18n.BASE, -1.0
+    for part in (header or "").split(","):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        tag = tag.strip()
+        lang = tag if tag in known else tag.lower().split("-")[0]
+        if lang in known and q > best_q:
+            best, best_q = lang, q
+    return best
+
+
+def chosen_language(asked: str | None, header: str | None) -> str:
+    """The language of an answer: ``asked`` (``?lang=``) when there is a catalogue for it, else the browser's."""
+    return asked if asked is not None and asked in i18n.languages() else preferred_language(header)
+
+
+def request_language(request: Request, lang: str | None = None) -> str:
+    """The language of a request's answer: ``lang`` when there is a catalogue for it, else the browser's
+    (``Accept-Language``), else English."""
+    return chosen_language(lang, request.headers.get("accept-language"))
+
+
+Lang = Annotated[str, Depends(request_language)]
+"""A route's parameter for the language of its answer (``?lang=``, else the browser's)."""
 
 
 def last_event_id(request: Request) -> int | None:

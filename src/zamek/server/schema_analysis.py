@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from zamek.server.schema_base import Answer, Loose, PieceKey, Space
+from zamek.server.schema_base import Answer, Loose, MessageView, PieceKey, Space
 
 
 class HintMove(Answer):
@@ -18,6 +18,8 @@ class HintMove(Answer):
     """The mover's expected final lead (points) after it, as the expert's learned value judges it."""
     words: list[str]
     """Each action in words, in the view's language."""
+    messages: list[MessageView] = Field(default_factory=list)
+    """Each action as a message of the catalogue (its player as a seat)."""
     space: Space | None = None
     """A placement: where the tile goes."""
     rotation: int | None = None
@@ -66,6 +68,9 @@ class AnalysedDecision(Loose):
     played_words: list[str] = Field(default_factory=list)
     """The move played in words (the view's language)."""
     best_words: list[str] = Field(default_factory=list)
+    played_messages: list[MessageView] = Field(default_factory=list)
+    """The move played as messages of the catalogue (its player as a seat)."""
+    best_messages: list[MessageView] = Field(default_factory=list)
 
 
 class AnalysisView(Loose):

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-API_VERSION: Final = 4
+API_VERSION: Final = 5
 """The version of the protocol; every game view and ``/api/meta`` say it, and so does the ``Zamek-Api`` header."""
 API_HEADER: Final = "Zamek-Api"
 
@@ -39,11 +39,40 @@ class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ErrorAnswer(Answer):
-    """A refused request (4xx): a code and the reason in words (the engine's own message for a move)."""
+class MessageView(Answer):
+    """A message of the catalogue not yet put into words (``/api/words`` has every message): its key and values.
 
-    error: str = Field(examples=["illegal"])
+    A value is text, a number, a word of the game (``{"term": key}``: said in the words of the edition), a player
+    (``{"seat": n}``: said as the reader knows them, "You", "Player 2"), another message (``{"key", "params"}``:
+    an engine's error inside a refusal, a count inside a score line) or a list of values. Which values a message
+    takes is the catalogue's (its ``{name}`` arguments): they are not described here one by one, and are sent as
+    they are (a view has many lines)."""
+
+    key: str = Field(examples=["move.place"])
+    params: dict[str, Any] = Field(default_factory=dict, examples=[{"player": {"seat": 0}, "tile": "Z15",
+                                                                     "space": "e10", "degrees": 90}])
+
+
+class ErrorAnswer(Answer):
+    """A refused request (4xx, 5xx): the kind of refusal, its message in the catalogue (by code, with the rule it
+    enforces and its values) and that message said in the request's language, in the words of the game's edition.
+
+    The code names the message ``server.<code>`` of the catalogue for a refusal of the web layer, and the message
+    ``error.<code>`` for one of the rules engines (kinds ``illegal-move``, ``malformed-move``, ``invalid-record``,
+    and ``invalid`` for a rule set). A value that is a word of the game is ``{"term": key}``, a player
+    ``{"seat": n}``, a nested error or message ``{"key": ..., "params": {...}}``."""
+
+    error: str = Field(examples=["illegal-move"])
+    """The kind of refusal: ``not-found``, ``not-your-seat``, ``not-your-turn``, ``stale``, ``game-over``,
+    ``illegal-move``, ``malformed-move``, ``invalid-record``, ``invalid``..."""
+    code: str = Field(examples=["no-neighbour"])
+    """The message's code in the catalogue."""
+    rule: str | None = Field(default=None, examples=["Z7"])
+    """The rule the refusal enforces (RULES.md), if it is one of the rules'."""
+    params: dict[str, Any] = Field(default_factory=dict)
+    """The message's values (as ``MessageView``'s)."""
     message: str = Field(examples=["d5/0: a tile must touch a placed tile or a start space with a side (Z7)"])
+    """The message in the request's language (``?lang=``, else ``Accept-Language``)."""
 
 
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:

@@ -10,7 +10,17 @@ from pydantic import Field
 
 from zamek import Edition
 from zamek.server.clock import ClockKind
-from zamek.server.schema_base import API_VERSION, Answer, Mode, MoveKind, PhaseName, PieceKey, SeatPlayerName, Space
+from zamek.server.schema_base import (
+    API_VERSION,
+    Answer,
+    MessageView,
+    Mode,
+    MoveKind,
+    PhaseName,
+    PieceKey,
+    SeatPlayerName,
+    Space,
+)
 
 
 class SeatView(Answer):
@@ -244,6 +254,9 @@ class ScoreLine(Answer):
     points: int
     reason: str
     line: str
+    """The line in words, in the view's language (its player as the request's seat reads it)."""
+    message: MessageView
+    """The line as a message of the catalogue (its players as seats: a page says them as its reader knows them)."""
     spaces: list[Space]
     """The spaces of the feature it scored (empty for a line about no feature)."""
     final: bool
@@ -261,6 +274,9 @@ class MoveLine(Answer):
     """In the game's notation."""
     kind: MoveKind
     words: str
+    """In words, in the view's language (its player as the request's seat reads it)."""
+    message: MessageView | None = None
+    """As a message of the catalogue (its player as a seat); None where the game does not describe its moves."""
     player: int | None
     chance: bool
 

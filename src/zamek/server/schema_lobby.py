@@ -64,14 +64,37 @@ class RatesView(Answer):
         return cls.model_validate({f.name: getattr(rates, f.name) for f in fields(rates)})
 
 
+class LanguageView(Answer):
+    """A language there is a catalogue of words for."""
+
+    code: str = Field(examples=["pl"])
+    """Its code (``?lang=``, ``/api/words?lang=``)."""
+    name: str = Field(examples=["Polski"])
+    """Its name in itself (the catalogue's ``language.name``)."""
+
+
+class Words(Answer):
+    """A language's catalogue of words (``zamek.i18n``): every message, in the language or, where it has none, in
+    English; the page says every word with it (``static/words.js``)."""
+
+    lang: str = Field(examples=["pl"])
+    name: str = Field(examples=["Polski"])
+    plural_rules: str = Field(examples=["pl"])
+    """The CLDR locale whose plural rules its messages follow (``Intl.PluralRules``)."""
+    messages: dict[str, str]
+    """Every message by its key (``key@edition`` for an edition's own form), in ICU MessageFormat."""
+
+
 class Meta(Answer):
     """The protocol's version, the choices for a new game and the language the browser prefers."""
 
     api: int = API_VERSION
     levels: list[str]
     editions: list[Edition]
-    languages: list[str]
+    languages: list[LanguageView]
+    """The languages there are catalogues for, the base language (English) first."""
     lang: str
+    """The one of them the browser prefers (``Accept-Language``)."""
     rule_sets: list[str] = Field(examples=[["zamek", "castle2003", "zamek+sokol"]])
     """Every rule set's name (``NewGame.rules``), the fewest options first, the default first."""
     edition_options: list[RuleOptionView]
@@ -80,6 +103,10 @@ class Meta(Answer):
     """The expansions and variants, in the order their keys are written in a rule set's name."""
     rates: RatesView
     """What everything scores (the rules page draws its examples with them)."""
+    token_numbers: dict[str, dict[str, int]]
+    """The number printed on each token, by edition and token kind (C4: The Castle 2003 numbers them its own way)."""
+    knight_strengths: dict[str, int]
+    """Rycerze i zamki: the knight's strength against each kind of castle, the one strength the cards print (K2)."""
 
 
 class GameLine(Answer):

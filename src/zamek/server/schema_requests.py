@@ -8,9 +8,10 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from zamek import Edition, Setup
+from zamek import Edition, Setup, ZamekError
 from zamek.castle.rules.rulesets import OPTIONS, rule_set_name
 from zamek.server.clock import ClockSettings
+from zamek.server.errors import InvalidRequest
 from zamek.server.schema_base import Answer, Mode, Name, Request, Secret
 
 SeatKind = Literal["person", "friend", "random", "heuristic", "mc"]
@@ -47,38 +48,44 @@ class NewGame(Request):
     @field_validator("rules")
     @classmethod
     def _known_rule_set(cls, rules: str | None) -> str | None:
-        """A rule set the registry knows, by its name as a game's view writes it (ValueError names what is
+        """A rule set the registry knows, by its name as a game's view writes it (the engine's error names what is
         wrong)."""
-        return None if rules is None else Setup.parse(rules).name
+        if rules is None:
+            return None
+        try:
+            return Setup.parse(rules).name
+        except ZamekError:
+            raise
+        except ValueError:
+            raise InvalidRequest("bad-rules-name", rules=rules) from None
 
     @model_validator(mode="after")
     def _gate_guard_needs_sokol(self) -> NewGame:
         if self.rules is not None:
             against = self._contradiction(self.rules)
             if against is not None:
-                raise ValueError(f"rules {self.rules!r} and {against} contradict each other: send the rule set "
-                                 "alone")
+                raise InvalidRequest("rules-contradict", rules=self.rules, field=against)
         elif self.gate_guard and not self.sokol:
-            raise ValueError("the gate-guard variant needs the Sokół expansion")
+            raise InvalidRequest("gate-guard-sokol")
         if self.game == "knights":
             return self._knights()
         if self.seats is not None:
-            raise ValueError("seats are Rycerze i zamki's (game: knights)")
+            raise InvalidRequest("seats-knights")
         if self.clock is not None and self.mode != "friend":
-            raise ValueError("clocks are for games against a friend")
+            raise InvalidRequest("clocks-friend")
         if self.seed is not None and self.mode == "friend":
-            raise ValueError("a game against a friend has no chosen seed: it would tell its creator every tile")
+            raise InvalidRequest("friend-seed")
         return self
 
     def _knights(self) -> NewGame:
         if self.seats is None:
-            raise ValueError("a game of Rycerze i zamki names its seats")
+            raise InvalidRequest("knights-seats")
         if "person" not in self.seats:
-            raise ValueError("at least one seat is a person's at this screen (the creator's)")
+            raise InvalidRequest("person-seat")
         if self.seed is not None and "friend" in self.seats:
-            raise ValueError("a game with friends has no chosen seed: it would tell its creator every tile")
+            raise InvalidRequest("friends-seed")
         if self.clock is not None and "friend" not in self.seats:
-            raise ValueError("clocks are for games with friends")
+            raise InvalidRequest("clocks-friends")
         return self
 
     def _contradiction(self, rules: str) -> str | None:

@@ -11,7 +11,7 @@ base and types (:mod:`zamek.server.schema_base`), the requests (:mod:`zamek.serv
 view (:mod:`zamek.server.schema_game`), the lobby, ``/api/meta`` and saved games (:mod:`zamek.server.schema_lobby`),
 hints and analysis (:mod:`zamek.server.schema_analysis`).
 
-Version 2 (this one) replaced version 1's cell numbers (``cell``, ``cells``, ``family_cells``,
+Version 2 replaced version 1's cell numbers (``cell``, ``cells``, ``family_cells``,
 ``scoring_cells``, the geometry's ``cell`` and ``stride``) by space names and feature references
 (``FeatureRef``), added the drawn tile's ``places`` (each legal placement as its action), renamed
 ``followers`` to ``figures`` (a tile's feature index is ``part``, the feature it belongs to ``feature``)
@@ -21,6 +21,16 @@ Version 3 added seats: every request that changes a game proves its seat with ``
 <token>`` (the tokens are in the answer that creates or joins a game); games against a friend (``mode:
 "friend"``, an invitation code, ``/join``), clocks, resignation, rematches, the lobby of the tokens a browser
 holds (``POST /api/lobby``), and live events (``GET /api/games/{id}/events``).
+
+Version 4 made one protocol of both games (``/api/games`` for Rycerze i zamki too; ``/api/knights`` stayed as
+deprecated aliases).
+
+Version 5 (this one) speaks through the catalogue of words (:mod:`zamek.i18n`, served by ``/api/words``): a refusal
+answers its kind, its message's code, the rule it enforces and its values beside the message in the request's
+language (``ErrorAnswer``; the kinds ``illegal`` and ``malformed`` became ``illegal-move`` and ``malformed-move``, a
+game over is ``game-over``); a view's lines (moves, score lines, hints, a decision's moves, the card game's events)
+come with their messages (``MessageView``: players as seats, said by each reader as they know them); ``/api/meta``
+names each language (``LanguageView``); the routes of protocol 3 under ``/api/knights`` are gone.
 """
 
 from __future__ import annotations
@@ -38,6 +48,7 @@ from zamek.server.schema_base import (
     Answer,
     ErrorAnswer,
     Loose,
+    MessageView,
     Mode,
     MoveKind,
     Name,
@@ -83,11 +94,13 @@ from zamek.server.schema_lobby import (
     Adopted,
     GameLine,
     GameStatus,
+    LanguageView,
     Meta,
     RatesView,
     RecordResult,
     RuleOptionView,
     SavedGame,
+    Words,
 )
 from zamek.server.schema_requests import (
     Invitation,
@@ -123,8 +136,10 @@ __all__ = [
     "Hints",
     "Invitation",
     "Join",
+    "LanguageView",
     "Lobby",
     "Loose",
+    "MessageView",
     "Meta",
     "Mode",
     "Move",
@@ -160,5 +175,6 @@ __all__ = [
     "Space",
     "TokenView",
     "UseChoice",
+    "Words",
     "errors",
 ]

@@ -111,11 +111,10 @@ def seat_of(seats: Sequence[Seat], token: str | None) -> int | None:
 def prove_seat(seats: Sequence[Seat], token: str | None) -> int:
     """The seat ``token`` holds; refuse (401 without a token, 403 with another) with ``not-your-seat``."""
     if token is None:
-        raise ServiceError(401, "not-your-seat", "this needs your seat's token (Authorization: Bearer <token>), "
-                                                 "given when you created or joined the game")
+        raise ServiceError(401, "not-your-seat", "needs-token")
     seat = seat_of(seats, token)
     if seat is None:
-        raise ServiceError(403, "not-your-seat", "this token holds no seat of this game")
+        raise ServiceError(403, "not-your-seat", "not-a-seat")
     return seat
 
 

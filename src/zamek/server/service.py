@@ -18,11 +18,12 @@ from typing import Any
 from zamek import Setup, ZamekError
 from zamek.castle import analysis as judging
 from zamek.castle import record as records
+from zamek.i18n import BASE, say
 from zamek.server.advice import analysis_view, distinct_hints, hint_move
 from zamek.server.clock import ClockSettings
 from zamek.server.computer import ComputerPlayer
 from zamek.server.db import Repository
-from zamek.server.errors import ServiceError, refusing_bad_records
+from zamek.server.errors import SERVER_KEYS, ServiceError, refusing_bad_records
 from zamek.server.events import GameEvents, LocalEvents
 from zamek.server.games.castle import CASTLE
 from zamek.server.games.knights import KNIGHTS, ComputerSeatError, knights_line, knights_view
@@ -53,6 +54,7 @@ from zamek.server.sessions import (
 )
 from zamek.server.tables import default_db_url
 from zamek.server.views import (
+    castle_reader,
     clock_view,
     ended_view,
     game_line,
@@ -62,7 +64,6 @@ from zamek.server.views import (
     replay_view,
     seat_views,
 )
-from zamek.server.words import in_language
 
 __all__ = ["GameService", "ServiceError", "WebConfig"]
 
@@ -164,7 +165,7 @@ class GameService:
             with live.lock:
                 held = prove_seat(live.seats, token)
             if held != seat:
-                raise ServiceError(403, "not-your-seat", f"this token holds seat {held + 1}, not seat {seat + 1}")
+                raise ServiceError(403, "not-your-seat", "other-seat", held=held + 1, asked=seat + 1)
         return self.sessions.act(game_id, text, revision, token, kind)
 
     def draw(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
@@ -208,25 +209,24 @@ class GameService:
                 try:
                     return knights_view(live, shown, lang, connected, clock=clock, ended=ended, watching=watching)
                 except ComputerSeatError as exc:
-                    raise ServiceError(403, "not-a-person", str(exc)) from None
+                    raise ServiceError(403, "not-a-person", "computer-seat", seat=exc.seat + 1) from None
             refusal = self.sessions.undo_refusal(live)
-            words = in_language("cannot-undo", refusal, lang) if refusal is not None else None
+            words = say(f"{SERVER_KEYS}{refusal}", lang, live.setup.edition) if refusal is not None else None
             return game_view(live, live.state, live.infos, lang, can_undo=refusal is None, undo_refusal=words,
                              thinking=live.thinking, seats=seat_views(live, connected), clock=clock, ended=ended,
-                             watching=watching)
+                             watching=watching, reader=castle_reader(live, token))
 
     def _knights_seat(self, live: LiveGame, token: str | None, asked: int | None, used: bool) -> int | None:
         """The seat whose view a request may have: the token's (``asked`` must be it); None without a token."""
         if asked is not None and not 0 <= asked < len(live.players):
-            raise ServiceError(400, "bad-seat", f"no seat {asked} in a {len(live.players)}-player game")
+            raise ServiceError(400, "bad-seat", "no-seat", seat=asked, players=len(live.players))
         if asked is not None and live.is_computer(asked):
-            raise ServiceError(403, "not-a-person",
-                               f"seat {asked + 1} is a computer player: its cards and choices are not shown")
+            raise ServiceError(403, "not-a-person", "computer-seat", seat=asked + 1)
         if token is None and asked is None:
             return None
         seat = self.sessions.prove(live, token) if used else prove_seat(live.seats, token)
         if asked is not None and asked != seat:
-            raise ServiceError(403, "not-your-seat", f"this token holds seat {seat + 1}, not seat {asked + 1}")
+            raise ServiceError(403, "not-your-seat", "other-seat", held=seat + 1, asked=asked + 1)
         return seat
 
     def seated_view(self, created: Created, lang: str, seated: bool = False) -> SeatedView | SeatedKnightsView:
@@ -239,7 +239,8 @@ class GameService:
             token = next(iter(created.tokens.values())) if seated and len(created.tokens) == 1 else None
             shown = self.view(live.id, lang, live, token, used=False)
             return SeatedKnightsView(**dict(shown), tokens=tokens, invite=created.invite)
-        view = self.view(live.id, lang, live)
+        token = next(iter(created.tokens.values())) if len(created.tokens) == 1 else None
+        view = self.view(live.id, lang, live, token, used=False)
         return SeatedView(**dict(view), tokens=tokens, invite=created.invite)
 
     def seat_of(self, game_id: str, token: str | None) -> int | None:
@@ -247,30 +248,32 @@ class GameService:
         with live.lock:
             return seat_of(live.seats, token)
 
-    def replay_view(self, game_id: str, move: int | None, lang: str) -> ReplayView:
-        """The game after ``move`` moves (default: all), with the list of every move in words."""
+    def replay_view(self, game_id: str, move: int | None, lang: str, token: str | None = None) -> ReplayView:
+        """The game after ``move`` moves (default: all), with the list of every move in words (as the seat of
+        ``token`` reads them)."""
         live = self.castle(game_id)
         with live.lock:  # the moves and the metadata of one moment
             snapshot = replace(live, actions=list(live.actions), infos=list(live.infos))
+            reader = castle_reader(live, token)
         total = len(snapshot.actions)
         upto = total if move is None else move
         if not 0 <= upto <= total:
-            raise ServiceError(400, "invalid", f"the game has {total} moves; there is no position after move {move}")
+            raise ServiceError(400, "invalid", "no-position", moves=total, move=upto)
         state, _ = replay_moves(snapshot.setup, snapshot.actions[:upto])
-        return replay_view(snapshot, state, snapshot.infos, upto, lang, ended_view(snapshot))
+        return replay_view(snapshot, state, snapshot.infos, upto, lang, ended_view(snapshot), reader)
 
     def castle(self, game_id: str) -> LiveGame:
         """A castle game (what only the castle game has: replays in words, hints, analyses)."""
         live = self.get(game_id)
         if live.kind is not CASTLE:
-            raise ServiceError(409, "not-for-this-game", "replays, hints and analyses are the castle game's")
+            raise ServiceError(409, "not-for-this-game", "castle-only")
         return live
 
-    def status(self, game_id: str) -> GameStatus:
+    def status(self, game_id: str, lang: str = BASE) -> GameStatus:
         live = self.get(game_id)
         with live.lock:
             self._bot_error(live)
-            return game_status(live)
+            return game_status(live, lang)
 
     def _bot_error(self, live: LiveGame) -> None:
         """Whether the computer failed to play its turn (in whichever process took it)."""
@@ -321,28 +324,26 @@ class GameService:
         with live.lock:
             seat = prove_seat(live.seats, token)
             if not live.hints_allowed:
-                raise ServiceError(403, "hints-off", "hints are off in this game: its players did not agree to them "
-                                                     "when it was created")
+                raise ServiceError(403, "hints-off", "hints-off")
             if live.over:
-                raise ServiceError(409, "illegal", "the game is over")
+                raise ServiceError(409, "game-over", "game-over")
             if live.waiting_for_friend:
-                raise ServiceError(409, "waiting", "the game starts when your friend has opened the invitation")
+                raise ServiceError(409, "waiting", "waiting-friend")
             to_act = live.state.current
             if not live.human_to_act() or seat != to_act:
-                raise ServiceError(409, "not-your-turn", "hints are for the player to move, in their own decision")
-            state, revision = live.state.copy(), live.revision
+                raise ServiceError(409, "not-your-turn", "hints-mover")
+            state, revision, reader = live.state.copy(), live.revision, castle_reader(live, token)
         # Judged outside the game's lock: its other requests need not wait for the judging. Every move is judged
         # anyway: the best ones that are different moves (a symmetric tile turned is one move) are kept.
         found = distinct_hints(state, judging.hints(state, judging.ALL_MOVES), count)
-        return Hints(revision=revision, player=to_act, hints=[hint_move(state, h, lang) for h in found])
+        return Hints(revision=revision, player=to_act, hints=[hint_move(state, h, lang, reader) for h in found])
 
     def analysis(self, game_id: str, lang: str) -> AnalysisView:
         """A finished game's analysis: computed once and stored with the game (again when the estimate changed)."""
         live = self.castle(game_id)
         with live.lock:
             if not live.over:
-                raise ServiceError(409, "in-progress", "a game is analysed once it is over: until then its analysis "
-                                                       "would tell the players what is hidden from them")
+                raise ServiceError(409, "in-progress", "analysis-after-end")
             raw, setup, actions = live.record(), live.setup, list(live.actions)
         estimator = judging.estimator_name()
         stored = self.repo.analysis(game_id)
@@ -354,19 +355,18 @@ class GameService:
             try:
                 data = judging.analyse(raw).to_json()
             except ZamekError as exc:
-                raise ServiceError(500, "corrupt", f"game {game_id} cannot be replayed: {exc}") from None
+                raise ServiceError(500, "corrupt", "cannot-replay", game=game_id, reason=exc) from None
             self.repo.save_analysis(game_id, str(data["estimator"]), len(actions), data)
         return analysis_view(data, setup, actions, lang, game_id)
 
     def analyse_record(self, raw: Any, lang: str) -> AnalysisView:
         """The analysis of a saved game sent by the caller (not stored): only of a finished game."""
         if isinstance(raw, dict) and isinstance(raw.get("moves"), list) and len(raw["moves"]) > MAX_IMPORT_MOVES:
-            raise ServiceError(400, "invalid-record", f"moves: more than {MAX_IMPORT_MOVES} moves")
+            raise ServiceError(400, "invalid-record", "too-many-moves", limit=MAX_IMPORT_MOVES)
         with refusing_bad_records(log, "a record sent for analysis"):
             setup, actions = records.read_record(raw)
             if not records.replay(raw).is_over():
-                raise ServiceError(400, "invalid-record", "the saved game is not over: only a finished game is "
-                                                          "analysed")
+                raise ServiceError(400, "invalid-record", "record-not-over")
             data = judging.analyse(raw).to_json()
             return analysis_view(data, setup, actions, lang)
 
@@ -375,8 +375,7 @@ class GameService:
         with live.lock:
             if live.kind is KNIGHTS:
                 if not live.over:
-                    raise ServiceError(409, "in-progress", "the record holds every secret choice: it is given after "
-                                                           "the game")
+                    raise ServiceError(409, "in-progress", "record-after-end")
                 return KnightsSavedGame.model_validate(live.record())
             raw = live.record()
             players = players_of(live)

@@ -65,7 +65,6 @@ __all__ = [
     "KIND",
     "MAX_IMPORT_MOVES",
     "SEED_BITS",
-    "STALE",
     "Created",
     "LiveGame",
     "MoveInfo",
@@ -87,8 +86,6 @@ CACHED_GAMES: Final = 2000
 KIND: Final = CASTLE.name
 FIRST_MOVE_SECONDS: Final = {"live": 60.0, "correspondence": 86400.0}
 """How long a player of a game with a clock has for their first move before the game is aborted (by clock kind)."""
-STALE: Final = ("the game has changed since this page was drawn (another tab, the computer or your opponent); it has "
-                "been brought up to date")
 
 
 class Sessions:
@@ -117,10 +114,10 @@ class Sessions:
         else:
             stored = self.repo.get(game_id)
             if stored is None:
-                raise ServiceError(404, "not-found", f"there is no game {game_id!r}")
+                raise ServiceError(404, "not-found", "no-game", game=game_id)
             live = self.keep(self._load(stored))
         if kind is not None and live.kind.name != kind:
-            raise ServiceError(404, "not-found", f"there is no game {game_id!r}")
+            raise ServiceError(404, "not-found", "no-game", game=game_id)
         return live
 
     def keep(self, live: LiveGame) -> LiveGame:
@@ -133,7 +130,7 @@ class Sessions:
         revision = self.repo.revision(live.id)
         if revision is None:
             self._forget(live)
-            raise ServiceError(404, "not-found", f"there is no game {live.id!r}")
+            raise ServiceError(404, "not-found", "no-game", game=live.id)
         if revision != live.revision:
             self._reload(live)
 
@@ -143,7 +140,7 @@ class Sessions:
         stored = self.repo.get(live.id)
         if stored is None:
             self._forget(live)
-            raise ServiceError(404, "not-found", f"there is no game {live.id!r}")
+            raise ServiceError(404, "not-found", "no-game", game=live.id)
         known = [str(a) for a in live.actions]
         if stored.moves[:len(known)] == known:
             state = live.state.copy()
@@ -151,7 +148,7 @@ class Sessions:
                 actions = [live.kind.parse(m) for m in stored.moves[len(known):]]
                 infos = [live.kind.step(state, action) for action in actions]
             except ZamekError as exc:
-                raise ServiceError(500, "corrupt", f"game {live.id} cannot be replayed: {exc}") from None
+                raise ServiceError(500, "corrupt", "cannot-replay", game=live.id, reason=exc) from None
             live.state, live.actions, live.infos = state, live.actions + actions, live.infos + infos
             self._read_extras(live)
         else:
@@ -176,14 +173,13 @@ class Sessions:
         try:
             kind = kind_of(stored.kind)
         except KeyError:
-            raise ServiceError(500, "corrupt", f"game {stored.id} is of a game this program does not know: "
-                                               f"{stored.kind!r}") from None
+            raise ServiceError(500, "corrupt", "cannot-replay-unknown", game=stored.id, kind=stored.kind) from None
         try:
             setup = kind.setup_from_json(stored.setup)
             actions = [kind.parse(m) for m in stored.moves]
             state, infos = kind.replay(setup, actions)
         except ZamekError as exc:
-            raise ServiceError(500, "corrupt", f"game {stored.id} cannot be replayed: {exc}") from None
+            raise ServiceError(500, "corrupt", "cannot-replay", game=stored.id, reason=exc) from None
         players = stored.players if stored.players is not None else players_for(stored.mode, stored.level,
                                                                                  stored.human)
         live = LiveGame(stored.id, kind, stored.mode, list(players), stored.seed, setup, stored.created_at, actions,
@@ -192,7 +188,8 @@ class Sessions:
         try:
             self._read_extras(live)
         except (LookupError, TypeError, ValueError) as exc:
-            raise ServiceError(500, "corrupt", f"game {stored.id}: its clock cannot be read ({exc})") from None
+            log.error("game %s: its clock cannot be read", stored.id, exc_info=exc)
+            raise ServiceError(500, "corrupt", "bad-clock", game=stored.id) from None
         return live
 
     def peek(self, game_id: str) -> LiveGame | None:
@@ -277,8 +274,7 @@ class Sessions:
         with live.lock:
             prove_seat(live.seats, token)
             if live.friend_joined:
-                raise ServiceError(409, "shared-game", "this game belongs to every player: it stays on the server "
-                                                       "(remove it from your list instead)")
+                raise ServiceError(409, "shared-game", "shared-game")
             self.repo.delete(game_id)
             self._forget(live)
 
@@ -322,14 +318,14 @@ class Sessions:
         seat = self.prove(live, token)
         self.check_revision(live, revision)  # before the turn: a page out of date is told so first
         if live.over:
-            raise ServiceError(409, "illegal", "the game is over")
+            raise ServiceError(409, "game-over", "game-over")
         if live.waiting_for_friend:
-            raise ServiceError(409, "waiting", "the game starts when every friend has opened the invitation")
+            raise ServiceError(409, "waiting", "waiting-friends")
         to_act = live.seat_to_act()
         if to_act is None:
-            raise ServiceError(409, "not-your-turn", "the computer is to move")
+            raise ServiceError(409, "not-your-turn", "computer-to-move")
         if seat != to_act:
-            raise ServiceError(409, "not-your-turn", f"player {to_act + 1} is to move, not player {seat + 1}")
+            raise ServiceError(409, "not-your-turn", "not-your-turn", mover=to_act + 1, seat=seat + 1)
         return seat
 
     # ----------------------------------------------------------------- moves
@@ -344,7 +340,7 @@ class Sessions:
             try:
                 action = live.kind.parse(text)
             except ZamekError as exc:
-                raise ServiceError(400, "malformed", str(exc)) from None
+                raise ServiceError.of(400, exc, "malformed-move") from None
             refusal = live.kind.refuse_person_action(live, live.state, action)
             if refusal is not None:
                 raise refusal
@@ -353,8 +349,8 @@ class Sessions:
                 info = live.kind.step(state, action)
             except ZamekError as exc:
                 if isinstance(exc, MalformedActionError):
-                    raise ServiceError(400, "malformed", str(exc)) from None
-                raise ServiceError(409, "illegal", str(exc)) from None
+                    raise ServiceError.of(400, exc, "malformed-move") from None
+                raise ServiceError.of(409, exc, "illegal-move") from None
             state, more, more_infos = self.advance_chance(live, state, len(live.actions) + 1)
             self.commit(live, state, [action, *more], [info, *more_infos])
         return live
@@ -364,13 +360,13 @@ class Sessions:
         live = self.get(game_id)
         with live.lock:
             if live.kind is not CASTLE:
-                raise ServiceError(409, "not-for-this-game", "tiles are drawn by a person in the castle game only")
+                raise ServiceError(409, "not-for-this-game", "castle-draw-only")
             self._acting_seat(live, token, revision)
             state = live.state
             if live.mode != HOTSEAT:
-                raise ServiceError(409, "illegal", "tiles are drawn automatically in this game")
+                raise ServiceError(409, "illegal-move", "draws-automatic")
             if state.phase is not Phase.DRAW:
-                raise ServiceError(409, "illegal", "no tile is to be drawn now")
+                raise ServiceError(409, "illegal-move", "no-draw-now")
             new_state = state.copy()
             actions: list[Any] = []
             infos: list[MoveInfo] = []
@@ -392,7 +388,7 @@ class Sessions:
             if reason is not None:
                 raise ServiceError(409, "cannot-undo", reason)
             if live.infos[-1].player != seat:
-                raise ServiceError(403, "not-your-seat", "only the player who made a move may take it back")
+                raise ServiceError(403, "not-your-seat", "not-the-mover")
             endings.check_clock(self, live)
             actions = live.actions[:-1]
             state, infos = live.kind.replay(live.setup, actions)
@@ -401,7 +397,8 @@ class Sessions:
 
     @staticmethod
     def undo_refusal(live: LiveGame) -> str | None:
-        """Return why the last move cannot be taken back now, or None when it can."""
+        """Return why the last move cannot be taken back now (the code of its message, ``server.<code>``), or None
+        when it can."""
         return live.kind.undo_refusal(live)
 
     def advance_chance(self, live: LiveGame, state: Any, moves: int = 0) -> tuple[Any, list[Any], list[MoveInfo]]:
@@ -419,7 +416,7 @@ class Sessions:
     @staticmethod
     def check_revision(live: LiveGame, revision: int | None) -> None:
         if revision is not None and revision != live.revision:
-            raise ServiceError(409, "stale", STALE)
+            raise ServiceError(409, "stale", "stale")
 
     @staticmethod
     def started(live: LiveGame, infos: list[MoveInfo], state: Any = None) -> bool:
@@ -477,10 +474,10 @@ class Sessions:
         )
         if written == "gone":
             self._forget(live)
-            raise ServiceError(404, "not-found", f"game {live.id} has been deleted")
+            raise ServiceError(404, "not-found", "deleted", game=live.id)
         if written == "stale":
             self._reload(live)
-            raise ServiceError(409, "stale", STALE)
+            raise ServiceError(409, "stale", "stale")
         live.state, live.actions, live.infos, live.revision = state, all_actions, all_infos, live.revision + 1
         live.clock, live.deadline_ms = clock, extras.deadline_ms
         live.bot_error = None

@@ -3,12 +3,15 @@
 A position is read through the state's public methods and the feature view (``feature_at``,
 ``order_choices``, ``feature_being_scored``, ``legal_actions``, ``usable_tokens``); places are named by
 their space names (start spaces by their id) and features by their feature-view id, never by cell
-numbers. Every word comes from the translation tables (``zamek.castle.terms``, ``zamek.castle.report``).
+numbers. Every word comes from the catalogue (:mod:`zamek.i18n`), in the view's language and the words of the
+game's edition; a line (a move, a score) goes with its message (``{key, params}``, players as seats) so that a
+page says it as its own reader knows the players, and in words as the request's seat reads it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 from zamek import (
@@ -28,11 +31,14 @@ from zamek import (
     UseToken,
 )
 from zamek.castle import record as records
-from zamek.castle.report import item_line, player_name
+from zamek.castle.report import score_message
+from zamek.castle.rules.breakdown import ScoreItem
 from zamek.castle.rules.geometry import rotate_segment, space_name
 from zamek.castle.rules.setup import ROLES, Setup
 from zamek.castle.rules.tokens import printed_number
-from zamek.castle.terms import LANGUAGES, counted, term, token_name
+from zamek.castle.terms import counted, feature, role, token
+from zamek.i18n import BASE, NOBODY, Catalogue, Message, Reader, Seat, Term, catalogue, languages
+from zamek.server.errors import computer_failed
 from zamek.server.schemas import (
     Choice,
     ClockView,
@@ -46,6 +52,7 @@ from zamek.server.schemas import (
     GameLine,
     GameStatus,
     GameView,
+    MessageView,
     Mode,
     MoveKind,
     MoveLine,
@@ -67,6 +74,7 @@ from zamek.server.schemas import (
     TokenView,
     UseChoice,
 )
+from zamek.server.seats import seat_of
 from zamek.server.sessions import COMPUTER, FRIEND, HOTSEAT, LiveGame, MoveInfo
 from zamek.server.tables import Extras, StoredMatch
 
@@ -120,27 +128,70 @@ def move_kind(info: MoveInfo) -> MoveKind:
     return MOVE_KINDS[type(info.action)]
 
 
-def terms_for(lang: str, edition: str, sokol: bool) -> dict[str, str]:
-    """Return the words the page shows for features, figures and extras (from zamek.castle.terms)."""
-    keys = ["road", "house", "pigsty", "meadow", "shrine", "shrines", "stocks", "fountain", "family-house",
-            "herald", "squire", "farmer", "monk", "follower", "special-token", "score-marker", "tiles", "points",
-            "total", "breakdown", "final-scoring", "shared-victory", "unfinished"]
-    if sokol:
-        keys += ["chapel", "preacher", "prince", "falconer", "nest", "nests", "gate"]
-    words = {key: term(key, lang, edition) for key in keys}
-    words["player-1"] = player_name(0, lang)
-    words["player-2"] = player_name(1, lang)
-    return words
+def message_view(message: Message) -> MessageView:
+    """A message as an answer carries it: its key and its values as JSON (players as ``{"seat": n}``)."""
+    return MessageView(**message.to_json())
 
 
-def _figure_label(kind: FeatureKind, piece: Piece, lang: str, edition: str) -> str:
-    role = term(ROLES[kind], lang, edition)
-    figure = role if piece is Piece.FOLLOWER else f"{term(piece.key, lang, edition)} ({role})"
-    return f"{figure} — {term(kind.key, lang, edition)}"
+@lru_cache(maxsize=8192)
+def score_line(item: ScoreItem, edition: str) -> tuple[Message, MessageView]:
+    """A score line's message and that message as an answer carries it (made once: every view of a game repeats
+    its score log)."""
+    message = score_message(item, edition)
+    return message, message_view(message)
 
 
-def _feature_words(feature: FeatureView, lang: str, edition: str) -> str:
-    return f"{term(feature.kind.key, lang, edition)}: {counted(feature.tiles, 'tiles', lang, edition)}"
+@lru_cache(maxsize=16384)
+def _score_words(item: ScoreItem, edition: str, words: Catalogue, you: frozenset[int]) -> str:
+    """A score line in words, as the player of the seats ``you`` reads it (made once for each)."""
+    return words.render(score_line(item, edition)[0], edition, Reader(you=you))
+
+
+def said(message: Message, lang: str, edition: str | None, reader: Reader, made: dict[object, Any]) -> str:
+    """A message in words, as ``reader`` reads it: made once for each language and reader and kept in ``made``
+    (a move's: its words never change)."""
+    words = catalogue(lang)
+    if reader.names:
+        return words.render(message, edition, reader)
+    key = (words, edition, reader.you)
+    text = made.get(key)
+    if text is None:
+        text = made[key] = words.render(message, edition, reader)
+    return str(text)
+
+
+def terms_for(lang: str, edition: str) -> dict[str, str]:
+    """Return the words of the game (the catalogue's ``term.*``, by the key after ``term.``) in the words of the
+    edition, and the players' names as the catalogue writes them (``player-1``, ``player-2``)."""
+    return dict(_terms(catalogue(lang), catalogue(BASE), edition))
+
+
+@lru_cache(maxsize=64)
+def _terms(words: Catalogue, base: Catalogue, edition: str) -> tuple[tuple[str, str], ...]:
+    """The terms of a catalogue (read again with it: a new catalogue is a new key) in an edition's words."""
+    every = base.keys()  # the base language has every key
+    keys = sorted({key.partition("@")[0] for key in every if key.startswith("term.")})
+    terms = {key.removeprefix("term."): words.say(key, edition) for key in keys}
+    terms |= {f"player-{p + 1}": words.value(Seat(p)) for p in (0, 1)}
+    return tuple(terms.items())
+
+
+def figure_message(kind: FeatureKind, piece: Piece) -> Message:
+    """A figure on a feature: "herald — road", "prince (herald) — road"."""
+    figure: Term | Message = role(kind)
+    if piece is not Piece.FOLLOWER:
+        figure = Message("server.view.special-figure", {"piece": Term(f"term.{piece.key}"), "role": figure})
+    return Message("server.view.figure", {"figure": figure, "feature": feature(kind)})
+
+
+def feature_message(kind: FeatureKind, tiles: int) -> Message:
+    """A feature with its size: "road: 3 tiles"."""
+    return Message("server.view.feature-size", {"feature": feature(kind), "tiles": counted(tiles, "tiles")})
+
+
+def hidden_token(kind: int, count: int, edition: str) -> Message:
+    """Tokens of a kind not yet revealed: "special token 2 (house x2) ×3"."""
+    return Message("server.view.hidden-token", {"token": token(kind, edition), "count": count})
 
 
 def _doubling_gain(state: GameState, use: UseToken) -> int:
@@ -189,7 +240,7 @@ def choices(state: GameState, spaces: Spaces, lang: str) -> list[Choice]:
     options: list[Choice] = []
     scored = state.feature_being_scored() if state.phase is Phase.DOUBLE else None
     about = spaces.feature(scored) if scored is not None else None
-    words = _feature_words(scored, lang, edition) if scored is not None else None
+    words = feature_message(scored.kind, scored.tiles).text(lang, edition) if scored is not None else None
     order = state.order_choices() if state.phase is Phase.ORDER else []
     cell, tile_index, rotation = state.placements[-1] if state.placements else (-1, -1, 0)  # the tile just placed
     for action in state.legal_actions():
@@ -200,7 +251,7 @@ def choices(state: GameState, spaces: Spaces, lang: str) -> list[Choice]:
             options.append(FigureChoice(
                 action=str(action), part=action.feature, piece=PIECES[action.piece],
                 sides=sorted({rotate_segment(s, rotation) // 3 for s in feature.segments}), kind=kind.key,
-                role=ROLES[kind], label=_figure_label(kind, action.piece, lang, edition),
+                role=ROLES[kind], label=figure_message(kind, action.piece).text(lang, edition),
                 feature=spaces.feature(state.feature_at(space, action.feature)),
             ))
         elif isinstance(action, Pass):
@@ -209,12 +260,12 @@ def choices(state: GameState, spaces: Spaces, lang: str) -> list[Choice]:
             choice = order[action.choice]  # order_choices() lists them in the order of Order(k)
             options.append(OrderChoice(
                 action=str(action), kind=choice.kind.key,
-                label=f"{term(choice.kind.key, lang, edition)}: {counted(choice.tiles, 'tiles', lang, edition)}",
+                label=feature_message(choice.kind, choice.tiles).text(lang, edition),
                 feature=spaces.feature(choice), **order_outcome(state, choice),
             ))
         elif isinstance(action, UseToken):
             options.append(UseChoice(
-                action=str(action), token=int(action.kind), label=token_name(action.kind, lang, edition),
+                action=str(action), token=int(action.kind), label=token(action.kind, edition).text(lang, edition),
                 feature=about, feature_words=words, gain=_doubling_gain(state, action) if scored is not None else None,
             ))
         elif isinstance(action, Decline):
@@ -235,7 +286,8 @@ def _tokens(state: GameState, player: int, lang: str) -> list[TokenView]:
             usable = budget[t.kind] > 0
             budget[t.kind] -= usable
         tokens.append(TokenView(
-            kind=t.kind, number=printed_number(TokenKind(t.kind), edition), name=token_name(t.kind, lang, edition),
+            kind=t.kind, number=printed_number(TokenKind(t.kind), edition),
+            name=token(t.kind, edition).text(lang, edition),
             turn=t.turn_taken, usable=usable,
         ))
     return tokens
@@ -254,12 +306,12 @@ def _drawn(state: GameState) -> DrawnTile | None:
 def game_view(
     live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str, *, can_undo: bool = False,
     undo_refusal: str | None = None, thinking: bool = False, seats: Sequence[SeatView] = (),
-    clock: ClockView | None = None, ended: EndedView | None = None, watching: int = 0,
+    clock: ClockView | None = None, ended: EndedView | None = None, watching: int = 0, reader: Reader = NOBODY,
 ) -> GameView:
     """Return everything the page draws for one position of a game (``state``, reached by the moves ``infos``);
     ``ended`` is a resignation or a time out that ended the game at this position, ``watching`` the spectators'
-    pages open on it."""
-    lang = lang if lang in LANGUAGES else "en"
+    pages open on it; the lines in words are as ``reader`` reads them (the request's seat is "you")."""
+    lang = lang if lang in languages() else BASE
     setup = state.setup
     edition = setup.edition
     spaces = Spaces(state)
@@ -285,63 +337,84 @@ def game_view(
         )
         for p in (0, 1)
     ]
-    log = [
-        ScoreLine(turn=item.turn, player=item.player, points=item.points, reason=item.reason,
-                  line=item_line(item, lang, edition), spaces=spaces.of(item.cells), final=item.final)
-        for item in state.log
-    ]
+    log = []
+    for item in state.log:
+        _, shown = score_line(item, edition)
+        text = (_score_words(item, edition, catalogue(lang), reader.you) if not reader.names
+                else score_line(item, edition)[0].text(lang, edition, reader))
+        log.append(ScoreLine(turn=item.turn, player=item.player, points=item.points, reason=item.reason, line=text,
+                             message=shown, spaces=spaces.of(item.cells), final=item.final))
     result = state.result()
     winners = list(result.winners) if result else []
     over = state.is_over() or ended is not None
     if ended is not None:
         winners = [] if ended.loser is None else [1 - ended.loser]  # an abort counts for nobody
     scored = state.feature_being_scored() if state.phase in (Phase.ORDER, Phase.DOUBLE) else None
-    prompt = PromptWords(current=player_name(state.current, lang),
+    prompt = PromptWords(current=catalogue(lang).value(Seat(state.current)),
                          tile=tiles[state.drawn].id if state.drawn >= 0 else None)
     return GameView(
         id=live.id, mode=MODES[live.mode], level=live.level, human=live.human,
         seed=live.seed if live.over else None,  # Z22: the seed fixes every tile and token to come
-        revision=live.revision, thinking=thinking, bot_error=live.bot_error, moves_count=len(live.actions),
+        revision=live.revision, thinking=thinking, bot_error=computer_failed(live.bot_error, lang),
+        moves_count=len(live.actions),
         rules=setup.name, setup=SetupInfo.model_validate(public_setup(setup, live.over)), edition=edition,
         sokol=setup.sokol, board=setup.board, gate_guard=setup.gate_guard, lang=lang, phase=PHASES[state.phase],
         current=state.current, turn=state.turn, over=over,
         result=ResultView(scores=list(state.scores), winners=winners) if over else None,
         players=players, towers=list(state.tower_token), placements=placements, figures=figures, features=features,
-        hidden_tokens=[f"{token_name(kind, lang, edition)} ×{n}" for kind, n in enumerate(state.unrevealed_tokens())
-                       if n],
+        hidden_tokens=[hidden_token(kind, n, edition).text(lang, edition)
+                       for kind, n in enumerate(state.unrevealed_tokens()) if n],
         drawn=_drawn(state), choices=choices(state, spaces, lang),
         scoring=spaces.feature(scored) if scored is not None else None, log=log,
         remaining=sorted(tiles[t].id for t in state.remaining), discarded=[tiles[t].id for t in state.discarded],
-        recent=[move_line(i, lang) for i in infos[-RECENT:]], human_to_act=live.human_to_act(state),
-        terms=terms_for(lang, edition, setup.sokol), prompt_words=prompt, can_undo=can_undo, undo_refusal=undo_refusal,
+        recent=[move_line(i, lang, edition, reader) for i in infos[-RECENT:]], human_to_act=live.human_to_act(state),
+        terms=terms_for(lang, edition), prompt_words=prompt, can_undo=can_undo, undo_refusal=undo_refusal,
         seats=list(seats), clock=clock, ended=ended, rematch=live.rematch, hints=live.hints_allowed,
         can_abort=live.invites_friends and not live.over and not live.started(live.infos),
         watching=watching,
     )
 
 
-def move_line(info: MoveInfo, lang: str) -> MoveLine:
-    return MoveLine(text=info.text, kind=move_kind(info), words=info.words.get(lang, info.text), player=info.player,
-                    chance=info.chance)
+def move_line(info: MoveInfo, lang: str, edition: str | None = None, reader: Reader = NOBODY) -> MoveLine:
+    """A move as the view lists it: in notation, in words (as ``reader`` reads them) and as its message."""
+    message = info.message
+    if message is None:
+        return MoveLine(text=info.text, kind=move_kind(info), words=info.text, player=info.player, chance=info.chance)
+    shown = info.shown.get("message")
+    if shown is None:
+        shown = info.shown["message"] = message_view(message)
+    return MoveLine(text=info.text, kind=move_kind(info), words=said(message, lang, edition, reader, info.shown),
+                    player=info.player, chance=info.chance, message=shown)
 
 
 def replay_view(live: LiveGame, state: GameState, infos: list[MoveInfo], upto: int, lang: str,
-                ended: EndedView | None = None) -> ReplayView:
+                ended: EndedView | None = None, reader: Reader = NOBODY) -> ReplayView:
     """Return the position after the first ``upto`` of the moves ``infos`` (``state``), with every move in words.
 
     ``live`` gives the game's metadata (its revision and number of moves are those of the whole game); ``ended``
     is how it ended when the position is its last.
     """
-    view = game_view(live, state, infos[:upto], lang, ended=ended if upto == len(infos) else None)
+    view = game_view(live, state, infos[:upto], lang, ended=ended if upto == len(infos) else None, reader=reader)
+    edition = state.setup.edition
     moves = [
-        ReplayMove(n=n, **move_line(info, lang).model_dump()) for n, info in enumerate(infos, start=1)
+        ReplayMove(n=n, **dict(move_line(info, lang, edition, reader))) for n, info in enumerate(infos, start=1)
     ]
     fields = dict(view) | {"choices": []}
     return ReplayView(**fields, replay=ReplayInfo(move=upto, total=len(infos), moves=moves))
 
 
-def game_status(live: LiveGame) -> GameStatus:
-    return GameStatus(revision=live.revision, thinking=live.thinking, bot_error=live.bot_error, over=live.over)
+def castle_reader(live: LiveGame, token: str | None) -> Reader:
+    """Who reads a castle game's lines in words: the seat ``token`` holds is "you" (a person against the computer or a
+    friend); at one screen, where one page is both players', nobody is."""
+    seat = seat_of(live.seats, token)
+    if seat is None or live.mode == HOTSEAT:
+        return NOBODY
+    return Reader(you=frozenset({seat}))
+
+
+def game_status(live: LiveGame, lang: str = BASE) -> GameStatus:
+    return GameStatus(revision=live.revision, thinking=live.thinking, bot_error=computer_failed(live.bot_error, lang),
+                      over=live.over)
 
 
 def clock_view(live: LiveGame, now: float) -> ClockView | None:

@@ -44,7 +44,7 @@ from zamek.castle.rules.editions import Edition
 from zamek.castle.rules.setup import Phase, Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game
-from zamek.castle.terms import term
+from zamek.i18n import NOBODY, Seat, say
 
 REGENERATE: Final = ".venv/bin/python -m tests.castle.rules.test_golden --regenerate"
 LANG: Final = "en"
@@ -194,20 +194,20 @@ def render(record: dict[str, Any], replayed: GameState) -> str:
     state = walk(record, on_action)
     assert [*state.log] == [*replayed.log] and state.scores == replayed.scores, "the walk and replay() differ"
     lines.append("")
-    lines.append(term("final-scoring", LANG))
+    lines.append(say("report.final-scoring", LANG))
     lines.extend(f"  {item_line(item, LANG, edition)}" for item in state.log if item.final)
     lines.append("")
     for player in (0, 1):
-        lines.append(f"{term('total', LANG)} {player_name(player, LANG)}: {state.scores[player]}")
+        lines.append(say("report.total", LANG, edition, NOBODY, player=Seat(player), points=state.scores[player]))
     if state.discarded:
-        ids = ", ".join(state.tiles.tiles[t].id for t in state.discarded)
-        lines.append(term("discarded", LANG, tiles=ids))
+        ids = [state.tiles.tiles[t].id for t in state.discarded]
+        lines.append(say("report.discarded", LANG, edition, NOBODY, tiles=ids))
     result = state.result()
     assert result is not None, "a golden game must be finished"
     if len(result.winners) == 2:
-        lines.append(term("shared-victory", LANG))
+        lines.append(say("report.shared-victory", LANG))
     else:
-        lines.append(term("winner", LANG, who=player_name(result.winners[0], LANG)))
+        lines.append(say("report.winner", LANG, edition, NOBODY, player=Seat(result.winners[0])))
     return "\n".join(lines) + "\n"
 
 

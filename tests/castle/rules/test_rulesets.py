@@ -14,8 +14,8 @@ from zamek.castle.data.loader import rules_for
 from zamek.castle.rules.editions import Edition
 from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS, option, parse_rule_set
 from zamek.castle.rules.setup import Rules, Setup
+from zamek.i18n import catalogue, languages
 
-I18N = (SRC / "server" / "static" / "i18n.js").read_text(encoding="utf-8")
 CORE_H = (SRC / "castle" / "fast" / "zamek_core.h").read_text(encoding="utf-8")
 CORE_PYX = (SRC / "castle" / "fast" / "_core.pyx").read_text(encoding="utf-8")
 
@@ -75,10 +75,11 @@ def test_every_option_is_wired_where_adding_a_variant_says() -> None:
             entry.key}
     for entry in (*EDITION_OPTIONS, *OPTIONS):
         assert option(entry.key) is entry
-        # The page's words name it in both languages (the English table, then the Polish one).
-        assert len(re.findall(rf"(?:\"{entry.words}\"|\b{entry.words}):", I18N)) == 2, entry.words
-    for entry in OPTIONS:  # its short name in a game's line and panel (ui.js describeGame)
-        assert len(re.findall(rf"\"short-{entry.key}\":", I18N)) == 2, entry.key
-    for needed in {key for entry in OPTIONS for key in entry.requires}:
-        assert len(re.findall(rf"\"needs-{needed}\":", I18N)) == 2, needed
+        # Every language names it in its own words (the catalogue's page.rules.<key>).
+        for lang in languages():
+            assert entry.words == f"page.rules.{entry.key}" and entry.words in catalogue(lang).own, (lang, entry)
+    for lang in languages():
+        for entry in OPTIONS:  # its short name in a game's line and panel (ui.js describeGame)
+            assert f"page.rules.short.{entry.key}" in catalogue(lang).own, (lang, entry.key)
+        assert "page.rules.needs" in catalogue(lang).own  # "(needs Sokół)", an option's requirement
     assert [entry.key for entry in EDITION_OPTIONS] == [edition.value for edition in Edition]

@@ -176,7 +176,7 @@ _USE: Final = re.compile(r"^use:([1-9])$")
 def parse_action(text: str) -> Action:
     """Parse an action from its text notation; raise MalformedActionError otherwise."""
     if not isinstance(text, str):
-        raise MalformedActionError(f"an action must be text, not {type(text).__name__}")
+        raise MalformedActionError("action-not-text", type=type(text).__name__)
     t = text.strip().lower()
     if t == "pass":
         return Pass()
@@ -190,9 +190,9 @@ def parse_action(text: str) -> Action:
         try:
             x, y = parse_space(m.group(1))
         except ValueError:
-            raise MalformedActionError(f"{text!r}: no such space") from None
+            raise MalformedActionError("no-such-space", text=text) from None
         if not (0 <= x < GRID and 0 <= y < GRID):
-            raise MalformedActionError(f"{text!r}: no such space")
+            raise MalformedActionError("no-such-space", text=text)
         return Place(x, y, int(m.group(2)) // 90)
     if m := _FOLLOWER.match(t):
         return Follower(int(m.group(2)), Piece[m.group(1).upper()])
@@ -200,10 +200,7 @@ def parse_action(text: str) -> Action:
         return Draw(m.group(1).upper())
     if m := _REVEAL.match(t):
         return Reveal(int(m.group(1)))
-    raise MalformedActionError(
-        f"{text!r} is not an action; examples: 'e10/90' (place on e10 turned 90 degrees), "
-        "'follower:2' (follower on the tile's feature 2), 'pass'"
-    )
+    raise MalformedActionError("not-an-action", text=text)
 
 
 def action_from_index(index: int) -> PlayerAction:
@@ -223,4 +220,4 @@ def action_from_index(index: int) -> PlayerAction:
         return UseToken(index - USE_BASE + 1)
     if index == DECLINE_INDEX:
         return Decline()
-    raise MalformedActionError(f"{index} is not an action index")
+    raise MalformedActionError("not-an-action-index", index=int(index), last=DECLINE_INDEX)

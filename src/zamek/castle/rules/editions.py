@@ -8,6 +8,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
+from zamek.kit.errors import SetupError
+
 
 class Edition(StrEnum):
     """An edition of the base game (RULES.md sections Z and C). Its value is the name used in records."""
@@ -36,8 +38,8 @@ EDITIONS: Final = tuple(e.value for e in Edition)
 
 
 def edition_of(name: str | Edition) -> Edition:
-    """Return the edition named ``name``; raise ValueError naming the known ones."""
+    """Return the edition named ``name``; raise SetupError (a ValueError) naming the known ones."""
     try:
         return Edition(name)
     except ValueError:
-        raise ValueError(f"unknown edition {name!r} (known: {', '.join(EDITIONS)})") from None
+        raise SetupError("unknown-edition", name=str(name), known=list(EDITIONS)) from None

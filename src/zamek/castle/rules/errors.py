@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from zamek.kit.errors import DataError, IllegalActionError, MalformedActionError, RecordError, ZamekError
+from zamek.kit.errors import (
+    DataError,
+    IllegalActionError,
+    MalformedActionError,
+    RecordError,
+    SetupError,
+    ZamekError,
+)
 
-__all__ = ["DataError", "IllegalActionError", "MalformedActionError", "PositionError", "RecordError", "ZamekError"]
+__all__ = [
+    "DataError",
+    "IllegalActionError",
+    "MalformedActionError",
+    "PositionError",
+    "RecordError",
+    "SetupError",
+    "ZamekError",
+]
 
 
 class PositionError(ZamekError):

@@ -5,6 +5,8 @@ The checked ``play`` and the fast ``apply`` share these tables: ``check`` only e
 
 from __future__ import annotations
 
+from typing import Final
+
 from zamek.castle.rules.actions import (
     Action,
     Decline,
@@ -24,6 +26,7 @@ from zamek.castle.rules.errors import IllegalActionError, MalformedActionError
 from zamek.castle.rules.geometry import Side
 from zamek.castle.rules.setup import Phase
 from zamek.castle.rules.tokens import TokenKind
+from zamek.i18n import Message, Term
 
 
 class Legality(Chance):
@@ -116,87 +119,91 @@ class Legality(Chance):
     def check(self, action: Action) -> None:
         """Raise IllegalActionError (or MalformedActionError) unless ``action`` is legal now."""
         if not isinstance(action, (Place, Follower, Pass, Order, UseToken, Decline, Draw, Reveal)):
-            raise MalformedActionError(f"{action!r} is not an action")
+            raise MalformedActionError("not-an-action-value", value=repr(action))
         phase = self.phase
         if phase is Phase.OVER:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("game-over", "Z20")
         if isinstance(action, (Draw, Reveal)):
             if not any(action == outcome for outcome, _ in self.chance_outcomes()):
                 if not self.is_chance():
-                    raise IllegalActionError(f"{action}: no chance event is due; the player to move must act")
-                raise IllegalActionError(f"{action}: not a possible outcome now")
+                    raise IllegalActionError("no-chance-due", action=str(action))
+                raise IllegalActionError("impossible-outcome", "Z3" if phase is Phase.DRAW else "Z4",
+                                         action=str(action))
             return
         if self.is_chance():
-            what = "a tile to be drawn" if phase is Phase.DRAW else "a token to be revealed"
-            raise IllegalActionError(f"{action}: the game is waiting for {what}")
+            raise IllegalActionError("waiting-for-chance", action=str(action),
+                                     chance="draw" if phase is Phase.DRAW else "reveal")
         if isinstance(action, Place):
             if phase is not Phase.PLACE:
-                raise IllegalActionError(f"{action}: {self._waiting_for()}")
+                raise self._not_now(action)
             self._check_place(action)
             return
         if isinstance(action, (Follower, Pass)):
             if phase is not Phase.FOLLOWER:
-                raise IllegalActionError(f"{action}: {self._waiting_for()}")
+                raise self._not_now(action)
             if isinstance(action, Follower):
                 self._check_follower(action)
             return
         if action not in self.legal_actions():
-            raise IllegalActionError(f"{action}: {self._waiting_for()}")
+            raise self._not_now(action)
 
-    def _waiting_for(self) -> str:
-        return {
-            Phase.PLACE: "place the drawn tile first",
-            Phase.FOLLOWER: "the tile is placed already; place a follower or pass",
-            Phase.ORDER: "choose which completed feature is scored next (order:N)",
-            Phase.DOUBLE: "decide whether to use your x2 token on this feature (use:N or decline)",
-            Phase.EXTRA_TURN: "decide whether to use your extra-turn token (use:1 or decline)",
-        }.get(self.phase, "that is not possible now")
+    def _not_now(self, action: Action) -> IllegalActionError:
+        """The refusal of an action that does not fit the moment: it says what the game waits for."""
+        key, rule = _WAITING.get(self.phase, ("nothing", None))
+        return IllegalActionError("not-now", rule, action=str(action), waiting=Message(f"error.waiting.{key}"))
 
     def _check_place(self, action: Place) -> None:
         castle = self.castle
         if not (0 <= action.rotation < 4):
-            raise MalformedActionError(f"{action}: rotation must be 0, 90, 180 or 270")
+            raise MalformedActionError("bad-rotation", "Z6", action=str(action))
         if not (0 <= action.x < castle.width and 0 <= action.y < castle.height):
-            raise IllegalActionError(f"{action}: that space is not inside the castle")
+            raise IllegalActionError("outside-castle", "Z6", action=str(action))
         cell = castle.cell(action.x, action.y)
         name = castle.name_of(cell)
         if self.status[cell] == WALL:
-            raise IllegalActionError(f"{action}: {name} is not a space inside the castle")
+            raise IllegalActionError("not-a-castle-space", "Z6", action=str(action), space=name)
         if self.status[cell] == TAKEN:
-            raise IllegalActionError(f"{action}: {name} already holds a tile")
+            raise IllegalActionError("space-taken", "Z6", action=str(action), space=name)
         mask = self.need_mask[cell]
         if not mask:
-            raise IllegalActionError(f"{action}: a tile must touch a placed tile or a start space with a side (Z7)")
+            raise IllegalActionError("tile-not-adjacent", "Z7", action=str(action))
         road = self.tiles.tiles[self.drawn].orientations[action.rotation].road_sides
         bad = (road ^ self.need_road[cell]) & mask
         if bad:
             side = Side((bad & -bad).bit_length() - 1)
-            mine = "a road" if road >> side & 1 else "no road"
-            theirs = "a road" if self.need_road[cell] >> side & 1 else "no road"
             raise IllegalActionError(
-                f"{action}: the tile's {side.name} side has {mine} where its neighbour has {theirs}; "
-                "roads must meet roads (Z7)"
+                "road-mismatch", "Z7", action=str(action), side=side.name,
+                mine="road" if road >> side & 1 else "none",
+                theirs="road" if self.need_road[cell] >> side & 1 else "none",
             )
 
     def _check_follower(self, action: Follower) -> None:
         tile = self.tiles.tiles[self.placements[-1][1]]
         player = self.current
         if not 0 <= action.feature < len(tile.features):
-            raise IllegalActionError(f"{action}: tile {tile.id} has features 0 to {len(tile.features) - 1}")
+            raise IllegalActionError("no-such-feature", "Z9", action=str(action), tile=tile.id,
+                                     last=len(tile.features) - 1)
         piece = action.piece
         if piece is not Piece.FOLLOWER and not self.rules.sokol:
-            raise IllegalActionError(f"{action}: princes and falconers come with the Sokół expansion only")
+            raise IllegalActionError("sokol-only", "F1", action=str(action))
         left = {Piece.FOLLOWER: self.supply, Piece.PRINCE: self.princes, Piece.FALCONER: self.falconers}[piece]
         if not left[player]:
-            raise IllegalActionError(f"{action}: you have no {piece.key} left in your supply")
+            raise IllegalActionError("no-piece-left", "Z9", action=str(action), piece=Term(f"term.{piece.key}"))
         root = self.region_of(self.placements[-1][0], action.feature)
         if self.fol0[root] + self.fol1[root]:
-            raise IllegalActionError(
-                f"{action}: that {tile.features[action.feature].kind.key} already holds a follower (Z10)"
-            )
+            kind = tile.features[action.feature].kind.key
+            raise IllegalActionError("feature-occupied", "Z10", action=str(action), kind=Term(f"term.{kind}"))
         if action.feature not in [i for i, _ in self._free_features()]:
-            raise IllegalActionError(f"{action}: that part joins another feature of this tile; choose that one")
+            raise IllegalActionError("feature-joined", "Z9", action=str(action))
         if piece not in self._pieces_for(root):
-            raise IllegalActionError(
-                f"{action}: a {piece.key} may not go on a feature this tile completes (F3)"
-            )
+            raise IllegalActionError("completed-feature", "F3", action=str(action), piece=Term(f"term.{piece.key}"))
+
+
+_WAITING: Final[dict[Phase, tuple[str, str | None]]] = {
+    Phase.PLACE: ("place-tile", "Z6"),
+    Phase.FOLLOWER: ("place-follower", "Z9"),
+    Phase.ORDER: ("order", "Z15"),
+    Phase.DOUBLE: ("double", "Z19"),
+    Phase.EXTRA_TURN: ("extra-turn", "Z19"),
+}
+"""What the game waits for in each phase a player acts in (``error.waiting.<key>``), and the rule that says so."""

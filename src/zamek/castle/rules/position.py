@@ -27,12 +27,13 @@ from typing import Final
 
 from zamek.castle.rules.actions import Piece
 from zamek.castle.rules.board import TAKEN, TRACK_LENGTH, CastleDef
-from zamek.castle.rules.errors import PositionError
-from zamek.castle.rules.geometry import FACING, MIDDLE_SEGMENTS
+from zamek.castle.rules.errors import PositionError, ZamekError
+from zamek.castle.rules.geometry import FACING, MIDDLE_SEGMENTS, parse_space
 from zamek.castle.rules.setup import TOKENS_PER_KIND, HeldToken, Phase, Rules, Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.rules.tiles import SCORED_KINDS, FeatureKind
 from zamek.castle.rules.tokens import TokenKind
+from zamek.i18n import Message, Term
 
 RulesOf = Callable[[Setup], Rules]
 """Where a position finds the castle and tiles of its rule set (the core reads no files)."""
@@ -60,10 +61,6 @@ _POOL: Final = re.compile(r"[0-9]{9}")
 _ID: Final = re.compile(r"([A-Za-z_]*)([0-9]{1,9})|[A-Za-z0-9_]+")
 _RUN: Final = re.compile(r"([A-Za-z_]*)([0-9]{1,9})-([A-Za-z_]*)([0-9]{1,9})")
 _PHASE: Final = re.compile(rf"(draw|extra|over)|place:([A-Za-z0-9_]+)|follower:{_SPACE}")
-
-
-def _fail(field: str, message: str) -> PositionError:
-    return PositionError(f"{field}: {message}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +100,7 @@ class Position:
         """Return the position of a state; raise PositionError in the middle of scoring."""
         phase = PHASES.get(state.phase)
         if phase is None:
-            raise PositionError(
-                f"the game waits for a scoring step ({state.phase.name.lower()}): positions are taken between scoring "
-                "steps, when a tile is to be drawn or placed, a figure put, an extra turn decided, or at the end")
+            raise PositionError("position-scoring-step", phase=state.phase.name.lower())
         setup = state.setup
         ids, names = state.tiles.ids(), _cell_names(state.castle)
         subject = ids[state.drawn] if phase == "place" else ""
@@ -153,54 +148,59 @@ class Position:
             setup = self.setup
             state = GameState.new(setup, rules_of(setup))
         except ValueError as exc:
-            raise _fail("rules", str(exc)) from None
+            raise PositionError("position-rules", reason=_reason(exc)) from None
         castle, tileset = state.castle, state.tiles
         index, names = {t.id: t.index for t in tileset.tiles}, _cell_names(castle)
-        where: dict[str, str] = {}
+        where: dict[str, tuple[str, str]] = {}  # each tile's place: ("on", space), ("drawn", ""), ("left", "")...
 
-        def tile(tid: str, field: str, place: str) -> int:
+        def tile(tid: str, field: str, place: tuple[str, str]) -> int:
             if tid not in index:
-                raise _fail(field, f"unknown tile {tid!r} (this rule set has {', '.join(_runs(tileset.ids()))})")
+                raise PositionError("position-unknown-tile", field=field, tile=tid, tiles=_runs(tileset.ids()))
             if tid in where:
-                raise _fail(field, f"tile {tid} is {where[tid]} and {place}; a tile is in one place only")
+                first, first_space = where[tid]
+                second, second_space = place
+                raise PositionError("position-tile-twice", field=field, tile=tid, first=first, first_space=first_space,
+                                    second=second, second_space=second_space)
             where[tid] = place
             return index[tid]
 
         board: dict[int, tuple[int, int]] = {}
         for tid, space, degrees in self.tiles:
             cell = _cell(castle, space, "tiles")
-            if cell in board or degrees not in (0, 90, 180, 270):
-                raise _fail("tiles", f"two tiles on {space}" if cell in board else
-                            f"{tid}@{space}/{degrees}: the rotation is 0, 90, 180 or 270")
-            board[cell] = (tile(tid, "tiles", f"on {space}"), degrees // 90)
+            if cell in board:
+                raise PositionError("position-two-tiles", "Z6", space=space)
+            if degrees not in (0, 90, 180, 270):
+                raise PositionError("position-rotation", "Z6", tile=tid, space=space, degrees=degrees)
+            board[cell] = (tile(tid, "tiles", ("on", space)), degrees // 90)
         if self.phase not in PHASES.values() or (self.subject != "") != (self.phase in ("place", "follower")):
-            raise _fail("phase", f"{self.phase}:{self.subject} is not draw, place:TILE, follower:SPACE, extra or over")
-        drawn = tile(self.subject, "phase", "drawn") if self.phase == "place" else -1
+            raise PositionError("position-phase", phase=self.phase, subject=self.subject)
+        drawn = tile(self.subject, "phase", ("drawn", "")) if self.phase == "place" else -1
         for field, ids in (("left", self.left), ("out", self.out)):
             for tid in ids:
-                tile(tid, field, field)
+                tile(tid, field, (field, ""))
         if missing := [t for t in tileset.ids() if t not in where]:
-            raise _fail("left", f"{', '.join(_runs(missing))} nowhere: each tile is placed, drawn, left or out")
+            raise PositionError("position-tiles-nowhere", tiles=_runs(missing))
         last = _cell(castle, self.subject, "phase") if self.phase == "follower" else -1
         if self.phase == "follower" and last not in board:
-            raise _fail("phase", f"no tile on {self.subject} to put a figure on")
+            raise PositionError("position-no-tile-for-figure", space=self.subject)
         figures: dict[int, list[tuple[int, Piece, int]]] = {}
         for player, letter, space, feature in self.figures:
             cell, piece = _cell(castle, space, "figures"), LETTERS.get(letter)
-            sokol_only = piece in (Piece.PRINCE, Piece.FALCONER) and not self.sokol
-            count = len(tileset.tiles[board[cell][0]].features) if cell in board else 0
-            problem = (
-                "players are 0 and 1, pieces f (follower), p (prince), h (falconer)" if player > 1 or piece is None
-                else "princes and falconers come with the Sokół expansion only" if sokol_only
-                else f"no tile on {space}" if cell not in board
-                else f"the tile on {space} has features 0 to {count - 1}" if not 0 <= feature < count
-                else "the tile just placed holds none yet" if cell == last
-                else "two figures on one feature" if any(i == feature for _, _, i in figures.get(cell, []))
-                else ""
-            )
-            if problem:
-                raise _fail("figures", f"{player}{letter}:{space}.{feature}: {problem}")
-            figures.setdefault(cell, []).append((player, LETTERS[letter], feature))
+            figure = f"{player}{letter}:{space}.{feature}"
+            if player > 1 or piece is None:
+                raise PositionError("position-figure-who", figure=figure)
+            if piece in (Piece.PRINCE, Piece.FALCONER) and not self.sokol:
+                raise PositionError("position-figure-sokol", "F1", figure=figure)
+            if cell not in board:
+                raise PositionError("position-figure-no-tile", figure=figure, space=space)
+            count = len(tileset.tiles[board[cell][0]].features)
+            if not 0 <= feature < count:
+                raise PositionError("position-figure-feature", figure=figure, space=space, last=count - 1)
+            if cell == last:
+                raise PositionError("position-figure-too-soon", "Z9", figure=figure)
+            if any(i == feature for _, _, i in figures.get(cell, [])):
+                raise PositionError("position-figure-twice", "Z9", figure=figure)
+            figures.setdefault(cell, []).append((player, piece, feature))
         for cell in [c for c in sorted(board) if c != last] + ([last] if last >= 0 else []):
             state.drawn, rotation = board[cell]
             state._place(cell, rotation)
@@ -213,17 +213,17 @@ class Position:
             root = state.find(f.node)
             if state.kind[root] in SCORED_KINDS and state.open[root] == 0 and root not in done:
                 kind = FeatureKind(state.kind[root]).key
-                raise _fail("figures", f"{f.player}{_LETTER[f.piece]}:{names[f.cell]}.{f.feature}: its {kind} is "
-                                       "complete, so the figure went home (Z17)")
+                raise PositionError("position-figure-home", "Z17", figure=f"{f.player}{_LETTER[f.piece]}:"
+                                    f"{names[f.cell]}.{f.feature}", kind=Term(f"term.{kind}"))
         for p in (0, 1):
             have = (state.supply[p], state.princes[p], state.falconers[p])
             if self.supply[p] != have:
-                raise _fail("supply", f"player {p} has {_supply_text(have, True)} left after the figures in the "
-                                      f"castle, not {_supply_text(self.supply[p], True)}")
+                raise PositionError("position-supply", player=p, has=_supply_text(have, True),
+                                    given=_supply_text(self.supply[p], True))
             mask = sum({1 << _cell(castle, space, "family", starts=True) for space in self.family[p]})
             if mask and not any(state.kind[r] == FeatureKind.HOUSE and state.open[r] == 0 and state.cells[r] == mask
                                 for r in state.roots()):
-                raise _fail("family", f"player {p}'s family house {'.'.join(self.family[p])} is no complete house")
+                raise PositionError("position-family", "Z18", player=p, spaces=".".join(self.family[p]))
             state.family_size[p], state.family_cells[p] = mask.bit_count(), mask
         self._set_tokens(state)
         self._set_scores(state)
@@ -235,27 +235,26 @@ class Position:
 
     def _set_tokens(self, state: GameState) -> None:
         if len(self.pool) != len(TokenKind):
-            raise _fail("pool", "nine counts, one per token kind 1-9")
+            raise PositionError("position-pool-length", "Z4")
         held = [0] * (len(TokenKind) + 1)
         for p in (0, 1):
             for kind, taken in self.tokens[p]:
                 if not 1 <= kind <= len(TokenKind) or not 1 <= taken <= self.turn:
-                    raise _fail("tokens", f"{kind}@{taken}: kinds are 1-9, taken in turn 1 to {self.turn}")
+                    raise PositionError("position-token", token=f"{kind}@{taken}", turn=self.turn)
                 held[kind] += 1
             state.tokens[p] = [HeldToken(k, t) for k, t in sorted(self.tokens[p])]
         for kind in TokenKind:
             if self.pool[kind - 1] + held[kind] > TOKENS_PER_KIND:
-                raise _fail("pool", f"{self.pool[kind - 1]} of token {int(kind)} face down and {held[kind]} held: "
-                                    f"there are {TOKENS_PER_KIND} of each")
+                raise PositionError("position-pool-count", "Z4", down=self.pool[kind - 1], token=int(kind),
+                                    held=held[kind], each=TOKENS_PER_KIND)
         towers = {t.track[0]: t.index for t in state.castle.towers if t.holds_token}
         if any(n not in towers for n in self.towers) or len(set(self.towers)) != len(self.towers):
-            raise _fail("towers", f"{_list(map(str, self.towers))}: towers holding a token are named once each by "
-                                  f"their first number, of {', '.join(map(str, towers))}")
+            raise PositionError("position-towers", towers=_list(map(str, self.towers)), known=[str(n) for n in towers])
         emptied, revealed = len(towers) - len(self.towers), TOKENS_PER_KIND * len(TokenKind) - sum(self.pool)
         if self.phase == "over" and self.towers:
-            raise _fail("towers", "at the end tokens left on towers go back to the box (Z20)")
+            raise PositionError("position-towers-at-end", "Z20")
         if self.phase != "over" and emptied != revealed:
-            raise _fail("towers", f"{emptied} tower(s) emptied but {revealed} token(s) revealed (one per tower)")
+            raise PositionError("position-towers-emptied", "Z16", emptied=emptied, revealed=revealed)
         state.tower_token = [t.index in {towers[n] for n in self.towers} for t in state.castle.towers]
         state.token_pool = [0, *self.pool]
 
@@ -263,14 +262,13 @@ class Position:
         gates = state.castle.gates
         for p in (0, 1):
             if self.on_gate[p] and not (self.gate_guard and self.scores[p] % TRACK_LENGTH in gates):
-                raise _fail("score", f"player {p}'s marker at {self.scores[p]} is on no gate "
-                                     f"(gates with the gate guard only, after {', '.join(map(str, gates)) or 'none'})")
+                raise PositionError("position-off-gate", "F8", player=p, score=self.scores[p], count=len(gates),
+                                    gates=[str(g) for g in gates])
             if self.nests[p] and not self.sokol:
-                raise _fail("nests", f"player {p}: falcon nests come with the Sokół expansion only")
+                raise PositionError("position-nests", "F5", player=p)
             tower = state.rules.tower_at[self.scores[p] % TRACK_LENGTH]
             if tower >= 0 and state.tower_token[tower]:
-                raise _fail("score", f"player {p}'s marker at {self.scores[p]} stands on a tower still holding its "
-                                     "token, but a movement ending there takes it (Z16)")
+                raise PositionError("position-tower-token", "Z16", player=p, score=self.scores[p])
             state.scores[p], state.on_gate[p], state.nests[p] = self.scores[p], self.on_gate[p], self.nests[p]
 
     def _set_turn(self, state: GameState, drawn: int, placed: int) -> None:
@@ -278,22 +276,23 @@ class Position:
         if self.phase == "over":
             expected.add(placed)
         if self.turn not in expected or self.player not in (0, 1):
-            raise _fail("turn", f"turn {self.turn}, player {self.player} with {placed} tile(s) placed in phase "
-                                f"{self.phase}: the turn is {' or '.join(map(str, sorted(expected)))} (a tile a turn)")
+            turns = sorted(expected)
+            raise PositionError("position-turn", turn=self.turn, player=self.player, placed=placed, phase=self.phase,
+                                choices=len(turns), first=turns[0], second=turns[-1])
         state.current, state.turn, state.drawn = self.player, self.turn, drawn
         state.phase = next(p for p, name in PHASES.items() if name == self.phase)
         if (self.phase == "over" and self.left) or (self.phase in ("draw", "extra") and not self.left):
-            raise _fail("left", "the game is over once no tiles are left to draw (Z20, Z19)")
+            raise PositionError("position-game-over", "Z20")
         if self.phase != "follower":
             state.completed = []
         if self.phase == "place":
             state.drawn_placements = state.placements_for(drawn)
             if not state.drawn_placements:
-                raise _fail("phase", f"{self.subject} fits nowhere, so it would have been put out (Z8)")
+                raise PositionError("position-fits-nowhere", "Z8", tile=self.subject)
         same_turn = state.rules.edition.tokens_usable_same_turn
         if self.phase == "extra" and not any(k == TokenKind.EXTRA_TURN and (t < self.turn or same_turn)
                                              for k, t in self.tokens[self.player]):
-            raise _fail("phase", f"player {self.player} holds no extra-turn token usable in turn {self.turn} (Z19)")
+            raise PositionError("position-no-extra-turn", "Z19", player=self.player, turn=self.turn)
 
     def __str__(self) -> str:
         fields = {
@@ -322,41 +321,42 @@ class Position:
         ``rules_of`` as for ``to_state`` (``zamek.castle.data.loader.read_position`` passes the shipped rules).
         """
         if not isinstance(text, str) or not text.split():
-            raise PositionError("a position is text: the rule set, then fields like tiles=Z15@b8/90")
+            raise PositionError("position-not-text")
         rules, *words = text.split()
         values: dict[str, str] = {}
         for word in words:
             key, equals, value = word.partition("=")
             if not equals or key not in FIELDS:
-                raise PositionError(f"{word!r}: expected one of the fields {', '.join(FIELDS)} as key=value")
+                raise PositionError("position-unknown-field", word=word, fields=list(FIELDS))
             if key in values:
-                raise _fail(key, "given twice")
+                raise PositionError("position-field-twice", field=key)
             values[key] = value
         if missing := [k for k in FIELDS if k not in values]:
-            raise PositionError(f"missing field(s): {', '.join(missing)}")
+            raise PositionError("position-missing-fields", count=len(missing), fields=missing)
         try:
             canonical = Setup.parse(rules).name
         except ValueError as exc:
-            message = str(exc)
-            raise _fail("rules", message if message.startswith(repr(rules)) else f"{rules!r}: {message}") from None
+            if isinstance(exc, ZamekError) and exc.params.get("name") == rules:
+                raise PositionError("position-rules", reason=exc) from None
+            raise PositionError("position-rules-named", rules=rules, reason=_reason(exc)) from None
         if rules != canonical:
-            raise _fail("rules", f"{rules!r}: written {canonical!r} (the edition, then its options in their order)")
+            raise PositionError("position-rules-written", rules=rules, canonical=canonical)
         pair = {key: _pair(values[key], key) for key in ("score", "supply", "tokens", "family", "nests")}
-        score = [_match(_SCORE, s, "score", "12 or 47g") for s in pair["score"]]
+        score = [_match(_SCORE, s, "score", "score") for s in pair["score"]]
         supply = [(int(m[1]), int(m[2] or 0), int(m[3] or 0))
-                  for m in (_match(_SUPPLY, s, "supply", "5f or 5f1p0h") for s in pair["supply"])]
-        tokens = [tuple((int(m[1]), int(m[2])) for m in _items(h, _HELD, "tokens", "2@14")) for h in pair["tokens"]]
+                  for m in (_match(_SUPPLY, s, "supply", "supply") for s in pair["supply"])]
+        tokens = [tuple((int(m[1]), int(m[2])) for m in _items(h, _HELD, "tokens", "tokens")) for h in pair["tokens"]]
         family = [tuple(_split(f, ".")) for f in pair["family"]]
-        pool = _match(_POOL, values["pool"], "pool", "222222222 (tokens of kinds 1-9 not yet revealed)")[0]
-        phase = _match(_PHASE, values["phase"], "phase", "draw, place:Z17, follower:b8, extra or over")
+        pool = _match(_POOL, values["pool"], "pool", "pool")[0]
+        phase = _match(_PHASE, values["phase"], "phase", "phase")
         position = cls(
             rules, _number(values["board"], "board"),
-            tuple((m[1], m[2], int(m[3])) for m in _items(values["tiles"], _TILE, "tiles", "Z15@b8/90")),
-            tuple((int(m[1]), m[2], m[3], int(m[4])) for m in _items(values["figures"], _FIGURE, "figures", "1f:b8.0")),
+            tuple((m[1], m[2], int(m[3])) for m in _items(values["tiles"], _TILE, "tiles", "tiles")),
+            tuple((int(m[1]), m[2], m[3], int(m[4])) for m in _items(values["figures"], _FIGURE, "figures", "figures")),
             (int(score[0][1]), int(score[1][1])), (score[0][2] == "g", score[1][2] == "g"),
             (supply[0], supply[1]),
             (tokens[0], tokens[1]),
-            tuple(_number(m[0], "towers") for m in _items(values["towers"], _NUMBER, "towers", "56")),
+            tuple(_number(m[0], "towers") for m in _items(values["towers"], _NUMBER, "towers", "towers")),
             tuple(map(int, pool)),
             (family[0], family[1]),
             (_number(pair["nests"][0], "nests"), _number(pair["nests"][1], "nests")),
@@ -367,6 +367,11 @@ class Position:
         return cls.from_state(position.to_state(rules_of))
 
 
+def _reason(exc: ValueError) -> ZamekError | str:
+    """Why a rule set was refused: the rules' own error, or (never expected) another's text."""
+    return exc if isinstance(exc, ZamekError) else str(exc)
+
+
 def _cell_names(castle: CastleDef) -> dict[int, str]:
     return {c: castle.name_of(c) for c in castle.interior} | {s.cell: s.id for s in castle.starts}
 
@@ -375,11 +380,15 @@ def _cell(castle: CastleDef, name: str, field: str, starts: bool = False) -> int
     for start in castle.starts if starts else ():
         if start.id == name:
             return start.cell
+    ids = [s.id for s in castle.starts] if starts else []
+    try:
+        parse_space(name)
+    except ValueError:
+        raise PositionError("position-space-name", field=field, space=name, count=len(ids), starts=ids) from None
     try:
         return castle.cell_of(name)
-    except ValueError as exc:
-        also = f" nor a start space ({', '.join(s.id for s in castle.starts)})" if starts else ""
-        raise _fail(field, f"{exc}{also}") from None
+    except ValueError:
+        raise PositionError("position-space", field=field, space=name, count=len(ids), starts=ids) from None
 
 
 def _check_board(state: GameState, board: dict[int, tuple[int, int]], names: dict[int, str]) -> None:
@@ -395,8 +404,7 @@ def _check_board(state: GameState, board: dict[int, tuple[int, int]], names: dic
                 stack.append(near)
     for cell in board:
         if cell not in reached:
-            raise _fail("tiles", f"the tile on {names[cell]} is cut off: each tile goes beside a placed tile or a "
-                                 "start space (Z7)")
+            raise PositionError("position-cut-off", "Z7", space=names[cell])
         for side, off in enumerate(offsets):
             other = cell + off
             theirs = state.cell_table[other][FACING[MIDDLE_SEGMENTS[side]]] if state.status[other] == TAKEN else -1
@@ -405,7 +413,7 @@ def _check_board(state: GameState, board: dict[int, tuple[int, int]], names: dic
             mine = state.cell_table[cell][MIDDLE_SEGMENTS[side]]
             roads = [state.kind[state.cell_node[c] + f] == FeatureKind.ROAD for c, f in ((cell, mine), (other, theirs))]
             if roads[0] != roads[1]:
-                raise _fail("tiles", f"{names[cell]} and {names[other]}: a road meets no road; roads must meet (Z7)")
+                raise PositionError("position-road-mismatch", "Z7", space=names[cell], other=names[other])
 
 
 def _supply_text(supply: Supply, sokol: bool) -> str:
@@ -423,13 +431,14 @@ def _split(value: str, sep: str = ",") -> list[str]:
 def _pair(value: str, field: str) -> tuple[str, str]:
     parts = value.split("/")
     if len(parts) != 2:
-        raise _fail(field, f"{value!r}: two values joined by '/', player 0's first")
+        raise PositionError("position-pair", field=field, value=value)
     return parts[0], parts[1]
 
 
 def _match(pattern: re.Pattern[str], text: str, field: str, example: str) -> re.Match[str]:
+    """The match of ``text``; else a PositionError showing what it should look like (``error.example.<example>``)."""
     if (match := pattern.fullmatch(text)) is None:
-        raise _fail(field, f"{text!r} is not like {example}")
+        raise PositionError("position-not-like", field=field, text=text, example=Message(f"error.example.{example}"))
     return match
 
 
@@ -438,7 +447,7 @@ def _items(value: str, pattern: re.Pattern[str], field: str, example: str) -> li
 
 
 def _number(text: str, field: str) -> int:
-    return int(_match(_NUMBER, text, field, "a number like 14")[0])
+    return int(_match(_NUMBER, text, field, "number")[0])
 
 
 def _ids(value: str, field: str) -> tuple[str, ...]:
@@ -448,10 +457,10 @@ def _ids(value: str, field: str) -> tuple[str, ...]:
         if m := _RUN.fullmatch(item):
             prefix, first, other, end = m.groups()
             if prefix != other or len(first) != len(end) or not 0 < int(end) - int(first) < 1000:
-                raise _fail(field, f"{item!r}: a run of tile ids is like Z02-Z14")
+                raise PositionError("position-run", field=field, item=item)
             ids.extend(f"{prefix}{n:0{len(first)}d}" for n in range(int(first), int(end) + 1))
         else:
-            ids.append(_match(_ID, item, field, "Z15 or Z02-Z14")[0])
+            ids.append(_match(_ID, item, field, "ids")[0])
     return tuple(ids)
 
 

@@ -15,6 +15,7 @@ from itertools import combinations
 from typing import Final, Literal
 
 from zamek.castle.rules.editions import Edition
+from zamek.kit.errors import SetupError
 
 Kind = Literal["edition", "expansion", "variant"]
 
@@ -29,7 +30,7 @@ class RuleOption:
     rule_ids: tuple[str, ...]
     """The rules of ``RULES.md`` it brings (an edition: those it plays by)."""
     words: str
-    """The key of its name in the page's words."""
+    """The key of its name in the catalogue (zamek.i18n: ``page.rules.<key>``)."""
     setup_field: str | None = None
     """The ``Setup`` field (a bool) that turns an expansion or variant on; None for an edition."""
     compiled_flag: str | None = None
@@ -40,14 +41,14 @@ class RuleOption:
 
 
 EDITION_OPTIONS: Final = (
-    RuleOption("zamek", "edition", tuple(f"Z{n}" for n in range(1, 23)), "edition-zamek"),
-    RuleOption("castle2003", "edition", ("C1", "C2"), "edition-castle2003"),
+    RuleOption("zamek", "edition", tuple(f"Z{n}" for n in range(1, 23)), "page.rules.zamek"),
+    RuleOption("castle2003", "edition", ("C1", "C2"), "page.rules.castle2003"),
 )
 """The editions, the default first (their keys are ``Edition``'s values)."""
 
 OPTIONS: Final = (
-    RuleOption("sokol", "expansion", tuple(f"F{n}" for n in range(1, 8)), "sokol", "sokol", "sokol"),
-    RuleOption("gate-guard", "variant", ("F8",), "gateGuard", "gate_guard", "gate_guard",
+    RuleOption("sokol", "expansion", tuple(f"F{n}" for n in range(1, 8)), "page.rules.sokol", "sokol", "sokol"),
+    RuleOption("gate-guard", "variant", ("F8",), "page.rules.gate-guard", "gate_guard", "gate_guard",
                requires=("sokol",)),
 )
 """The expansions and variants, in the order their keys are written in a rule-set name."""
@@ -63,12 +64,13 @@ def rule_set_name(edition: Edition | str, keys: frozenset[str] | set[str]) -> st
 
 
 def parse_rule_set(name: str) -> tuple[Edition, frozenset[str]]:
-    """Read a rule-set name: its edition and the keys of its options; raise ValueError naming what is wrong.
+    """Read a rule-set name: its edition and the keys of its options; raise SetupError (a ValueError) naming
+    what is wrong.
 
     The edition may be left out (``sokol`` is ``zamek+sokol``); the options may come in any order.
     """
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"a rule set is a name such as 'zamek+sokol', not {name!r}")
+        raise SetupError("rule-set-not-a-name", name=repr(name))
     parts = [part.strip() for part in name.strip().lower().split("+")]
     edition = Edition.ZAMEK
     if parts[0] in _EDITION_KEYS:
@@ -76,23 +78,25 @@ def parse_rule_set(name: str) -> tuple[Edition, frozenset[str]]:
     keys: set[str] = set()
     for part in parts:
         if part in _EDITION_KEYS:
-            raise ValueError(f"{name!r}: one edition only, written first")
+            raise SetupError("one-edition", name=name)
         if part not in _OPTION_BY_KEY:
-            known = ", ".join([*_EDITION_KEYS, *_OPTION_BY_KEY])
-            raise ValueError(f"{name!r}: unknown part {part!r} (known: {known})")
+            raise SetupError("unknown-rule-part", name=name, part=part,
+                             known=[*_EDITION_KEYS, *_OPTION_BY_KEY])
         if part in keys:
-            raise ValueError(f"{name!r}: {part!r} twice")
+            raise SetupError("rule-part-twice", name=name, part=part)
         keys.add(part)
     check_options(keys)
     return edition, frozenset(keys)
 
 
 def check_options(keys: set[str] | frozenset[str]) -> None:
-    """Raise ValueError where an option is missing one it requires."""
-    for key in keys:
-        for needed in _OPTION_BY_KEY[key].requires:
+    """Raise SetupError (a ValueError) where an option is missing one it requires."""
+    for key in sorted(keys):
+        entry = _OPTION_BY_KEY[key]
+        for needed in entry.requires:
             if needed not in keys:
-                raise ValueError(f"the option {key!r} needs {needed!r}")
+                raise SetupError("option-needs", entry.rule_ids[0] if entry.rule_ids else None,
+                                 option=key, needed=needed)
 
 
 def option(key: str) -> RuleOption:

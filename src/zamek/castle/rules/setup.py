@@ -14,6 +14,7 @@ from typing import Any, Final
 from zamek.castle.rules.actions import Piece, Place
 from zamek.castle.rules.board import BOARDS, CURRENT_BOARD, TRACK_LENGTH, CastleDef
 from zamek.castle.rules.editions import Edition, edition_of
+from zamek.castle.rules.errors import SetupError
 from zamek.castle.rules.geometry import SEGMENTS
 from zamek.castle.rules.rates import RATES, Rates
 from zamek.castle.rules.rulesets import OPTIONS, check_options, parse_rule_set, rule_set_name
@@ -72,15 +73,15 @@ class Setup:
         object.__setattr__(self, "edition", edition_of(self.edition))
         check_options(self.options)
         if self.first_player not in (0, 1):
-            raise ValueError("first_player must be 0 or 1")
+            raise SetupError("first-player", "Z5", value=repr(self.first_player))
         if self.board not in BOARDS:
-            raise ValueError(f"unknown board {self.board!r} (known: {', '.join(map(str, BOARDS))})")
+            raise SetupError("unknown-board", board=repr(self.board), known=[str(board) for board in BOARDS])
 
     @classmethod
     def parse(cls, name: str, *, first_player: int = 0, draw_order: tuple[str, ...] | None = None,
               board: int = CURRENT_BOARD) -> Setup:
         """The setup of the rule set ``name`` (``"castle2003+sokol+gate-guard"``, see :mod:`rulesets`), with what the
-        rule set leaves open. Raise ValueError naming what is wrong."""
+        rule set leaves open. Raise SetupError (a ValueError) naming what is wrong."""
         edition, keys = parse_rule_set(name)
         switched: dict[str, Any] = {
             entry.setup_field: True for entry in OPTIONS if entry.key in keys and entry.setup_field}

@@ -241,7 +241,7 @@ class GameState(Scoring):
                 self._score_head(doubled_by=None)
                 self._continue_scoring()
         else:
-            raise MalformedActionError(f"{action!r} is not an action")
+            raise MalformedActionError("not-an-action-value", value=repr(action))
 
     def _place(self, cell: int, rotation: int) -> None:
         tile = self.tiles.tiles[self.drawn]

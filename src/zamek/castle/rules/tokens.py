@@ -103,7 +103,7 @@ class Tokens(Features):
             if t.kind == kind and (same_turn or t.turn_taken < self.turn):
                 del held[i]
                 return
-        raise IllegalActionError(f"no usable token {int(kind)} to spend")
+        raise IllegalActionError("no-usable-token", "Z19", token=printed_number(kind, self.rules.edition))
 
     def _held(self, player: int, kind: TokenKind) -> int:
         return sum(1 for t in self.tokens[player] if t.kind == kind)

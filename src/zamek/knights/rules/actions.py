@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from zamek.i18n import Term
 from zamek.kit.errors import MalformedActionError
 from zamek.knights.rules.cards import ARMY, TILES, Card
 
@@ -95,33 +96,29 @@ def parse_card(text: str) -> Card:
     try:
         return Card.from_key(text)
     except KeyError:
-        names = ", ".join(c.key for c in Card)
-        raise MalformedActionError(f"{text!r} is not a card (cards: {names})") from None
+        raise MalformedActionError("not-a-card", "K1", text=text, cards=[c.key for c in Card]) from None
 
 
 def parse_action(text: str) -> Action:
     """Parse an action from its notation; raise MalformedActionError otherwise."""
     if not isinstance(text, str):
-        raise MalformedActionError(f"an action must be text, not {type(text).__name__}")
+        raise MalformedActionError("action-not-text", type=type(text).__name__)
     t = text.strip().lower()
     if m := _CHOOSE.match(t):
         a, b = parse_card(m.group(1)), parse_card(m.group(2))
         if a == b and a is not Card.SHEPHERD:
-            raise MalformedActionError(f"{text!r}: a set holds one {a.key}; only the shepherd comes twice")
+            raise MalformedActionError("card-twice", "K1", text=text, card=Term(f"card.{a.key}"))
         return Choose(a, b)
     if m := _RECRUIT.match(t):
         card = parse_card(m.group(1))
         if not card.is_army:
-            raise MalformedActionError(f"{text!r}: shepherds never go to the camp; recruit an army card")
+            raise MalformedActionError("shepherd-to-camp", "K4", text=text)
         return Recruit(card)
     if m := _DRAW.match(t):
         if m.group(1) not in TILES:
-            raise MalformedActionError(f"{text!r}: no such tile (tiles: {', '.join(TILES)})")
+            raise MalformedActionError("no-such-card-tile", "K3", text=text, tiles=list(TILES))
         return Draw(m.group(1))
-    raise MalformedActionError(
-        f"{text!r} is not an action; examples: 'play:dragon+shepherd' (lay two cards), "
-        "'recruit:knight' (take a card back from the camp), 'draw:brick-big'"
-    )
+    raise MalformedActionError("not-a-knights-action", text=text)
 
 
 def action_from_index(index: int) -> PlayerAction:
@@ -130,4 +127,4 @@ def action_from_index(index: int) -> PlayerAction:
         return ALL_CHOICES[index]
     if RECRUIT_BASE <= index < ACTION_COUNT:
         return Recruit(Card(index - RECRUIT_BASE))
-    raise MalformedActionError(f"{index} is not an action index (0 to {ACTION_COUNT - 1})")
+    raise MalformedActionError("not-an-action-index", index=int(index), last=ACTION_COUNT - 1)

@@ -28,7 +28,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from zamek.kit.errors import IllegalActionError, MalformedActionError
+from zamek.i18n import Message, Term
+from zamek.kit.errors import IllegalActionError, MalformedActionError, SetupError
 from zamek.kit.protocol import CHANCE, TERMINAL
 from zamek.knights.rules.actions import Action, Choose, Draw, PlayerAction, Recruit
 from zamek.knights.rules.cards import (
@@ -89,6 +90,12 @@ __all__ = [
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
 SHEPHERD: Final = int(Card.SHEPHERD)
+_WAITING: Final[dict[Phase, tuple[str, str | None]]] = {
+    Phase.DRAW: ("turn-up-tile", "K4"),
+    Phase.CHOOSE: ("choose-cards", "K4"),
+    Phase.RECRUIT: ("recruit", "K5"),
+}
+"""What the game waits for in each phase (``error.waiting.<key>``), and the rule that says so."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,19 +113,18 @@ class KnightsSetup:
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"Rycerze i zamki is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
+            raise SetupError("player-count", least=MIN_PLAYERS, most=MAX_PLAYERS, players=self.players)
         for name, seat in (("youngest", self.youngest), ("sword", self.sword)):
             if seat is not None and not 0 <= seat < self.players:
-                raise ValueError(f"{name} must be a seat from 0 to {self.players - 1}, not {seat}")
+                raise SetupError("seat-out-of-range", "K3", field=name, last=self.players - 1, seat=seat)
         if self.tile_order is not None:
             order = list(self.tile_order)
             if len(order) not in (ROUNDS, ROUNDS + 1):
-                raise ValueError(f"tile_order must name {ROUNDS} or {ROUNDS + 1} tiles, not {len(order)}")
+                raise SetupError("tile-order-length", "K3", rounds=ROUNDS, tiles=ROUNDS + 1, count=len(order))
             pool = list(TILE_SET)
             for tile in order:
                 if tile not in pool:
-                    known = ", ".join(TILES)
-                    raise ValueError(f"tile_order: {tile!r} is not a tile or is named too often (tiles: {known})")
+                    raise SetupError("tile-order-tile", "K3", tile=str(tile), known=list(TILES))
                 pool.remove(tile)
         # Settle the defaults, so that equal games have equal setups (and records name the seats).
         if self.youngest is None:
@@ -360,42 +366,44 @@ class KnightsState:
     def check(self, action: Action) -> None:
         """Raise IllegalActionError (or MalformedActionError) unless ``action`` is legal now."""
         if not isinstance(action, (Choose, Recruit, Draw)):
-            raise MalformedActionError(f"{action!r} is not an action")
+            raise MalformedActionError("not-an-action-value", value=repr(action))
         if self.phase is Phase.OVER:
-            raise IllegalActionError(f"{action}: the game is over")
+            raise IllegalActionError("action-after-game-over", "K6", action=str(action))
         if isinstance(action, Draw):
             if self.phase is not Phase.DRAW:
-                raise IllegalActionError(f"{action}: no tile is due; {self._waiting_for()}")
+                raise IllegalActionError("no-tile-due", "K4", action=str(action), waiting=self._waiting_for())
             if not any(action == outcome for outcome, _ in self.chance_outcomes()):
-                raise IllegalActionError(
-                    f"{action}: that tile cannot come now (not turned up yet: {', '.join(sorted(set(self.undrawn)))})"
-                )
+                raise IllegalActionError("tile-cannot-come", "K3", action=str(action),
+                                         unseen=sorted(set(self.undrawn)))
             return
         if self.phase is Phase.DRAW:
-            raise IllegalActionError(f"{action}: the next tile must be turned up first")
+            raise IllegalActionError("turn-up-tile-first", "K4", action=str(action))
         if isinstance(action, Choose):
             if self.phase is not Phase.CHOOSE:
-                raise IllegalActionError(f"{action}: {self._waiting_for()}")
+                raise self._not_now(action)
             hand = self.hands[self.current]
-            for card in set(action.cards):
+            for card in sorted(set(action.cards)):
                 need = action.cards.count(card)
                 if hand[card] < need:
-                    where = "in your camp" if self.camps[self.current][card] else "not in your hand"
-                    raise IllegalActionError(f"{action}: your {card.key} is {where} (K4: play cards from your hand)")
+                    raise IllegalActionError("card-not-in-hand", "K4", action=str(action),
+                                             card=Term(f"card.{card.key}"),
+                                             where="camp" if self.camps[self.current][card] else "elsewhere")
             return
         if self.phase is not Phase.RECRUIT:
-            raise IllegalActionError(f"{action}: {self._waiting_for()}")
+            raise self._not_now(action)
         camp = self.camps[self.current]
         if not camp[action.card]:
-            held = ", ".join(c.key for c in ARMY if camp[c])
-            raise IllegalActionError(f"{action}: your camp holds no {action.card.key} (it holds: {held}) (K5)")
+            raise IllegalActionError("card-not-in-camp", "K5", action=str(action), card=Term(f"card.{action.card.key}"),
+                                     held=[Term(f"card.{c.key}") for c in ARMY if camp[c]])
 
-    def _waiting_for(self) -> str:
-        return {
-            Phase.DRAW: "the next tile must be turned up",
-            Phase.CHOOSE: "a castle is on the table: choose two cards (play:CARD+CARD)",
-            Phase.RECRUIT: "recruitment: take a card back from your camp (recruit:CARD)",
-        }.get(self.phase, "that is not possible now")
+    def _waiting_for(self) -> Message:
+        """What the game waits for, as a message (``error.waiting.<key>``)."""
+        return Message(f"error.waiting.{_WAITING.get(self.phase, ('nothing', None))[0]}")
+
+    def _not_now(self, action: Action) -> IllegalActionError:
+        """The refusal of an action that does not fit the moment: it says what the game waits for."""
+        rule = _WAITING.get(self.phase, ("nothing", None))[1]
+        return IllegalActionError("not-now", rule, action=str(action), waiting=self._waiting_for())
 
     def apply(self, action: Action) -> None:
         """Apply an action without checking it (fast; for search and trusted records)."""
@@ -405,7 +413,7 @@ class KnightsState:
         elif isinstance(action, Draw):
             self._draw(action.tile)
         else:
-            raise MalformedActionError(f"{action!r} is not an action")
+            raise MalformedActionError("not-an-action-value", value=repr(action))
 
     def apply_all(self, actions: Iterable[Action]) -> None:
         for action in actions:

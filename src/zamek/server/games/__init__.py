@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from zamek.i18n import Message
 from zamek.kit.errors import RecordError, ZamekError
 from zamek.server.errors import ServiceError
 
@@ -24,13 +25,17 @@ if TYPE_CHECKING:
 
 @dataclass
 class MoveInfo:
-    """A move as people read it: the action, who made it and its words in each language (where the game describes
-    its moves: a card game's choices are secret until revealed, and its view tells them)."""
+    """A move as people read it: the action, who made it and its message of the catalogue, said in any language
+    when it is shown (where the game describes its moves: a card game's choices are secret until revealed, and its
+    view tells them)."""
 
     action: Any
     player: int | None
-    words: dict[str, str]
+    message: Message | None
     chance: bool = False
+    shown: dict[object, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What the views made of the move once, to use again (its message as an answer carries it, its words in each
+    language for each reader): a move's message never changes."""
 
     @property
     def text(self) -> str:
@@ -103,7 +108,8 @@ class GameKind(ABC):
         return None
 
     def undo_refusal(self, live: LiveGame) -> str | None:
-        return "moves are not taken back in this game"
+        """Why the last move cannot be taken back now: the code of its message (``server.<code>``); None: it can."""
+        return "no-undo"
 
     @abstractmethod
     def think(self) -> Think: ...
@@ -128,7 +134,7 @@ class GameKind(ABC):
             try:
                 infos.append(self.step(state, action))
             except ZamekError as exc:
-                raise RecordError(f"move {number} ({action}): {exc}") from None
+                raise RecordError("record-move", number=number, action=str(action), reason=exc) from None
         return state, infos
 
     def winners(self, live: LiveGame) -> list[int]:

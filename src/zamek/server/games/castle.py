@@ -1,5 +1,5 @@
-"""The castle game in the match service: its records, moves in words, when chance is decided, who is to act, undo,
-and the computer's thinking."""
+"""The castle game in the match service: its records, moves as messages, when chance is decided, who is to act,
+undo, and the computer's thinking."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from zamek import Action, Draw, GameState, Phase, Reveal, Setup, make_bot, new_game, parse_action
 from zamek.castle import record as records
-from zamek.castle.report import describe_move
+from zamek.castle.report import move_message
 from zamek.castle.seeding import SeededChance, player_move_rng
-from zamek.castle.terms import LANGUAGES
 from zamek.kit.records import parse_moves
 from zamek.server.errors import ServiceError
 from zamek.server.games import GameKind, MoveInfo, Think
@@ -24,13 +23,12 @@ FRIEND: Final = "friend"
 
 
 def step(state: GameState, action: Action) -> MoveInfo:
-    """Play ``action`` with every check and return it in words."""
-    state.check(action)  # first: the words of an illegal move may not exist
+    """Play ``action`` with every check and return it as a message."""
+    state.check(action)  # first: the message of an illegal move may not exist
     player: int | None = state.current
     if isinstance(action, Reveal):
         player = state.revealing_player()
-    info = MoveInfo(action, player, {lang: describe_move(state, action, lang) for lang in LANGUAGES},
-                    isinstance(action, (Draw, Reveal)))
+    info = MoveInfo(action, player, move_message(state, action), isinstance(action, (Draw, Reveal)))
     state.apply(action)
     return info
 
@@ -128,23 +126,23 @@ class CastleKind(GameKind):
 
     def refuse_person_action(self, live: LiveGame, state: Any, action: Any) -> ServiceError | None:
         if isinstance(action, (Draw, Reveal)):
-            return ServiceError(409, "illegal", f"{action}: tiles and tokens are drawn by the game, not chosen")
+            return ServiceError(409, "illegal-move", "chance-not-chosen", action=str(action))
         if live.mode == HOTSEAT and state.phase is Phase.DRAW:
-            return ServiceError(409, "illegal", f"{action}: draw a tile first")
+            return ServiceError(409, "illegal-move", "draw-first", action=str(action))
         return None
 
     def undo_refusal(self, live: LiveGame) -> str | None:
         if live.over:  # its final scoring is known (and its seed published): no second try
-            return "the game is over"
+            return "game-over"
         if not live.actions:
-            return "there is no move to take back"
+            return "nothing-to-undo"
         info = live.infos[-1]
         if isinstance(info.action, Reveal):
-            return "a token has been revealed since your move; it cannot be taken back"
+            return "undo-revealed"
         if isinstance(info.action, Draw):
-            return "a tile has been drawn since the last move; it cannot be taken back"
+            return "undo-drawn"
         if live.mode == COMPUTER and info.player != live.human:
-            return "the computer has replied; its move cannot be taken back"
+            return "undo-computer"
         return None
 
     def think(self) -> Think:

@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from zamek import i18n
 from zamek.castle.bots.base import Budget
+from zamek.i18n import Message, catalogue, say
 from zamek.knights import record as records
 from zamek.knights.bots import BOT_NAMES, make_bot
 from zamek.knights.rules.actions import Action, Draw, parse_action
@@ -39,8 +41,8 @@ from zamek.knights.rules.engine import (
     TileRevealed,
 )
 from zamek.knights.seeding import SeededTiles, player_move_rng
-from zamek.knights.terms import card_name, event_lines, term, tile_name
-from zamek.server.errors import ServiceError
+from zamek.knights.terms import card_name, event_messages, reader_of, tile_name
+from zamek.server.errors import ServiceError, computer_failed
 from zamek.server.games import GameKind, MoveInfo, Think
 from zamek.server.knights_schemas import (
     CampCard,
@@ -64,7 +66,7 @@ from zamek.server.knights_schemas import (
     SwordPassedEvent,
     TileRevealedEvent,
 )
-from zamek.server.schemas import ClockView, EndedView, SeatView
+from zamek.server.schemas import ClockView, EndedView, MessageView, SeatView
 from zamek.server.seats import Seat
 from zamek.server.tables import Extras, StoredMatch
 
@@ -124,7 +126,7 @@ class KnightsKind(GameKind):
     def step(self, state: Any, action: Any) -> MoveInfo:
         player = None if state.is_chance() else int(state.current)
         state.play(action)
-        return MoveInfo(action, player, {}, isinstance(action, Draw))
+        return MoveInfo(action, player, None, isinstance(action, Draw))
 
     def is_chance(self, action: Any) -> bool:
         return isinstance(action, Draw)
@@ -156,7 +158,7 @@ class KnightsKind(GameKind):
 
     def refuse_person_action(self, live: LiveGame, state: Any, action: Any) -> ServiceError | None:
         if isinstance(action, Draw):
-            return ServiceError(400, "malformed", "the server turns up the tiles; play or recruit")
+            return ServiceError(400, "malformed-move", "server-draws")
         return None
 
     def think(self) -> Think:
@@ -182,34 +184,42 @@ def _card_key(card: Card | None) -> str | None:
     return card.key if card is not None else None  # ``is not None``: the dragon is Card 0, which is falsy
 
 
+def _lines(event: Event, lang: str, you: int | None) -> dict[str, Any]:
+    """An event's lines in words, as the seat ``you`` reads them, and as messages (players as seats)."""
+    messages = event_messages(event)
+    reader = reader_of(you)
+    return {"lines": [m.text(lang, None, reader) for m in messages],
+            "messages": [MessageView(**m.to_json()) for m in messages]}
+
+
 def event_view(event: Event, lang: str, you: int | None) -> KnightsEvent:
     """Return an event as the seat ``you`` (None: the public) sees it."""
-    lines = event_lines(event, lang, you)
+    lines = _lines(event, lang, you)
     if isinstance(event, TileRevealed):
-        return TileRevealedEvent(lines=lines, round=event.round, tile=event.tile)
+        return TileRevealedEvent(**lines, round=event.round, tile=event.tile)
     if isinstance(event, CardsRevealed):
         choices = [[c.key for c in pair] for pair in event.choices]
-        return CardsRevealedEvent(lines=lines, round=event.round, choices=choices)
+        return CardsRevealedEvent(**lines, round=event.round, choices=choices)
     if isinstance(event, ShepherdsReturn):
-        return ShepherdsReturnEvent(lines=lines, round=event.round, shepherds=list(event.shepherds))
+        return ShepherdsReturnEvent(**lines, round=event.round, shepherds=list(event.shepherds))
     if isinstance(event, DuplicatesCancelled):
-        return DuplicatesCancelledEvent(lines=lines, round=event.round,
+        return DuplicatesCancelledEvent(**lines, round=event.round,
                                         cards=[CancelledCards(card=c.key, seats=list(s)) for c, s in event.cards])
     if isinstance(event, CastleTaken):
-        return CastleTakenEvent(lines=lines, round=event.round, player=event.player, tile=event.tile,
+        return CastleTakenEvent(**lines, round=event.round, player=event.player, tile=event.tile,
                                 card=_card_key(event.card), strength=event.strength, points=TILES[event.tile].points,
                                 tile_name=tile_name(event.tile, lang))
     if isinstance(event, CardsToCamp):
         to_camp = [CampCard(seat=p, card=c.key) for p, c in event.cards]
-        return CardsToCampEvent(lines=lines, round=event.round, cards=to_camp)
+        return CardsToCampEvent(**lines, round=event.round, cards=to_camp)
     if isinstance(event, SwordPassed):
-        return SwordPassedEvent(lines=lines, round=event.round, player=event.player, previous=event.previous,
+        return SwordPassedEvent(**lines, round=event.round, player=event.player, previous=event.previous,
                                 tied=list(event.tied))
     if isinstance(event, Recruited):
-        return RecruitedEvent(lines=lines, round=event.round, player=event.player, card=_card_key(event.card))
+        return RecruitedEvent(**lines, round=event.round, player=event.player, card=_card_key(event.card))
     if isinstance(event, EmptyCamp):
-        return EmptyCampEvent(lines=lines, round=event.round, player=event.player)
-    return GameEndedEvent(lines=lines)
+        return EmptyCampEvent(**lines, round=event.round, player=event.player)
+    return GameEndedEvent(**lines)
 
 
 def _public_events(state: KnightsState) -> list[Event]:
@@ -232,15 +242,20 @@ def _cards(counts: tuple[int, ...], kind: CastleKind | None, strength: tuple[tup
 class ComputerSeatError(Exception):
     """A computer seat's own view was asked for: its cards and choices are nobody's to see (K8)."""
 
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"seat {seat} is a computer player's")
+        self.seat = seat
+
 
 def check_view_seat(seats: Sequence[str], seat: int | None) -> None:
-    """Raise ValueError for a seat the game does not have and ComputerSeatError for a computer's seat."""
+    """Raise IndexError for a seat the game does not have and ComputerSeatError for a computer's seat (the
+    service refuses both before: these are a bug)."""
     if seat is None:
         return
     if not 0 <= seat < len(seats):
-        raise ValueError(f"no seat {seat} in a {len(seats)}-player game")
+        raise IndexError(f"no seat {seat} in a game of {len(seats)} seats")
     if seats[seat] not in PEOPLE:
-        raise ComputerSeatError(f"seat {seat + 1} is a computer player: its cards and choices are not shown")
+        raise ComputerSeatError(seat)
 
 
 def knights_view(live: LiveGame, seat: int | None, lang: str, connected: Sequence[int] = (), *,
@@ -291,11 +306,11 @@ def knights_view(live: LiveGame, seat: int | None, lang: str, connected: Sequenc
         chosen=[c is not None for c in state.pending],
         names=[_name(live, p, lang) for p in range(state.players)],
         card_names={c.key: card_name(c, lang) for c in Card},
-        kind_names={k.key: term(f"kind:{k.key}", lang) for k in CastleKind},
+        kind_names={k.key: say(f"castle-kind.{k.key}", lang) for k in CastleKind},
         over=live.over,
         result=None if result is None else KnightsResultView(
             ranking=list(result.ranking), points=list(result.points), hand_sizes=list(result.hand_sizes),
-            lines=event_lines(GameEnded(result.points, result.hand_sizes, result.ranking), lang),
+            **_lines(GameEnded(result.points, result.hand_sizes, result.ranking), lang, seat),
         ),
         events=events,
         hand=hand,
@@ -306,7 +321,7 @@ def knights_view(live: LiveGame, seat: int | None, lang: str, connected: Sequenc
                     for s in live.seats],
         moves_count=len(live.actions),
         thinking=live.thinking,
-        bot_error=live.bot_error,
+        bot_error=computer_failed(live.bot_error, lang),
         clock=clock,
         ended=ended,
         rematch=live.rematch,
@@ -317,10 +332,12 @@ def knights_view(live: LiveGame, seat: int | None, lang: str, connected: Sequenc
 
 
 def _name(live: LiveGame, seat: int, lang: str) -> str:
-    """A seat's name: 'Player N', and the name a person chose."""
-    base = term("player", lang, n=seat + 1)
+    """A seat's name: 'Player N', and the name a person chose ('Player 2 (Ola)')."""
+    words = catalogue(lang)
     chosen = live.seats[seat].name if seat < len(live.seats) else None
-    return f"{base} ({chosen})" if chosen else base
+    if not chosen:
+        return words.value(i18n.Seat(seat))
+    return words.render(Message("server.view.named-player", {"player": i18n.Seat(seat), "name": chosen}))
 
 
 def knights_line(game: StoredMatch, held: Sequence[int], extras: Extras | None, seats: Sequence[Seat]) -> KnightsLine:

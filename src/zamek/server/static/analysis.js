@@ -5,7 +5,7 @@
 
 import { games } from "./api.js";
 import { drawAdvantage } from "./chart.js";
-import { h, named, playerName, showError, state, t } from "./ui.js";
+import { h, movesText, playerName, seatValue, showError, state, t } from "./ui.js";
 
 export const FLAG_SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
@@ -51,7 +51,7 @@ export async function analyse(view, redraw) {
 export function analyseButton(view, redraw) {
   if (view.seed === null || view.seed === undefined) return null; // not over: an analysis would tell what is hidden
   return h("button", { type: "button", id: "analyse", class: loaded(view.id) ? "" : "primary", onclick: () => analyse(view, redraw) },
-    t("analyse"));
+    t("page.analysis.analyse"));
 }
 
 // The analysis panel beside the board (after the replay's controls), or none when no analysis is asked for.
@@ -67,9 +67,9 @@ export function renderAnalysis(view, redraw, goto) {
     document.getElementById("turn").after(panel);
   }
   panel.innerHTML = "";
-  panel.append(h("h2", {}, t("analysisTitle")));
+  panel.append(h("h2", {}, t("page.analysis.title")));
   if (busy) {
-    panel.append(h("p", { class: "thinking", id: "analysing" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("analysing")));
+    panel.append(h("p", { class: "thinking", id: "analysing" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("page.analysis.analysing")));
     return;
   }
   if (!loaded(view.id)) { // the language changed: the words again, from the stored analysis
@@ -77,35 +77,36 @@ export function renderAnalysis(view, redraw, goto) {
     return;
   }
   const data = state.analysis.data;
-  const flagWords = (flag) => `${FLAG_SYMBOLS[flag]} ${t(`flag-${flag}`)}`;
+  const flagWords = (flag) => `${FLAG_SYMBOLS[flag]} ${t(`page.analysis.flag.${flag}`)}`;
+  const played = (d) => movesText(view, d.played_messages, d.played_words);
   const mover = (d) => (d.player === 0 ? 1 : -1);
   const graph = h("div", { class: "chart-wrap", id: "advantage-chart" });
-  panel.append(h("p", { class: "muted small", id: "advantage-caption" }, t("advantageCaption", { who: playerName(view, 0) })), graph);
+  panel.append(h("p", { class: "muted small", id: "advantage-caption" }, t("page.analysis.caption", { player: seatValue(0) })), graph);
   drawAdvantage(graph, data.decisions, data.final_lead, {
     current: view.replay.move,
     onPick: goto,
-    title: t("advantageCaption", { who: playerName(view, 0) }),
-    label: (d) => `${d.index + 1}. ${named(view, d.played_words.join("; "))} (${leadText(d.lead_before)})${d.flag ? ` ${flagWords(d.flag)}` : ""}`,
+    title: t("page.analysis.caption", { player: seatValue(0) }),
+    label: (d) => `${d.index + 1}. ${played(d)} (${leadText(d.lead_before)})${d.flag ? ` ${flagWords(d.flag)}` : ""}`,
   });
   panel.append(h("table", { class: "analysis-summary", id: "analysis-summary" },
     h("thead", {}, h("tr", {}, h("th", {}, ""),
-      ["inaccuracy", "mistake", "blunder"].map((f) => h("th", { class: "num", title: t(`flag-${f}`) }, FLAG_SYMBOLS[f])),
-      h("th", { class: "num", title: t("meanLossHint") }, t("meanLoss")))),
+      ["inaccuracy", "mistake", "blunder"].map((f) => h("th", { class: "num", title: t(`page.analysis.flag.${f}`) }, FLAG_SYMBOLS[f])),
+      h("th", { class: "num", title: t("page.analysis.mean-loss-hint") }, t("page.analysis.mean-loss")))),
     h("tbody", {}, data.summary.map((s) => h("tr", { "data-player": s.player },
       h("td", {}, h("span", { class: `dot p${s.player}` }), playerName(view, s.player)),
       h("td", { class: "num" }, s.inaccuracies), h("td", { class: "num" }, s.mistakes), h("td", { class: "num" }, s.blunders),
       h("td", { class: "num" }, s.mean_loss.toFixed(1)))))));
   const th = data.thresholds;
-  panel.append(h("p", { class: "muted small analysis-legend", id: "analysis-legend", title: t("estimateHint") },
-    t("analysisLegend", { inaccuracy: th.inaccuracy, mistake: th.mistake, blunder: th.blunder })));
+  panel.append(h("p", { class: "muted small analysis-legend", id: "analysis-legend", title: t("page.analysis.estimate-hint") },
+    t("page.analysis.legend", { inaccuracy: th.inaccuracy, mistake: th.mistake, blunder: th.blunder })));
   const here = data.decisions.find((d) => d.index === view.replay.move);
   if (here) {
     const same = here.best.join(" ") === here.played.join(" ");
     panel.append(h("div", { class: "decision-detail", id: "decision-detail" },
-      h("p", {}, h("span", { class: "mark played" }, "●"), " ", h("strong", {}, t("played")), ": ", named(view, here.played_words.join("; ")),
+      h("p", {}, h("span", { class: "mark played" }, "●"), " ", h("strong", {}, t("page.analysis.played")), t("page.analysis.move", { move: played(here) }),
         ` (${leadText(mover(here) * here.lead_after)})`, here.flag ? h("span", { class: `flag flag-${here.flag}` }, ` ${flagWords(here.flag)}`) : null),
-      same ? h("p", { class: "muted" }, t("bestPlayed"))
-        : h("p", {}, h("span", { class: "mark best" }, "★"), " ", h("strong", {}, t("bestMove")), ": ", named(view, here.best_words.join("; ")),
+      same ? h("p", { class: "muted" }, t("page.analysis.best-played"))
+        : h("p", {}, h("span", { class: "mark best" }, "★"), " ", h("strong", {}, t("page.analysis.best")), t("page.analysis.move", { move: movesText(view, here.best_messages, here.best_words) }),
           ` (${leadText(mover(here) * here.lead_before)})`)));
   }
   const list = h("ol", { class: "move-list decision-list", id: "decision-list" },
@@ -113,8 +114,8 @@ export function renderAnalysis(view, redraw, goto) {
       class: `${d.index === view.replay.move ? "current" : ""}${d.flag ? ` flagged flag-${d.flag}` : ""}`, value: d.index + 1,
       "data-index": d.index, "data-flag": d.flag || "", tabindex: 0, onclick: () => goto(d),
       onkeydown: (ev) => (ev.key === "Enter" || ev.key === " ") && (ev.preventDefault(), goto(d)),
-    }, h("span", { class: `dot p${d.player}` }), named(view, d.played_words.join("; ")),
-    d.flag ? h("span", { class: `flag flag-${d.flag}`, title: t("lossPoints", { loss: d.loss.toFixed(1) }) }, ` ${flagWords(d.flag)}`) : null)));
+    }, h("span", { class: `dot p${d.player}` }), played(d),
+    d.flag ? h("span", { class: `flag flag-${d.flag}`, title: t("page.analysis.loss", { loss: d.loss.toFixed(1) }) }, ` ${flagWords(d.flag)}`) : null)));
   panel.append(list);
   const current = list.querySelector(".current");
   if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;

@@ -1,26 +1,35 @@
 // The API client: one function per request of the JSON protocol (its models: /api/openapi.json). Every answer
 // says the protocol's version in its Zamek-Api header; a server speaking another version than this page is
-// refused with a message asking for a reload. A refused request throws an ApiError with the server's message.
+// refused with a message asking for a reload. A refused request throws an ApiError with the server's message, in
+// the page's language (every request says it: its `lang`, and Accept-Language), and its code, rule and values.
 //
 // Seats: the tokens of the seats this browser holds live in localStorage (`zamek-seats`), by game id; a request
 // that changes a game sends the token of the seat it acts for (Authorization: Bearer). Nothing else identifies
 // a player: no account, no cookie.
 
-export const API_VERSION = 4;
+export const API_VERSION = 5;
 
 export class ApiError extends Error {
-  constructor(status, message, code = null) {
+  constructor(status, message, code = null, details = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.rule = details.rule ?? null; // the rule a refused move breaks (Z7, K4...)
+    this.params = details.params ?? null;
   }
 }
 
-// The words of the errors the client itself reports ("offline", "apiVersion"): the page gives its translations.
+// The words of the errors the client itself reports (page.error.offline, page.error.api-version): the page's.
 let say = (key) => key;
+let language = null;
 
 export function setClientWords(translate) {
   say = translate;
+}
+
+// The language the server is to answer in (its refusals' messages).
+export function setClientLanguage(lang) {
+  language = lang;
 }
 
 // ------------------------------------------------------------------- seats
@@ -78,7 +87,7 @@ export const seats = {
 // One request: `body` is sent as JSON (a string as it is), `token` as the seat's proof. Resolves to the
 // answer's JSON (null for 204).
 export async function call(method, path, body, token = null) {
-  const options = { method, headers: {} };
+  const options = { method, headers: language ? { "Accept-Language": language } : {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = typeof body === "string" ? body : JSON.stringify(body);
@@ -88,10 +97,10 @@ export async function call(method, path, body, token = null) {
   try {
     response = await fetch(path, options);
   } catch {
-    throw new ApiError(0, say("offline"));
+    throw new ApiError(0, say("page.error.offline"));
   }
   const version = response.headers.get("Zamek-Api");
-  if (version !== null && Number(version) !== API_VERSION) throw new ApiError(response.status, say("apiVersion"), "version");
+  if (version !== null && Number(version) !== API_VERSION) throw new ApiError(response.status, say("page.error.api-version"), "version");
   if (response.status === 204) return null;
   let data = null;
   try {
@@ -99,7 +108,7 @@ export async function call(method, path, body, token = null) {
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, (data && data.message) || `${response.status}`, data && data.error);
+  if (!response.ok) throw new ApiError(response.status, (data && data.message) || `${response.status}`, data && data.error, data || {});
   return data;
 }
 

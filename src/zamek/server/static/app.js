@@ -1,19 +1,22 @@
 // The page's entry: routing between the screens (lobby.js, game.js, replay.js, Rycerze i zamki in knights.js and
-// the rules page in help.js), the header with the rules link and the language switch, the first-game guide
-// (guide.js), and the keys. Plain ES modules, no build step; the API client is api.js.
+// the rules page in help.js), the header with the rules link and the language menu, the first-game guide
+// (guide.js), and the keys. Plain ES modules, no build step; the API client is api.js. Before it draws anything the
+// page asks the server what it offers (/api/meta: its languages among others) and loads the words of the language
+// shown (i18n.js); it loads them again when another language is chosen.
 
-import { call, seats, setClientWords, watch } from "./api.js";
+import { call, games, seats, setClientLanguage, setClientWords, watch } from "./api.js";
 import { gameKey, openGame, refreshGame } from "./game.js";
 import { startGuide } from "./guide.js";
 import { openHelp, renderHelp } from "./help.js";
-import { hw } from "./help-words.js";
+import { guessLanguage, useLanguage } from "./i18n.js";
 import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKnightsJoin } from "./knights.js";
 import { openJoin, openLobby } from "./lobby.js";
 import { openReplay, replayKey, stopReplayPlay } from "./replay.js";
 import { copyBox, h, main, pageUrl, showError, state, stopWatching, t } from "./ui.js";
+import { loadWords } from "./words.js";
 
 setClientWords((key) => t(key));
-initKnights({ h, api: call, seats, watch, t: (key, values) => t(key, values), main, copyBox, pageUrl, lang: () => state.lang });
+initKnights({ h, api: call, seats, watch, t: (key, values, options) => t(key, values, options), main, copyBox, pageUrl, lang: () => state.lang });
 
 function route() {
   stopWatching();
@@ -48,22 +51,51 @@ function route() {
   else openLobby();
 }
 
+// The languages the server offers, each with its own name (its catalogue's `name`: "English", "Polski").
+async function languageNames() {
+  if (state.languageNames) return state.languageNames;
+  const offered = (state.meta && state.meta.languages) || [state.lang];
+  const given = state.meta && state.meta.language_names; // {lang: name}, where the server says them itself
+  const named = await Promise.all(offered.map(async (entry) => {
+    if (typeof entry === "object" && entry.name) return { lang: entry.lang || entry.code, name: entry.name };
+    const lang = typeof entry === "string" ? entry : entry.lang || entry.code;
+    if (given && given[lang]) return { lang, name: given[lang] };
+    try {
+      return { lang, name: (await loadWords(lang)).name };
+    } catch {
+      return null;
+    }
+  }));
+  state.languageNames = named.filter(Boolean);
+  return state.languageNames;
+}
+
 function header() {
   const nav = document.getElementById("nav");
   nav.innerHTML = "";
+  const menu = h("select", { class: "lang", id: "lang-switch", "aria-label": t("page.header.language"), title: t("page.header.language"), onchange: (ev) => switchLanguage(ev.target.value) },
+    (state.languageNames || [{ lang: state.lang, name: state.lang }]).map((l) => h("option", { value: l.lang, selected: l.lang === state.lang, lang: l.lang }, l.name)));
   nav.append(
-    h("a", { href: "#/", class: "nav-link" }, t("lobby")),
-    h("a", { href: "#/help", class: "nav-link help-link", id: "help-link", title: hw(state.lang, "help-link-label"),
-      "aria-current": location.hash.startsWith("#/help") ? "page" : null }, hw(state.lang, "help-link")),
-    h("button", { class: "lang", id: "lang-switch", type: "button", onclick: switchLanguage, "aria-label": t("languageLabel") }, t("language")),
+    h("a", { href: "#/", class: "nav-link" }, t("page.header.games")),
+    h("a", { href: "#/help", class: "nav-link help-link", id: "help-link", title: t("page.help.link-label"),
+      "aria-current": location.hash.startsWith("#/help") ? "page" : null }, t("page.help.link")),
+    menu,
   );
-  document.getElementById("tagline").textContent = t("tagline");
+  document.getElementById("brand-name").textContent = t("page.header.brand");
+  document.getElementById("tagline").textContent = t("page.header.tagline");
+  document.title = t("page.header.title");
   document.documentElement.lang = state.lang;
 }
 
-function switchLanguage() {
-  state.lang = state.lang === "pl" ? "en" : "pl";
-  localStorage.setItem("zamek-lang", state.lang);
+async function switchLanguage(lang) {
+  try {
+    state.lang = await useLanguage(lang, true);
+  } catch (err) {
+    showError(err.message);
+    header();
+    return;
+  }
+  setClientLanguage(state.lang);
   header();
   state.boardFor = null; // the panels' headings and hints are drawn anew, in the new language
   if (state.screen === "join") route(); // an invitation's page, drawn again in the new language
@@ -81,6 +113,27 @@ document.addEventListener("keydown", (ev) => {
   else if (state.screen === "replay") replayKey(ev);
 });
 
-window.addEventListener("hashchange", route);
-route();
-startGuide();
+// The start: what the server offers, the language shown and its words; then the screen the address names.
+async function start() {
+  try {
+    state.meta = await games.meta();
+  } catch {
+    state.meta = null; // the server does not answer: the words of the language guessed, if they come
+  }
+  const offered = state.meta ? state.meta.languages : [];
+  try {
+    state.lang = await useLanguage(guessLanguage(offered, state.meta ? state.meta.lang : null));
+  } catch {
+    // No words at all: the page cannot say anything but that it waits; a click tries again.
+    main.innerHTML = "";
+    main.append(h("p", { class: "panel error" }, h("button", { type: "button", onclick: () => location.reload() }, "↻")));
+    return;
+  }
+  setClientLanguage(state.lang);
+  await languageNames();
+  window.addEventListener("hashchange", route);
+  route();
+  startGuide();
+}
+
+start();

@@ -3,7 +3,7 @@
 // name places by their space names (e10; start spaces by their id, S5), as the geometry does.
 
 import { COLORS, drawFigure, drawStart, drawTile, el, featureOutline, perimeterPoint, rotatePoint, tileAnchors } from "./tiles.js";
-import { playerName, t } from "./ui.js";
+import { message, seatValue, t, term, termValue, textOf, upperFirst, valueText } from "./ui.js";
 
 // The system asks for less motion: nothing moves (the page's stylesheet stills its own animations as well).
 export const lessMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -296,7 +296,7 @@ export class Board {
       // What a face-down token may be: one of the tokens not yet revealed (the same for every tower).
       let title = node.querySelector("title");
       if (!title) title = el("title", {}, node);
-      title.textContent = holds && view.hidden_tokens ? view.hidden_tokens.join(", ") : "";
+      title.textContent = holds && view.hidden_tokens ? view.hidden_tokens.map(textOf).join(" · ") : "";
     });
     const placedAt = new Map();
     this.placedAt = placedAt;
@@ -450,7 +450,7 @@ export class Board {
   featureWords(kinds) {
     const counts = new Map();
     for (const k of kinds) counts.set(k, (counts.get(k) || 0) + 1);
-    return [...counts].map(([k, n]) => (n > 1 ? `${n} × ${this.view.terms[k] || k}` : this.view.terms[k] || k)).join(", ");
+    return valueText([...counts].map(([k, n]) => (n > 1 ? message("page.board.times", { n, feature: termValue(k) }) : termValue(k))));
   }
 
   // A placed tile in words: its features, who put it there, the figures on it.
@@ -458,10 +458,10 @@ export class Board {
     const view = this.view;
     const tile = this.tilesById.get(p.tile);
     const parts = [this.featureWords(tile.features.map((f) => f.kind))];
-    if (p.player !== null && p.player !== undefined) parts.push(t("placedBy", { who: playerName(view, p.player) }));
+    if (p.player !== null && p.player !== undefined) parts.push(t("page.board.placed-by", { player: seatValue(p.player) }));
     for (const f of view.figures.filter((x) => x.space === p.space)) {
-      const role = f.piece === "follower" ? view.terms[f.role] || f.role : view.terms[f.piece] || f.piece;
-      parts.push(t("figureThere", { who: playerName(view, f.player), figure: role, feature: view.terms[f.kind] || f.kind }));
+      const figure = termValue(f.piece === "follower" ? f.role : f.piece);
+      parts.push(t("page.board.figure-there", { player: seatValue(f.player), figure, feature: termValue(f.kind) }));
     }
     return `${parts.join("; ")} (${p.space})`;
   }
@@ -476,8 +476,8 @@ export class Board {
     [[0, 1], [1, 0], [0, -1], [-1, 0]].forEach(([dx, dy], side) => {
       const name = this.coordIndex.get(`${x + dx},${y + dy}`);
       let what = null;
-      if (!name) what = t("theWall");
-      else if (starts.has(name)) what = `${t("startSpace")} (${this.featureWords(starts.get(name).features.map((f) => f.kind))})`;
+      if (!name) what = t("page.board.the-wall");
+      else if (starts.has(name)) what = t("page.board.start-space", { features: this.featureWords(starts.get(name).features.map((f) => f.kind)) });
       else if (this.placedAt.has(name)) {
         const p = this.placedAt.get(name);
         const tile = this.tilesById.get(p.tile);
@@ -488,9 +488,9 @@ export class Board {
           const f = tile.features.find((ft) => ft.segments.includes(local));
           if (f && !kinds.includes(f.kind)) kinds.push(f.kind);
         }
-        what = kinds.map((k) => this.view.terms[k] || k).join(", ");
+        what = valueText(kinds.map((k) => termValue(k)));
       }
-      if (what) parts.push(`${t("side-" + side)} — ${what}`);
+      if (what) parts.push(t("page.board.side-what", { side: message(`page.side.${["north", "east", "south", "west"][side]}`), what }));
     });
     return parts.join("; ");
   }
@@ -536,7 +536,7 @@ export class Board {
       const rotations = bySpace.get(space);
       const [ox, oy] = this.spaceOrigin(space);
       const now = rotations.includes(ui.rotation);
-      const label = `${t(now ? "spaceFits" : "spaceFitsTurned")}. ${t("beside")}: ${this.describeSurroundings(space)} (${space})`;
+      const label = t("page.board.space", { fits: now ? "now" : "turned", around: this.describeSurroundings(space), space });
       const r = el("rect", {
         x: ox + 0.04, y: oy + 0.04, width: 0.92, height: 0.92, rx: 0.06,
         class: now ? "legal now" : "legal other", tabindex: now ? 0 : -1, role: "button",
@@ -762,7 +762,6 @@ export class Board {
   }
 
   showTip(info, x, y) {
-    const view = this.view;
     if (this.tipFor !== info.id) {
       this.tipFor = info.id;
       this.highlightSpaces(info.spaces, "hover");
@@ -774,16 +773,15 @@ export class Board {
         p.textContent = text;
         tip.append(p);
       };
-      const kind = view.terms[info.kind] || info.kind;
-      line(`${kind.charAt(0).toUpperCase()}${kind.slice(1)} · ${t("tilesN", { n: info.tiles })}`, "tip-head");
+      line(t("page.tip.head", { feature: upperFirst(term(info.kind)), tiles: message("count.tiles", { n: info.tiles }) }), "tip-head");
       const [a, b] = info.figures;
-      if (a + b === 0) line(t("tipNobody"));
-      else if (info.owner === null) line(t("tipTie", { a, b }));
-      else line(t("tipOwner", { who: playerName(view, info.owner), a, b }));
-      const points = t("pointsN", { n: info.points });
-      if (info.kind === "meadow") line(t("tipAtEnd", { points }));
-      else if (info.complete) line(t("tipComplete", { points }));
-      else line(t("tipIfNow", { points }));
+      if (a + b === 0) line(t("page.tip.nobody"));
+      else if (info.owner === null) line(t("page.tip.tie", { a, b }));
+      else line(t("page.tip.owner", { player: seatValue(info.owner), a, b }));
+      const points = message("count.points", { n: info.points });
+      if (info.kind === "meadow") line(t("page.tip.at-end", { points }));
+      else if (info.complete) line(t("page.tip.complete", { points }));
+      else line(t("page.tip.if-now", { points }));
       tip.hidden = false;
     }
     const tip = this.tip();

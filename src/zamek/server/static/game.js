@@ -10,7 +10,7 @@ import { games, seats, watch } from "./api.js";
 import { Board } from "./board.js";
 import { drawChart } from "./chart.js";
 import { gameLayout, highlightOn, renderSidePanels } from "./panels.js";
-import { copyBox, figureIcon, geometryFor, h, main, named, pageUrl, playerName, showError, state, stopPolling, t, tileSvg } from "./ui.js";
+import { copyBox, featureWords, figureIcon, figureLabel, geometryFor, h, lineText, main, message, movesText, pageUrl, playerName, seatValue, showError, state, stopPolling, t, termValue, textOf, tileSvg, tokenWords } from "./ui.js";
 
 export async function openGame(id, { spectator = false } = {}) {
   state.screen = "game";
@@ -34,7 +34,7 @@ export async function openGame(id, { spectator = false } = {}) {
       renderWatching();
     } else if (type === "gone") {
       main.innerHTML = "";
-      main.append(h("p", { class: "panel error" }, t("gameMissing")));
+      main.append(h("p", { class: "panel error" }, t("page.error.game-missing")));
     }
   }, (online) => {
     state.online = online;
@@ -74,7 +74,7 @@ export async function refreshGame() {
   } catch (err) {
     if (err.status === 404) {
       main.innerHTML = "";
-      main.append(h("p", { class: "panel error" }, t("gameMissing")));
+      main.append(h("p", { class: "panel error" }, t("page.error.game-missing")));
     } else showError(err.message);
   }
 }
@@ -161,7 +161,7 @@ function announce(before, view) {
   const region = document.getElementById("announce");
   if (!region || !before || view.moves_count <= before.moves_count) return;
   const added = view.recent.slice(-(view.moves_count - before.moves_count)).filter((m) => m.kind !== "draw");
-  if (added.length) region.textContent = added.map((m) => named(view, m.words)).join(". ");
+  if (added.length) region.textContent = added.map((m) => lineText(view, m.words, m.message)).join(" · ");
 }
 
 // The live events bring the computer's reply; a slow poll covers a stream that a proxy has cut.
@@ -220,12 +220,12 @@ const optionOn = (name) => {
 };
 
 function optionBox(name, id, changed = () => {}) {
-  return h("label", { class: "option", title: t(`${name}Hint`) },
+  return h("label", { class: "option", title: t(`page.option.${OPTIONS[name].slice(6)}-hint`) },
     h("input", { type: "checkbox", id, checked: optionOn(name), onchange: (ev) => {
       localStorage.setItem(OPTIONS[name], ev.target.checked ? "on" : "off");
       changed(ev.target.checked);
     } }),
-    " ", t(name));
+    " ", t(`page.option.${OPTIONS[name].slice(6)}`));
 }
 
 // ------------------------------------------------------------------ sounds
@@ -299,72 +299,78 @@ function passWhenNothingElse(view, mine) {
 function renderTurnPanel(view) {
   const panel = document.getElementById("turn");
   panel.innerHTML = "";
-  const who = playerName(view, view.current);
+  const who = seatValue(view.current);
   const err = h("p", { class: "error", id: "error", role: "alert", hidden: !state.error }, state.error || "");
   if (view.over) {
     renderGameOver(panel, view);
     panel.append(err);
     return;
   }
-  const head = h("div", { class: "turn-head" }, h("span", { class: `dot p${view.current}` }), h("strong", {}, t("toMove", { who })));
+  const head = h("div", { class: "turn-head" }, h("span", { class: `dot p${view.current}` }), h("strong", {}, t("page.game.to-move", { player: who })));
   const waiting = view.seats.some((s) => s.player === "open");
   if (view.mode === "friend") panel.append(seatsBar(view));
   if (waiting) panel.append(invitation(view));
   else panel.append(head);
-  if (view.bot_error) panel.append(h("p", { class: "error" }, view.bot_error));
+  if (view.bot_error) panel.append(h("p", { class: "error" }, textOf(view.bot_error)));
   if (waiting) {
     // Nothing to do until the friend comes.
   } else if (view.thinking) {
-    panel.append(h("p", { class: "thinking", id: "thinking" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("thinking")));
+    panel.append(h("p", { class: "thinking", id: "thinking" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("page.game.thinking")));
   } else if (view.phase === "draw" && view.mode === "hotseat" && heldSeats(view).includes(view.current)) {
-    panel.append(h("p", {}, t("drawPrompt", { who })),
-      h("button", { class: "primary", id: "draw", type: "button", onclick: drawTileAction }, t("draw")));
+    panel.append(h("p", {}, t("page.game.draw-prompt", { player: who })),
+      h("button", { class: "primary", id: "draw", type: "button", onclick: drawTileAction }, t("page.game.draw")));
   } else if (view.human_to_act && !myTurn(view)) {
-    if (spectating(view)) panel.append(h("p", { class: "muted", id: "spectating" }, t("watching")));
+    if (spectating(view)) panel.append(h("p", { class: "muted", id: "spectating" }, t("page.game.watching")));
     if (othersPlacing(view)) panel.append(...theirTile(view, who));
-    else if (!spectating(view)) panel.append(h("p", { class: "muted", id: "their-turn" }, t("theirTurn", { who })));
+    else if (!spectating(view)) panel.append(h("p", { class: "muted", id: "their-turn" }, t("page.game.their-turn", { player: who })));
   } else if (myTurn(view) && !waiting) {
     if (view.phase === "place" && view.drawn) {
-      panel.append(h("p", {}, t("placePrompt", { tile: view.drawn.id })));
+      panel.append(h("p", {}, t("page.game.place-prompt", { tile: view.drawn.id })));
       const rotated = tileSvg(view.drawn.id, view.sokol, state.rotation, 132, "tile-svg drawn");
       rotated.id = "drawn-tile";
       panel.append(h("div", { class: "drawn-row" },
-        h("button", { type: "button", class: "rotate", id: "rotate-left", "aria-label": t("rotateLeft"), title: t("rotateLeft"), onclick: () => rotate(-1) }, "⟲"),
+        h("button", { type: "button", class: "rotate", id: "rotate-left", "aria-label": t("page.game.rotate-left"), title: t("page.game.rotate-left"), onclick: () => rotate(-1) }, "⟲"),
         rotated,
-        h("button", { type: "button", class: "rotate", id: "rotate-right", "aria-label": t("rotateRight"), title: t("rotateRight"), onclick: () => rotate(1) }, "⟳")),
-        h("p", { class: "muted small" }, `${90 * state.rotation}° · ${t("rotateHint")}`));
+        h("button", { type: "button", class: "rotate", id: "rotate-right", "aria-label": t("page.game.rotate-right"), title: t("page.game.rotate-right"), onclick: () => rotate(1) }, "⟳")),
+        h("p", { class: "muted small" }, `${90 * state.rotation}° · ${t("page.game.rotate-hint")}`));
       if (view.hints && !state.spectator) panel.append(hintPanel(view));
     } else if (view.phase === "follower") {
-      panel.append(h("p", {}, t("figurePrompt")), figureChoiceRows(view));
+      panel.append(h("p", {}, t("page.game.figure-prompt")), figureChoiceRows(view));
     } else if (view.phase === "order") {
-      panel.append(h("p", {}, t("orderPrompt")));
+      panel.append(h("p", {}, t("page.game.order-prompt")));
       panel.append(choiceButtons(view.choices, (c) => orderWords(view, c)));
     } else if (view.phase === "double") {
-      const feature = view.choices[0] ? view.choices[0].feature_words : "";
-      panel.append(h("p", {}, t("doublePrompt", { feature })));
+      const about = view.choices[0] && view.choices[0].feature;
+      panel.append(h("p", {}, t("page.game.double-prompt", { feature: about ? featureWords(about.kind, about.tiles) : "" })));
       // What the token is worth here: the points it adds to this feature.
       panel.append(choiceButtons(view.choices, (c) => (c.type === "use"
-        ? `${t("use", { token: c.label })}${c.gain !== null && c.gain !== undefined ? ` (${t("plusPoints", { n: c.gain })})` : ""}`
-        : t("keep"))));
+        ? (c.gain !== null && c.gain !== undefined ? t("page.game.use-gain", { token: tokenOf(view, c), n: c.gain }) : t("page.game.use", { token: tokenOf(view, c) }))
+        : t("page.game.keep"))));
     } else if (view.phase === "extra_turn") {
-      panel.append(h("p", {}, t("extraPrompt")));
-      panel.append(choiceButtons(view.choices, (c) => (c.type === "use" ? t("use", { token: c.label }) : t("keep"))));
+      panel.append(h("p", {}, t("page.game.extra-prompt")));
+      panel.append(choiceButtons(view.choices, (c) => (c.type === "use" ? t("page.game.use", { token: tokenOf(view, c) }) : t("page.game.keep"))));
     }
   }
   const tools = h("div", { class: "tools" });
-  if (view.can_undo && heldSeats(view).includes(lastMover(view))) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: "U" }, "↶ ", t("undo")));
-  tools.append(h("a", { class: "button", href: `#/replay/${view.id}/`, id: "to-replay" }, t("replay")),
-    h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
+  if (view.can_undo && heldSeats(view).includes(lastMover(view))) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: t("page.game.undo-key") }, "↶ ", t("page.game.undo")));
+  tools.append(h("a", { class: "button", href: `#/replay/${view.id}/`, id: "to-replay" }, t("page.lobby.replay")),
+    h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("page.lobby.export")));
   // A spectator's page draws no tile and answers no question: the options that do are for the players.
   if (view.mode === "hotseat" && !spectating(view)) tools.append(optionBox("autoDraw", "auto-draw"));
   if (!spectating(view)) tools.append(optionBox("autoPass", "auto-pass"));
   tools.append(optionBox("sound", "sound", (on) => on && tone(660, 0, 0.1, "sine", 0.05)));
   const resignAs = resigningSeat(view);
   // Until both players have made a first move (the clocks wait for them), the game may end with no result.
-  if (resignAs !== null && view.can_abort) tools.append(h("button", { type: "button", id: "abort", title: t("abortHint"), onclick: () => abort(resignAs) }, t("abort")));
-  if (resignAs !== null && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => resign(resignAs) }, t("resign")));
+  if (resignAs !== null && view.can_abort) tools.append(h("button", { type: "button", id: "abort", title: t("page.game.abort-hint"), onclick: () => abort(resignAs) }, t("page.game.abort")));
+  if (resignAs !== null && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => resign(resignAs) }, t("page.game.resign")));
   panel.append(tools, err);
   if (view.mode === "friend" && heldSeats(view).length) panel.append(seatLinks(view));
+}
+
+// A token a choice uses, by the number printed on it in the player's supply.
+function tokenOf(view, c) {
+  const held = view.players[view.current].tokens.find((tk) => tk.kind === c.token);
+  return tokenWords(c.token, held ? held.number : c.token);
 }
 
 // Another player is placing the tile drawn: the tile is public, as at a real table (what comes after it is not).
@@ -377,14 +383,14 @@ function theirTile(view, who) {
   const tile = tileSvg(view.drawn.id, view.sokol, 0, 96, "tile-svg drawn");
   tile.id = "their-tile";
   const toggle = h("button", {
-    type: "button", id: "show-fits", "aria-pressed": String(!!state.showFits), title: t("showFitsHint"),
+    type: "button", id: "show-fits", "aria-pressed": String(!!state.showFits), title: t("page.game.show-fits-hint"),
     onclick: () => {
       state.showFits = !state.showFits;
       renderGame();
     },
-  }, t(state.showFits ? "hideFits" : "showFits"));
+  }, t(state.showFits ? "page.game.hide-fits" : "page.game.show-fits"));
   return [
-    h("p", { class: "muted", id: "their-turn", "data-tile": view.drawn.id }, t("theyPlace", { who, tile: view.drawn.id })),
+    h("p", { class: "muted", id: "their-turn", "data-tile": view.drawn.id }, t("page.game.they-place", { player: who, tile: view.drawn.id })),
     h("div", { class: "drawn-row their", tabindex: 0, ...highlightOn(spaces, "fits") }, tile),
     h("div", { class: "tools" }, toggle),
   ];
@@ -402,7 +408,7 @@ function renderWatching() {
   }
   note.hidden = !n;
   note.dataset.count = String(n);
-  note.textContent = n ? ` · ${t("watchingN", { n })}` : "";
+  note.textContent = n ? ` · ${t("page.game.watching-n", { n })}` : "";
 }
 
 // A spectator follows the players to their rematch once both have taken their seats there: the new game's own live
@@ -448,8 +454,8 @@ function seatsBar(view) {
     bar.append(h("div", { class: `seat${view.current === seat.seat && !view.over ? " now" : ""}`, "data-seat": seat.seat },
       h("span", { class: `dot p${seat.seat}` }),
       h("span", { class: "seat-name" }, playerName(view, seat.seat)),
-      online ? h("span", { class: `presence ${connected ? "on" : "off"}`, "data-connected": String(connected), title: t(connected ? "connected" : "disconnected") }, connected ? "●" : "○") : null,
-      seat.player === "open" ? h("span", { class: "muted" }, t("seatOpen")) : null,
+      online ? h("span", { class: `presence ${connected ? "on" : "off"}`, "data-connected": String(connected), title: t(connected ? "page.seat.connected" : "page.seat.disconnected") }, connected ? "●" : "○") : null,
+      seat.player === "open" ? h("span", { class: "muted" }, t("page.seat.open")) : null,
       view.clock ? h("span", { class: "clock", "data-seat": seat.seat }, clockText(view, seat.seat)) : null));
   }
   return bar;
@@ -470,7 +476,7 @@ function clockLeft(view, seat) {
 function clockText(view, seat) {
   const ms = clockLeft(view, seat);
   const s = Math.ceil(ms / 1000);
-  if (s >= 86400) return t("clockDays", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 86400) return t("page.clock.days-left", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
   if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
@@ -492,25 +498,25 @@ setInterval(() => {
 
 // The game waits for the friend: the link to send (it holds the invitation code, never a seat's token).
 function invitation(view) {
-  if (spectating(view)) return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("waitingSeats")));
+  if (spectating(view)) return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("page.game.waiting-seats")));
   const entry = seats.of(view.id);
   const open = view.seats.find((s) => s.player === "open");
   if (!(entry && entry.invite) && open && open.name) {
     // A rematch: the seat waits for the other player of the last game, who takes it from there.
-    return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("rematchWaiting", { who: open.name })));
+    return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("page.game.rematch-waiting", { names: [open.name] })));
   }
-  const box = h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("waitingFriend")));
-  if (entry && entry.invite) box.append(h("p", {}, t("inviteHint")), copyBox("invite-link", t("inviteLink"), pageUrl(`#/join/${view.id}/${entry.invite}`)));
+  const box = h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("page.game.waiting-friend")));
+  if (entry && entry.invite) box.append(h("p", {}, t("page.game.invite-hint")), copyBox("invite-link", t("page.game.invite-link"), pageUrl(`#/join/${view.id}/${entry.invite}`)));
   return box;
 }
 
 // Links that stay: to watch the game, and to reopen this seat on another device (it holds the seat's token).
 function seatLinks(view) {
   const held = heldSeats(view);
-  const box = h("details", { class: "seat-links" }, h("summary", {}, t("links")),
-    copyBox("watch-link", t("watchLink"), pageUrl(`#/watch/${view.id}`)));
-  if (held.length === 1) box.append(h("p", { class: "muted small" }, t("seatLinkHint")),
-    copyBox("seat-link", t("seatLink"), pageUrl(`#/seat/${view.id}/${held[0]}/${tokenFor(held[0])}`)));
+  const box = h("details", { class: "seat-links" }, h("summary", {}, t("page.game.links")),
+    copyBox("watch-link", t("page.game.watch-link"), pageUrl(`#/watch/${view.id}`)));
+  if (held.length === 1) box.append(h("p", { class: "muted small" }, t("page.game.seat-link-hint")),
+    copyBox("seat-link", t("page.game.seat-link"), pageUrl(`#/seat/${view.id}/${held[0]}/${tokenFor(held[0])}`)));
   return box;
 }
 
@@ -528,11 +534,11 @@ function figureChoiceRows(view) {
   for (const group of groups.values()) {
     const c = group[0];
     if (c.type === "pass") {
-      list.append(h("button", { type: "button", class: "choice-button pass", "data-action": c.action, onclick: () => send(c.action) }, t("pass")));
+      list.append(h("button", { type: "button", class: "choice-button pass", "data-action": c.action, onclick: () => send(c.action) }, t("page.game.pass")));
       continue;
     }
     const twin = firstLabels.filter((l) => l === c.role + c.kind).length > 1;
-    const where = twin ? ` (${c.sides.map((k) => t("side-" + k)).join(", ")})` : "";
+    const labelOf = (o) => (twin ? sidesLabel(o) : figureLabel(o));
     const hover = {
       onmouseenter: () => (state.board.highlightSpaces(c.feature.spaces), state.board.showFeature(c.part, true)),
       onmouseleave: () => (state.board.clearHighlight(), state.board.showFeature(c.part, false)),
@@ -544,8 +550,8 @@ function figureChoiceRows(view) {
       const first = option === group[0];
       row.append(h("button", {
         type: "button", class: first ? "choice-button" : "choice-button piece", "data-action": option.action,
-        title: option.label + where, "aria-label": option.label + where, onclick: () => send(option.action), ...hover,
-      }, figureIcon(view.current, option.piece), first ? `${option.label}${where}` : null));
+        title: labelOf(option), "aria-label": labelOf(option), onclick: () => send(option.action), ...hover,
+      }, figureIcon(view.current, option.piece), first ? labelOf(option) : null));
     }
     list.append(row);
   }
@@ -555,14 +561,15 @@ function figureChoiceRows(view) {
 // An order choice with what it does that the others do not: the points, where the marker ends, and the wall tower
 // whose token it takes there (or that it takes none, or stops at a gate).
 function orderWords(view, c) {
-  if (c.owner === null || c.owner === undefined || c.marker === null || c.marker === undefined) return c.label;
+  const label = featureWords(c.kind, c.feature.tiles);
+  if (c.owner === null || c.owner === undefined || c.marker === null || c.marker === undefined) return label;
   let what;
-  if (c.gate) what = t("orderGate");
+  if (c.gate) what = message("page.order.gate");
   else if (c.tower !== null && c.tower !== undefined) {
     const tower = state.board.geo.wall.towers.find((tw) => tw.index === c.tower);
-    what = t("orderTower", { token: view.terms["special-token"], tower: tower ? tower.track.join("·") : c.tower });
-  } else what = t("orderNoToken");
-  return `${c.label} — ${t("orderOutcome", { who: playerName(view, c.owner), points: c.points, marker: state.board.trackNumber(c.marker) })}, ${what}`;
+    what = message("page.order.tower", { token: termValue("special-token"), tower: tower ? tower.track.join("·") : c.tower });
+  } else what = message("page.order.no-token");
+  return t("page.order.choice", { label, player: seatValue(c.owner), points: c.points, marker: state.board.trackNumber(c.marker), what });
 }
 
 // ------------------------------------------------------------------ the figure menu
@@ -584,9 +591,9 @@ function openFigureMenu({ focus = false } = {}) {
   const rect = { left: Math.min(space.left, art.left), top: Math.min(space.top, art.top),
     right: Math.max(space.right, art.right), bottom: Math.max(space.bottom, art.bottom) };
   state.menuFor = `${view.id}:${view.revision}`;
-  const menu = h("div", { class: "figure-menu", id: "figure-menu", role: "dialog", "aria-label": t("figureMenu") },
-    h("div", { class: "menu-head" }, h("strong", {}, t("figureMenu")),
-      h("button", { type: "button", class: "menu-close", id: "figure-menu-close", "aria-label": t("close"), title: t("close"), onclick: () => closeFigureMenu(true) }, "×")));
+  const menu = h("div", { class: "figure-menu", id: "figure-menu", role: "dialog", "aria-label": t("page.game.figure-menu") },
+    h("div", { class: "menu-head" }, h("strong", {}, t("page.game.figure-menu")),
+      h("button", { type: "button", class: "menu-close", id: "figure-menu-close", "aria-label": t("page.close"), title: t("page.close"), onclick: () => closeFigureMenu(true) }, "×")));
   const groups = new Map();
   for (const c of view.choices) {
     const key = c.type === "pass" ? "pass" : c.part;
@@ -607,13 +614,13 @@ function openFigureMenu({ focus = false } = {}) {
     group.forEach((option, i) => {
       row.append(h("button", {
         type: "button", class: i === 0 ? "menu-entry" : "menu-entry piece", "data-action": option.action, "data-part": option.part,
-        "aria-label": option.label + where(option), title: option.label + where(option), onclick: () => send(option.action), ...point,
-      }, figureIcon(view.current, option.piece), i === 0 ? h("span", {}, option.label + where(option)) : null));
+        "aria-label": where(option), title: where(option), onclick: () => send(option.action), ...point,
+      }, figureIcon(view.current, option.piece), i === 0 ? h("span", {}, where(option)) : null));
     });
     menu.append(row);
   }
   const pass = view.choices.find((c) => c.type === "pass");
-  if (pass) menu.append(h("button", { type: "button", class: "menu-entry pass", "data-action": pass.action, onclick: () => send(pass.action) }, t("pass")));
+  if (pass) menu.append(h("button", { type: "button", class: "menu-entry pass", "data-action": pass.action, onclick: () => send(pass.action) }, t("page.game.pass")));
   menu.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") {
       ev.preventDefault();
@@ -673,7 +680,13 @@ function twinSides(view) {
     seen.add(c.part);
     firsts.push(c.role + c.kind);
   }
-  return (c) => (firsts.filter((l) => l === c.role + c.kind).length > 1 ? ` (${c.sides.map((k) => t("side-" + k)).join(", ")})` : "");
+  return (c) => (firsts.filter((l) => l === c.role + c.kind).length > 1 ? sidesLabel(c) : figureLabel(c));
+}
+
+// A figure's choice told from its twin by the sides of the tile its feature touches: "herald — road (north, east)".
+const SIDES = ["north", "east", "south", "west"];
+function sidesLabel(c) {
+  return t("page.game.figure-sides", { label: figureLabel(c), sides: c.sides.map((k) => message(`page.side.${SIDES[k]}`)) });
 }
 
 function choiceButtons(choices, label) {
@@ -692,35 +705,41 @@ function renderGameOver(panel, view) {
   const winners = view.result.winners;
   let headline;
   const held = heldSeats(view);
-  if (winners.length === 0) headline = t("noResult"); // aborted before both players had moved
-  else if (winners.length === 2) headline = t("shared");
-  else if (view.mode === "computer") headline = winners[0] === view.human ? t("youWin") : t("computerWins");
-  else if (view.mode === "friend" && held.length === 1) headline = winners[0] === held[0] ? t("youWin") : t("wins", { who: playerName(view, winners[0]) });
-  else headline = t("wins", { who: playerName(view, winners[0]) });
-  panel.append(h("h2", { id: "game-over" }, t("gameOver"), ". ", headline));
-  if (view.ended) panel.append(h("p", { id: "ended", "data-reason": view.ended.reason }, t(`ended-${view.ended.reason}`, { who: playerName(view, view.ended.loser) })));
+  if (winners.length === 0) headline = t("page.result.no-result"); // aborted before both players had moved
+  else if (winners.length === 2) headline = t("page.result.shared");
+  else if (view.mode === "computer") headline = winners[0] === view.human ? t("page.result.you-win") : t("page.result.computer-wins");
+  else if (view.mode === "friend" && held.length === 1) headline = winners[0] === held[0] ? t("page.result.you-win") : t("page.result.wins", { player: seatValue(winners[0]) });
+  else headline = t("page.result.wins", { player: seatValue(winners[0]) });
+  panel.append(h("h2", { id: "game-over" }, t("page.result.game-over", { result: headline })));
+  if (view.ended) panel.append(h("p", { id: "ended", "data-reason": view.ended.reason }, endedWords(view.ended)));
   panel.append(h("p", { class: "final-scores" },
-    [0, 1].map((p) => h("span", { class: "final-score" }, h("span", { class: `dot p${p}` }), `${playerName(view, p)}: `, h("strong", {}, view.players[p].score)))));
+    [0, 1].map((p) => h("span", { class: "final-score" }, h("span", { class: `dot p${p}` }), t("page.label", { label: playerName(view, p) }), h("strong", {}, view.players[p].score)))));
   const finals = view.log.filter((i) => i.final);
-  const table = h("table", { class: "breakdown" }, h("caption", {}, t("final")),
+  const table = h("table", { class: "breakdown" }, h("caption", {}, t("page.game.final")),
     h("tbody", {}, finals.map((i) => h("tr", highlightOn(i.spaces),
-      h("td", {}, i.player === null ? "" : h("span", { class: `dot p${i.player}` })), h("td", {}, named(view, i.line)), h("td", { class: "num" }, i.points)))));
+      h("td", {}, i.player === null ? "" : h("span", { class: `dot p${i.player}` })), h("td", {}, lineText(view, i.line, i.message)), h("td", { class: "num" }, i.points)))));
   const during = [0, 1].map((p) => view.log.filter((i) => !i.final && i.player === p).reduce((a, i) => a + i.points, 0));
   const finalPts = [0, 1].map((p) => finals.filter((i) => i.player === p).reduce((a, i) => a + i.points, 0));
   const sums = h("table", { class: "totals" }, h("tbody", {},
     [0, 1].map((p) => h("tr", {}, h("td", {}, h("span", { class: `dot p${p}` }), playerName(view, p)),
       h("td", { class: "num" }, `${during[p]} + ${finalPts[p]} = `), h("td", { class: "num" }, h("strong", {}, view.players[p].score))))));
   const chart = h("div", { class: "chart-wrap", id: "chart" });
-  panel.append(table, sums, h("h3", {}, t("chart")), chart);
-  drawChart(chart, view.log, view.turn, [playerName(view, 0), playerName(view, 1)], t("final"));
+  panel.append(table, sums, h("h3", {}, t("page.game.chart")), chart);
+  drawChart(chart, view.log, view.turn, [playerName(view, 0), playerName(view, 1)], t("page.game.final"));
   panel.append(h("div", { class: "tools" },
     view.mode === "friend" && held.length === 1
-      ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => rematch(held[0]) }, view.rematch ? t("rematchAccept") : t("rematch"))
+      ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => rematch(held[0]) }, view.rematch ? t("page.game.rematch-accept") : t("page.game.rematch"))
       : null,
-    h("a", { class: "button primary", href: `#/replay/${view.id}/` }, t("replay")),
-    h("a", { class: "button", id: "analyse", href: `#/replay/${view.id}/`, onclick: () => (state.openAnalysis = view.id) }, t("analyse")),
-    h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")),
-    h("a", { class: "button", href: "#/" }, t("toLobby"))));
+    h("a", { class: "button primary", href: `#/replay/${view.id}/` }, t("page.lobby.replay")),
+    h("a", { class: "button", id: "analyse", href: `#/replay/${view.id}/`, onclick: () => (state.openAnalysis = view.id) }, t("page.analysis.analyse")),
+    h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("page.lobby.export")),
+    h("a", { class: "button", href: "#/" }, t("page.header.games"))));
+}
+
+// How a game ended before its rules ended it: who resigned or ran out of time, or that it was aborted.
+export function endedWords(ended) {
+  const params = ended.loser === null || ended.loser === undefined ? {} : { player: seatValue(ended.loser) };
+  return t(`page.ended.${ended.reason}`, params);
 }
 
 // ------------------------------------------------------------------ hints
@@ -760,18 +779,18 @@ function drawHints(view) {
 
 function hintPanel(view) {
   const box = h("div", { class: "hints", id: "hints" },
-    h("button", { type: "button", id: "hint", title: t("hintTitle"), onclick: askHints, disabled: state.hintsBusy }, t("hint")));
+    h("button", { type: "button", id: "hint", title: t("page.hints.title"), onclick: askHints, disabled: state.hintsBusy }, t("page.hints.hint")));
   const hints = hintsHere(view);
   if (!hints) return box;
   if (!hints.list.length) {
-    box.append(h("p", { class: "muted small" }, t("hintsNone")));
+    box.append(h("p", { class: "muted small" }, t("page.hints.none")));
     return box;
   }
   box.append(h("ol", { class: "hint-list", id: "hint-list" }, hints.list.map((hint, i) => h("li", { "data-n": i + 1, "data-action": hint.move[0] },
-    h("button", { type: "button", class: "hint-item", title: t("hintPick"), onclick: () => pickHint(hint) },
+    h("button", { type: "button", class: "hint-item", title: t("page.hints.pick"), onclick: () => pickHint(hint) },
       h("span", { class: "hint-n" }, String(i + 1)), h("strong", { class: "hint-lead" }, leadText(hint.lead)), " ",
-      named(view, hint.words.join("; ")))))),
-    h("p", { class: "muted small" }, t("hintLeadHint")));
+      movesText(view, hint.messages, hint.words))))),
+    h("p", { class: "muted small" }, t("page.hints.lead-hint")));
   return box;
 }
 
@@ -855,8 +874,8 @@ async function undo() {
 }
 
 // Resigning (the opponent wins) and aborting (no result) end the game once the player confirms.
-const resign = (seat) => endGame(seat, "confirmResign", games.resign);
-const abort = (seat) => endGame(seat, "confirmAbort", games.abort);
+const resign = (seat) => endGame(seat, "page.game.confirm-resign", games.resign);
+const abort = (seat) => endGame(seat, "page.game.confirm-abort", games.abort);
 
 async function endGame(seat, question, request) {
   if (state.busy || !confirm(t(question))) return;

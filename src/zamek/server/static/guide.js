@@ -8,8 +8,7 @@
 // The callouts sit in the page's flow, never over what they point at, and the floating markers take no
 // pointer events: the guide never stands between a player and a click.
 
-import { hw } from "./help-words.js";
-import { h, state } from "./ui.js";
+import { h, state, t } from "./ui.js";
 
 const KEY = "zamek-guide";
 const EARLY_TURNS = 4;
@@ -41,12 +40,12 @@ export function startGuide() {
   update();
 }
 
-const say = (key) => hw(state.lang, key);
+const say = (key) => t(`page.guide.${key}`);
 
 function callout(step, key, arrow) {
   const box = h("div", { class: `guide-callout guide-${step} arrow-${arrow}`, id: `guide-${step}`, "data-step": step, role: "note" },
     h("p", {}, say(key)),
-    step === "spaces" ? null : h("button", { type: "button", class: "guide-hide", onclick: () => setGuide(false) }, say("guide-hide")));
+    step === "spaces" ? null : h("button", { type: "button", class: "guide-hide", onclick: () => setGuide(false) }, say("hide")));
   box.dataset.lang = state.lang;
   return box;
 }
@@ -86,15 +85,15 @@ function update() {
   if (tileRow && document.querySelector(".legal.now")) {
     figureAt = null;
     clear("figure");
-    ensure("tile", "guide-tile", tileRow, "before", "down");
+    ensure("tile", "tile", tileRow, "before", "down");
     const hint = tileRow.nextElementSibling && tileRow.nextElementSibling.tagName === "P" ? tileRow.nextElementSibling : tileRow;
-    ensure("spaces", "guide-spaces", hint, "after", "board");
-    showPointer(document.querySelector(".legal.now"), "②");
+    ensure("spaces", "spaces", hint, "after", "board");
+    showPointer(document.querySelector(".legal.now"), say("mark-spaces"));
   } else if (document.body.dataset.phase === "follower" && choices && choices.querySelector(".choice-button")) {
     clear("tile", "spaces");
     if (figureAt === null) figureAt = view.moves_count;
-    ensure("figure", "guide-figure", choices, "before", "down");
-    showPointer(document.querySelector(".layer-highlight .figure.ghost"), "③");
+    ensure("figure", "figure", choices, "before", "down");
+    showPointer(document.querySelector(".layer-highlight .figure.ghost"), say("mark-figure"));
   } else {
     clear("tile", "spaces", "figure");
     showPointer(null);

@@ -2,15 +2,15 @@
 // either edition (Zamek 2020 or The Castle 2003), with pictures drawn by the board's own renderer (tiles.js) and
 // Rycerze i zamki's (knights-art.js); and the switch of the first-game guide (guide.js).
 //
-// The texts are written for this project from its rules reference (the rule ids in the comments); the words
-// are help-words.js's.
+// The texts are written for this project from its rules reference (the rule ids in the comments); they are the
+// catalogue's (help.toml: page.help.*), the game's words its terms (terms.toml), and every rate of scoring they
+// state the server's (/api/meta's `rates`: the engine states each once).
 
 import { games } from "./api.js";
 import { guideOn, restartGuide, setGuide } from "./guide.js";
-import { hw, KNIGHTS_TERMS, term, TOKEN_NUMBERS } from "./help-words.js";
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
 import { drawFigure, drawSwatch, drawTile, drawToken, el, tileAnchors } from "./tiles.js";
-import { h, main, state } from "./ui.js";
+import { h, main, message, state, t, upperFirst } from "./ui.js";
 
 const EDITIONS = ["zamek", "castle2003"];
 const EDITION_KEY = "zamek-help-edition";
@@ -63,6 +63,38 @@ function figureOn(svg, tile, index, x, y = 0, { player = 0, piece = "follower", 
 function points(count, rate) {
   const rates = state.meta && state.meta.rates;
   return rates ? String(count * rates[rate]) : "";
+}
+
+// The number printed on each token, by its kind (Zamek's number): The Castle 2003 numbers them its own way (C4).
+// The server's (/api/meta `token_numbers`, from zamek.castle.rules.tokens.printed_number).
+const printedNumbers = (edition) => state.meta.token_numbers[edition];
+
+// The knight, the one card the rules print (K2): its strength against each castle kind (/api/meta, from the
+// card game's data).
+const knight = () => state.meta.knight_strengths;
+
+// The game's words every text of the rules may name (in the words of the edition read): {road}, {family_house}...
+// as the word stands, {Road}, {Family_house}... with a capital; and the server's rates ({rate_road}, {rate_pigsty}...).
+const TERMS = ["road", "house", "pigsty", "meadow", "shrine", "stocks", "fountain", "family-house", "herald", "squire",
+  "farmer", "monk", "special-token", "chapel", "preacher", "prince", "falconer", "nest", "gate", "follower"];
+
+function helpParams(edition) {
+  const params = {};
+  for (const key of TERMS) {
+    const name = key.replace("-", "_");
+    params[name] = { term: `term.${key}` };
+    params[name[0].toUpperCase() + name.slice(1)] = upperFirst(t(`term.${key}`, {}, { edition }));
+  }
+  const rates = (state.meta && state.meta.rates) || {};
+  for (const [key, value] of Object.entries(rates)) if (typeof value === "number") params[`rate_${key}`] = value;
+  params.rate_house_doubled = rates.house * rates.token_factor;
+  params.rate_pigsty_doubled = rates.pigsty * rates.token_factor;
+  const chapel = rates.chapel || [];
+  params.chapel_scale = chapel.slice(1, -1); // a complete chapel's points for 1 tile, 2 tiles...
+  params.chapel_tiles = chapel.length - 2; // ...up to this many tiles
+  params.chapel_most = chapel[chapel.length - 1]; // and for more
+  params.chapel_from = chapel.length - 1;
+  return params;
 }
 
 function pointsBadge(svg, [x, y], text) {
@@ -153,8 +185,11 @@ export async function openHelp(section = null) {
 export function renderHelp(section = null) {
   const lang = state.lang;
   const edition = helpEdition();
-  const w = (key, values = {}) => hw(lang, key, values, edition);
-  const T = (key) => term(lang, edition, key);
+  const common = helpParams(edition);
+  const reads = { edition, reader: { you: [], name: null } };
+  const w = (key, values = {}) => t(`page.help.${key}`, { ...common, ...values }, reads);
+  const T = (key) => t(`term.${key}`, {}, reads);
+  const rates = (state.meta && state.meta.rates) || {};
   main.innerHTML = "";
   const p = (key, values) => h("p", {}, w(key, values));
   const figure = (pic, caption) => h("figure", { class: "help-figure" }, pic, h("figcaption", {}, caption));
@@ -162,29 +197,29 @@ export function renderHelp(section = null) {
   const sectionOf = (id, ...children) => h("section", { class: "panel help-section", id: `help-${id}`, "aria-labelledby": `help-${id}-title` },
     h("h2", { id: `help-${id}-title` }, w(`s-${id}`)), ...children);
 
-  const editionSwitch = h("div", { class: "help-editions", role: "radiogroup", "aria-label": w("help-edition") },
-    h("span", { class: "muted" }, `${w("help-edition")}:`),
+  const editionSwitch = h("div", { class: "help-editions", role: "radiogroup", "aria-label": w("edition") },
+    h("span", { class: "muted" }, t("page.label", { label: w("edition") })),
     EDITIONS.map((e) => h("label", { class: "choice" },
       h("input", { type: "radio", name: "help-edition", value: e, checked: e === edition, onchange: () => {
         localStorage.setItem(EDITION_KEY, e);
         renderHelp(section);
-      } }), w(`edition-${e}`))));
+      } }), t(`page.rules.${e}`))));
 
-  const contents = h("nav", { class: "panel help-contents", "aria-label": w("help-contents") },
-    h("h2", {}, w("help-contents")),
-    h("ol", {}, SECTIONS.map((id) => h("li", {}, h("a", { href: `#/help/${id}`, "data-section": id }, id === "guide" ? w("guide-title") : w(`s-${id}`))))));
+  const contents = h("nav", { class: "panel help-contents", "aria-label": w("contents") },
+    h("h2", {}, w("contents")),
+    h("ol", {}, SECTIONS.map((id) => h("li", {}, h("a", { href: `#/help/${id}`, "data-section": id }, id === "guide" ? t("page.guide.title") : w(`s-${id}`))))));
 
-  const tokens = [1, 2, 3, 4, 5, 6, 7, 8, 9].sort((a, b) => TOKEN_NUMBERS[edition][a] - TOKEN_NUMBERS[edition][b]);
+  const numbers = printedNumbers(edition);
+  const tokens = [1, 2, 3, 4, 5, 6, 7, 8, 9].sort((a, b) => numbers[a] - numbers[b]);
   const kinds = ["stone", "brick", "wood"];
-  const kw = (key) => KNIGHTS_TERMS[lang][key] ?? KNIGHTS_TERMS.en[key];
 
   const guideBox = h("input", { type: "checkbox", id: "guide-on", checked: guideOn(), onchange: (ev) => setGuide(ev.target.checked) });
-  const restarted = h("p", { class: "muted", id: "guide-restarted", hidden: true, role: "status" }, w("guide-restarted"));
+  const restarted = h("p", { class: "muted", id: "guide-restarted", hidden: true, role: "status" }, t("page.guide.restarted"));
 
   main.append(h("div", { class: "help", id: "help", "data-edition": edition, lang },
     h("div", { class: "help-head" },
-      h("h1", {}, w("help-title")),
-      h("button", { type: "button", id: "help-back", onclick: () => (history.length > 1 ? history.back() : (location.hash = "#/")) }, `← ${w("help-back")}`)),
+      h("h1", {}, w("title")),
+      h("button", { type: "button", id: "help-back", onclick: () => (history.length > 1 ? history.back() : (location.hash = "#/")) }, `← ${w("back")}`)),
     editionSwitch,
     contents,
     sectionOf("goal", p("goal-1"), p("goal-2")), // Z1-Z21
@@ -206,16 +241,18 @@ export function renderHelp(section = null) {
     sectionOf("scoring", p("scoring-1"), p("scoring-2"), // Z12-Z18
       h("ul", { class: "help-points" }, ["points-road", "points-house", "points-pigsty"].map((key) => h("li", {}, w(key)))),
       h("div", { class: "help-row" },
-        figure(scoringPicture("road", w("ex-road")), w("ex-road")),
-        figure(scoringPicture("house", w("ex-house")), w("ex-house")),
-        figure(scoringPicture("pigsty", w("ex-pigsty")), w("ex-pigsty"))),
+        figure(scoringPicture("road", w("ex-road", { tiles: 3, points: 3 * rates.road, with_stocks: 3 * rates.road_with_stocks })),
+          w("ex-road", { tiles: 3, points: 3 * rates.road, with_stocks: 3 * rates.road_with_stocks })),
+        figure(scoringPicture("house", w("ex-house", { tiles: 2, points: 2 * rates.house })), w("ex-house", { tiles: 2, points: 2 * rates.house })),
+        figure(scoringPicture("pigsty", w("ex-pigsty", { tiles: 2, points: 2 * rates.pigsty })), w("ex-pigsty", { tiles: 2, points: 2 * rates.pigsty }))),
       p("scoring-3"), p("scoring-4"), p("scoring-5")),
     sectionOf("tokens", p("tokens-1"), p("tokens-when"), // Z4, Z16, Z19, C3, C4
       h("ul", { class: "help-list help-tokens" }, tokens.map((kind) => {
-        const printed = TOKEN_NUMBERS[edition][kind];
+        const printed = numbers[kind];
+        const name = t(`token.${kind}`, {}, reads);
         return h("li", { class: "help-item", "data-token": kind },
-          picture(1, 1, (svg) => drawToken(svg, kind, printed), `${printed}: ${T(`token:${kind}`)}`, "help-picture help-token", 50),
-          h("span", {}, h("strong", {}, `${printed}. ${T(`token:${kind}`)}`), " — ", w(`token-${kind}`)));
+          picture(1, 1, (svg) => drawToken(svg, kind, printed), `${printed}: ${name}`, "help-picture help-token", 50),
+          h("span", {}, h("strong", {}, `${printed}. ${name}`), " — ", w(`token-${kind}`)));
       })),
       p("tokens-end")),
     sectionOf("end", p("end-1"), // Z20, Z21
@@ -235,27 +272,27 @@ export function renderHelp(section = null) {
         }, T("gate"), "help-picture", 52), w("sokol-gates")))),
     sectionOf("knights", p("knights-1"), // K1-K8
       h("div", { class: "help-row help-cards" },
-        h("div", { class: "k-card k-card-sample", "data-card": "knight" }, cardPicture("knight"), h("span", { class: "k-card-name" }, kw("card:knight")),
-          h("span", { class: "k-strengths" }, kinds.map((k) => h("span", { class: "k-str", "data-kind": k, title: `${kw(`kind:${k}`)}: ${{ stone: 6, brick: 3, wood: 2 }[k]}` },
-            kindMark(k), h("span", { class: "sr-only" }, `${kw(`kind:${k}`)} `), h("b", { class: "k-str-value" }, { stone: 6, brick: 3, wood: 2 }[k]))))),
-        h("div", { class: "k-card k-card-sample", "data-card": "shepherd" }, cardPicture("shepherd"), h("span", { class: "k-card-name" }, kw("card:shepherd")))),
-      p("knights-card"), p("knights-2"),
+        h("div", { class: "k-card k-card-sample", "data-card": "knight" }, cardPicture("knight"), h("span", { class: "k-card-name" }, t("card.knight")),
+          h("span", { class: "k-strengths" }, kinds.map((k) => h("span", { class: "k-str", "data-kind": k, title: t("page.knights.strength", { kind: message(`castle-kind.${k}`), n: knight()[k] }) },
+            kindMark(k), h("span", { class: "sr-only" }, `${t(`castle-kind.${k}`)} `), h("b", { class: "k-str-value" }, knight()[k]))))),
+        h("div", { class: "k-card k-card-sample", "data-card": "shepherd" }, cardPicture("shepherd"), h("span", { class: "k-card-name" }, t("card.shepherd")))),
+      p("knights-card", { stone: knight().stone, brick: knight().brick, wood: knight().wood }), p("knights-2"),
       h("ul", { class: "help-list help-castles" },
         ["stone", "brick", "wood"].flatMap((kind) => ["small", "big"].map((size) => {
-          const name = kw(`tile:${kind}-${size}`);
+          const name = t(`card-tile.${kind}-${size}`);
           return h("li", { class: "help-item" }, knightsTile({ kind, points: size === "big" ? 2 : 1, name }, 56), h("span", {}, name));
         })),
-        h("li", { class: "help-item" }, knightsTile({ kind: null, points: 0, name: kw("tile:drum") }, 56), h("span", {}, kw("tile:drum")))),
+        h("li", { class: "help-item" }, knightsTile({ kind: null, points: 0, name: t("card-tile.drum") }, 56), h("span", {}, t("card-tile.drum")))),
       h("ul", { class: "help-points" }, h("li", {}, w("knights-castle")), h("li", {}, w("knights-drum"))),
       p("knights-end")),
     h("section", { class: "panel help-section", id: "help-guide", "aria-labelledby": "help-guide-title" },
-      h("h2", { id: "help-guide-title" }, w("guide-title")),
-      h("label", { class: "choice" }, guideBox, " ", w("guide-option")),
+      h("h2", { id: "help-guide-title" }, t("page.guide.title")),
+      h("label", { class: "choice" }, guideBox, " ", t("page.guide.option")),
       h("button", { type: "button", id: "guide-restart", onclick: () => {
         restartGuide();
         guideBox.checked = true;
         restarted.hidden = false;
-      } }, w("guide-restart")),
+      } }, t("page.guide.restart")),
       restarted)));
   if (section && SECTIONS.includes(section)) {
     const target = document.getElementById(`help-${section}`);

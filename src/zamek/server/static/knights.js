@@ -10,6 +10,31 @@ import { CLOCKS, knights as api } from "./api.js";
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
 
 let ctx = null; // { h, seats, watch, t, main, copyBox, pageUrl, lang: () => string }
+
+// A message of the catalogue, as this page's players read it: the seat this page plays is "you" (one seat held; at
+// one screen every player is named), a seat whose person chose a name goes by it.
+function t(key, params = {}) {
+  return ctx.t(key, params, { edition: null, reader: readerOf(game.view) });
+}
+
+const message = (key, params = {}) => ({ key, params });
+
+function readerOf(view) {
+  const mine = held();
+  return { you: mine.length === 1 ? mine : [], name: (p) => (view ? chosenName(view, p) : null) };
+}
+
+// A seat whose person chose a name: "Player 2 (Ola)".
+function chosenName(view, p) {
+  const at = (view.players_at || [])[p];
+  return at && at.name ? ctx.t("server.view.named-player", { player: message("player.name", { n: p + 1 }), name: at.name }) : null;
+}
+
+// A seat's name: "Player 2", or with the name its person chose.
+const nameOf = (view, p) => chosenName(view, p) || ctx.t("player.name", { n: p + 1 });
+
+// A text the server sends: its words, or a message ({key, params}).
+const textOf = (x) => (x === null || x === undefined ? "" : typeof x === "string" ? x : t(x.key, x.params || {}));
 const game = {
   id: null, view: null, hand: null, shown: 0, seat: null, selected: [], busy: false, spectator: false, stop: null,
   connected: [], watching: 0, presenceHeard: false, visit: 0, clockAt: 0, poll: null, error: null, noAbort: false,
@@ -29,18 +54,18 @@ const PEOPLE = ["person", "friend"];
 
 function seatLabel(view, p) {
   const kind = view.seats[p];
-  const name = view.names[p];
+  const name = nameOf(view, p);
   if (PEOPLE.includes(kind)) {
     const mine = held().includes(p);
     const at = (view.players_at || [])[p];
     // A game with friends: every person's seat but this browser's own says whether its page is open.
     const withFriends = view.seats.includes("friend");
     let dot = "";
-    if (at && at.player === "open") dot = ` · ${ctx.t("seatOpen")}`;
+    if (at && at.player === "open") dot = ` · ${t("page.seat.open")}`;
     else if (withFriends && at && !mine) dot = game.connected.includes(p) ? " ●" : " ○";
-    return `${name}${mine && held().length === 1 ? ` (${ctx.t("youShort")})` : ""}${dot}`;
+    return `${mine && held().length === 1 ? t("page.player.you-marked", { name }) : name}${dot}`;
   }
-  return `${name} · ${ctx.t("k-bot-" + kind)}`;
+  return t("page.knights.seat-bot", { name, bot: message(`page.knights.bot.${kind}`) });
 }
 
 // The seats this page acts for: the tokens held (none on the watch link).
@@ -51,23 +76,23 @@ const withFriends = (view) => view.seats.includes("friend");
 // --------------------------------------------------------------------- lobby
 
 export function knightsLobby() {
-  const { h, t } = ctx;
+  const { h } = ctx;
   const kinds = ["person", "friend", "random", "heuristic", "mc"];
   const count = h("select", { name: "k-players", id: "k-players" }, [2, 3, 4].map((n) => h("option", { value: n, selected: n === 2 }, n)));
   const seatsBox = h("div", { class: "k-seats" });
   const seatSelects = [];
   for (let i = 0; i < 4; i++) {
     const sel = h("select", { name: `k-seat-${i}`, id: `k-seat-${i}` },
-      kinds.map((k) => h("option", { value: k, selected: (i === 0 ? "person" : "heuristic") === k }, t("k-seat-" + k))));
+      kinds.map((k) => h("option", { value: k, selected: (i === 0 ? "person" : "heuristic") === k }, t(`page.knights.seat.${k}`))));
     seatSelects.push(sel);
-    seatsBox.append(h("label", { class: "choice k-seat-line", "data-seat": i }, `${t("k-player", { n: i + 1 })}: `, sel));
+    seatsBox.append(h("label", { class: "choice k-seat-line", "data-seat": i }, t("page.label", { label: message("player.name", { n: i + 1 }) }), sel));
   }
   // With friends elsewhere: a clock (as the castle game's) and the name they see on the invitation.
-  const clock = h("select", { name: "k-clock", id: "k-clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: k === "none" }, t("clock-" + k))));
+  const clock = h("select", { name: "k-clock", id: "k-clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: k === "none" }, t(`page.clock.${k}`))));
   const name = h("input", { type: "text", name: "k-name", id: "k-name", maxlength: 24, value: localStorage.getItem("zamek-name") || "" });
-  const friendBox = h("fieldset", { class: "k-friend-only", id: "k-friend-options" }, h("legend", {}, t("friendOptions")),
-    h("label", { class: "choice" }, `${t("clock")}: `, clock),
-    h("label", { class: "choice" }, `${t("yourName")}: `, name));
+  const friendBox = h("fieldset", { class: "k-friend-only", id: "k-friend-options" }, h("legend", {}, t("page.lobby.friend-options")),
+    h("label", { class: "choice" }, t("page.label", { label: message("page.clock.label") }), clock),
+    h("label", { class: "choice" }, t("page.label", { label: message("page.lobby.your-name") }), name));
   const chosen = () => seatSelects.slice(0, Number(count.value)).map((s) => s.value);
   const sync = () => {
     seatsBox.querySelectorAll(".k-seat-line").forEach((line, i) => (line.hidden = i >= Number(count.value)));
@@ -78,11 +103,11 @@ export function knightsLobby() {
   sync();
   const error = h("p", { class: "error", hidden: true, role: "alert" });
   const form = h("form", { class: "panel new-game knights-new", id: "knights-new" },
-    h("h2", {}, t("k-title")),
-    h("p", { class: "muted" }, t("k-intro")),
-    h("label", { class: "choice" }, `${t("k-players")}: `, count),
+    h("h2", {}, t("page.knights.title")),
+    h("p", { class: "muted" }, t("page.knights.intro")),
+    h("label", { class: "choice" }, t("page.label", { label: message("page.knights.players") }), count),
     seatsBox, friendBox, error,
-    h("button", { type: "submit", class: "primary", id: "k-start" }, t("start")));
+    h("button", { type: "submit", class: "primary", id: "k-start" }, t("page.lobby.start")));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const seats = chosen();
@@ -128,7 +153,7 @@ export async function openKnights(id, { spectator = false } = {}) {
       redrawTable();
     } else if (type === "gone") {
       ctx.main.innerHTML = "";
-      ctx.main.append(ctx.h("p", { class: "panel error" }, ctx.t("gameMissing")));
+      ctx.main.append(ctx.h("p", { class: "panel error" }, t("page.error.game-missing")));
     }
   }, (online) => online && stillOn(visit) && game.view && refreshSoon());
 }
@@ -142,7 +167,7 @@ function stopLive() {
 
 // A friend's invitation to a Rycerze i zamki game: who invites, to what; a name, then the first free seat.
 export async function openKnightsJoin(id, invite) {
-  const { h, t, main } = ctx;
+  const { h, main } = ctx;
   main.innerHTML = "";
   if (ctx.seats.held(id).length) {
     location.replace(`#/knights/${id}`);
@@ -153,7 +178,7 @@ export async function openKnightsJoin(id, invite) {
   try {
     view = await api.get(id, ctx.lang());
   } catch (err) {
-    if (location.hash === here) main.append(h("p", { class: "panel error" }, err.status === 404 ? t("gameMissing") : err.message));
+    if (location.hash === here) main.append(h("p", { class: "panel error" }, err.status === 404 ? t("page.error.game-missing") : err.message));
     return;
   }
   if (location.hash !== here) return;
@@ -161,14 +186,14 @@ export async function openKnightsJoin(id, invite) {
   const host = at.find((s) => s.player === "person" && s.name);
   const error = h("p", { class: "error", id: "error", hidden: true, role: "alert" });
   const name = h("input", { type: "text", name: "name", id: "join-name", maxlength: 24, value: localStorage.getItem("zamek-name") || "" });
-  const about = [t("k-join-about", { n: view.players }), view.clock ? `${t("clock")}: ${clockWords(view.clock)}` : t("clock-none")];
+  const about = [t("page.knights.join-about", { n: view.players }), view.clock ? t("page.clock.with", { clock: clockWords(view.clock) }) : t("page.clock.none")];
   const form = h("form", { class: "panel join", id: "join" },
-    h("h2", {}, t("k-title")),
-    h("p", { id: "join-text" }, t("joinText", { who: host ? host.name : t("aFriend") })),
+    h("h2", {}, t("page.knights.title")),
+    h("p", { id: "join-text" }, host ? t("page.join.text", { name: host.name }) : t("page.join.text-friend")),
     h("p", { class: "muted", id: "join-about" }, about.join(" · ")),
-    h("label", { class: "choice" }, `${t("yourName")}: `, name),
-    h("button", { type: "submit", class: "primary", id: "join-game" }, t("joinButton")), error,
-    h("p", {}, h("a", { href: `#/knights/${id}/watch`, id: "just-watch" }, t("justWatch"))));
+    h("label", { class: "choice" }, t("page.label", { label: message("page.lobby.your-name") }), name),
+    h("button", { type: "submit", class: "primary", id: "join-game" }, t("page.join.button")), error,
+    h("p", {}, h("a", { href: `#/knights/${id}/watch`, id: "just-watch" }, t("page.join.just-watch"))));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     localStorage.setItem("zamek-name", name.value.trim());
@@ -182,7 +207,7 @@ export async function openKnightsJoin(id, invite) {
   });
   main.append(form);
   if (!at.some((s) => s.player === "open")) {
-    error.textContent = t("k-seats-taken");
+    error.textContent = t("page.knights.seats-taken");
     error.hidden = false;
   }
 }
@@ -193,8 +218,8 @@ function clockWords(clock) {
     const c = CLOCKS[k];
     return c && c.kind === clock.kind && (c.kind === "live" ? c.minutes === clock.minutes && c.increment === clock.increment : c.days === clock.days);
   });
-  if (key) return ctx.t("clock-" + key);
-  return clock.kind === "live" ? `${clock.minutes} min + ${clock.increment} s` : ctx.t("clockDays", { d: clock.days, h: 0 });
+  if (key) return t(`page.clock.${key}`);
+  return clock.kind === "live" ? t("page.clock.live", { minutes: clock.minutes, seconds: clock.increment }) : t("page.clock.days", { days: clock.days });
 }
 
 export function knightsLanguageChanged() {
@@ -242,7 +267,7 @@ async function refresh() {
   } catch (err) {
     if (!stillOn(visit)) return;
     ctx.main.innerHTML = "";
-    ctx.main.append(ctx.h("p", { class: "panel error" }, err.status === 404 ? ctx.t("gameMissing") : err.message));
+    ctx.main.append(ctx.h("p", { class: "panel error" }, err.status === 404 ? t("page.error.game-missing") : err.message));
     return;
   }
   if (!stillOn(visit) || view.id !== game.id) return;
@@ -298,7 +323,7 @@ function markSeen() {
 }
 
 function render() {
-  const { h, t, main } = ctx;
+  const { h, main } = ctx;
   const view = game.view;
   main.innerHTML = "";
   // A game ended by a resignation, a clock or an abort: its end at once, not the steps of a round no one plays out.
@@ -307,9 +332,9 @@ function render() {
   markSeen();
   document.body.dataset.revision = `${view.revision}:${game.shown}:${game.seat}`;
   const stage = h("section", { class: "panel k-stage", id: "k-stage", "aria-live": "polite" });
-  const title = h("h2", { id: "k-game-title" }, t("k-title"));
+  const title = h("h2", { id: "k-game-title" }, t("page.knights.title"));
   // A page that acts for no seat (the watch link): the public view, with no hand and no player's button.
-  const watching = held().length ? null : h("p", { class: "muted", id: "k-spectating" }, t("watching"));
+  const watching = held().length ? null : h("p", { class: "muted", id: "k-spectating" }, t("page.game.watching"));
   main.append(h("div", { class: "knights" }, title, watching, tableView(view), stage));
   showWatching();
   const open = (view.players_at || []).filter((s) => s.player === "open");
@@ -320,23 +345,23 @@ function render() {
   else renderTurn(stage, view);
   // The computer seats choose as jobs of the server (while the reveal is stepped through, too): their `change` follows.
   if (view.thinking && !view.over && !open.length) {
-    stage.append(h("p", { class: "thinking", id: "k-thinking" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("k-thinking")));
+    stage.append(h("p", { class: "thinking", id: "k-thinking" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("page.knights.thinking")));
   }
-  if (view.bot_error && !view.over) stage.append(h("p", { class: "error", id: "k-bot-error" }, view.bot_error));
+  if (view.bot_error && !view.over) stage.append(h("p", { class: "error", id: "k-bot-error" }, textOf(view.bot_error)));
   if (!view.over) stage.after(toolsRow(view));
   if (withFriends(view) && held().length) stage.parentNode.append(seatLinks(view));
 }
 
 // What the stage shows between the reveals: whose turn it is, the hand.
 function renderTurn(stage, view) {
-  const { h, t } = ctx;
+  const { h } = ctx;
   const who = view.person_to_act;
   if (who === null) {
-    if (!view.thinking) stage.append(h("p", { class: "muted" }, t("k-waiting")));
+    if (!view.thinking) stage.append(h("p", { class: "muted" }, t("page.knights.waiting")));
     return;
   }
   if (!held().includes(who)) {
-    stage.append(h("p", { class: "muted", id: "k-their-turn" }, t("theirTurn", { who: view.names[who] })));
+    stage.append(h("p", { class: "muted", id: "k-their-turn" }, t("page.game.their-turn", { player: { seat: who } })));
     return;
   }
   if (game.seat === who) {
@@ -347,9 +372,9 @@ function renderTurn(stage, view) {
   }
   if (held().length > 1) {
     stage.append(h("div", { class: "k-handover", id: "k-handover" },
-      h("p", { class: "k-big" }, t("k-pass", { player: view.names[who] })),
-      h("p", { class: "muted" }, t("k-pass-hint")),
-      h("button", { type: "button", class: "primary", id: "k-show", onclick: () => showHand(who) }, t("k-show", { player: view.names[who] }))));
+      h("p", { class: "k-big" }, t("page.knights.pass", { name: nameOf(view, who) })),
+      h("p", { class: "muted" }, t("page.knights.pass-hint")),
+      h("button", { type: "button", class: "primary", id: "k-show", onclick: () => showHand(who) }, t("page.knights.show", { name: nameOf(view, who) }))));
     return;
   }
   showHand(who);
@@ -391,7 +416,7 @@ function showWatching() {
   }
   note.hidden = !n;
   note.dataset.count = String(n);
-  note.textContent = n ? ` · ${ctx.t("watchingN", { n })}` : "";
+  note.textContent = n ? ` · ${t("page.game.watching-n", { n })}` : "";
 }
 
 function showKError(message) {
@@ -413,7 +438,7 @@ function clockLeft(view, seat) {
 
 function clockText(view, seat) {
   const s = Math.ceil(clockLeft(view, seat) / 1000);
-  if (s >= 86400) return ctx.t("clockDays", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 86400) return t("page.clock.days-left", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
   if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
@@ -461,37 +486,39 @@ function tableAsShown(view) {
 }
 
 function tableView(whole) {
-  const { h, t } = ctx;
+  const { h } = ctx;
   const view = tableAsShown(whole);
   const tile = view.tile
-    ? h("div", { class: `k-tile k-kind-${view.tile.kind || "drum"}`, id: "k-tile" }, knightsTile(view.tile, 56), h("strong", {}, view.tile.name))
+    ? h("div", { class: `k-tile k-kind-${view.tile.kind || "drum"}`, id: "k-tile" },
+      knightsTile({ ...view.tile, name: t(`card-tile.${view.tile.id}`) }, 56), h("strong", {}, t(`card-tile.${view.tile.id}`)))
     : h("div", { class: "k-tile" }, "—");
   const rows = view.names.map((_, p) =>
     h("tr", { class: p === view.current && !whole.over ? "k-now" : "", "data-seat": p },
-      h("td", {}, seatLabel(view, p), p === view.sword ? h("span", { class: "k-sword" }, ` [${t("k-sword")}]`) : null,
-        p === view.youngest ? h("span", { class: "muted", title: t("k-youngest") }, " ★") : null,
+      h("td", {}, seatLabel(view, p), p === view.sword ? h("span", { class: "k-sword" }, ` [${t("page.knights.sword")}]`) : null,
+        p === view.youngest ? h("span", { class: "muted", title: t("page.knights.youngest") }, " ★") : null,
         whole.clock && PEOPLE.includes(whole.seats[p]) ? [" ", clockBadge(whole, p)] : null),
       h("td", { class: "num k-points" }, view.points[p]),
-      h("td", { class: "k-castles" }, view.castles[p].join(", ") || "—"),
+      h("td", { class: "k-castles" }, view.castles[p].length ? view.castles[p].map(textOf).join(t("list.separator")) : "—"),
       h("td", { class: "num" }, view.hand_sizes[p]),
       h("td", { class: "num" }, view.camp_sizes[p]),
       h("td", {}, view.chosen[p] ? "✓" : "")));
   return h("section", { class: "panel k-table", id: "k-table" },
-    view.over ? h("p", { id: "k-round" }, t("gameOver")) : h("p", { id: "k-round" }, view.round ? t("k-round", { n: view.round, of: view.rounds }) : "", " ", tile),
+    view.over ? h("p", { id: "k-round" }, t("page.result.over")) : h("p", { id: "k-round" }, view.round ? t("page.knights.round", { n: view.round, of: view.rounds }) : "", " ", tile),
     h("div", { class: "k-scroll" }, h("table", { class: "k-players" },
-      h("thead", {}, h("tr", {}, [t("k-col-player"), t("k-col-points"), t("k-col-castles"), t("k-col-hand"), t("k-col-camp"), t("k-col-chosen")].map((c) => h("th", {}, c)))),
+      h("thead", {}, h("tr", {}, ["player", "points", "castles", "hand", "camp", "chosen"].map((c) => h("th", {}, t(`page.knights.column.${c}`))))),
       h("tbody", {}, rows))),
-    h("p", { class: "muted" }, `${t("k-sword")}: ${view.names[view.sword]} · ${t("k-unseen")}: ${view.unseen.join(", ") || "—"}`));
+    h("p", { class: "muted" }, t("page.knights.table-note", { player: { seat: view.sword }, tiles: view.unseen.length ? view.unseen.map(textOf).join(t("list.separator")) : "—" })));
 }
 
 function renderStep(stage) {
-  const { h, t } = ctx;
+  const { h } = ctx;
   const event = game.view.events[game.shown];
-  stage.append(h("h3", {}, t("k-reveal")),
-    h("div", { class: `k-event k-ev-${event.type}`, id: "k-event", "data-round": event.round ?? "" }, eventPicture(event), event.lines.map((l) => h("p", {}, l))),
+  const lines = event.messages && event.messages.length ? event.messages.map((m) => t(m.key, m.params || {})) : event.lines;
+  stage.append(h("h3", {}, t("page.knights.reveal")),
+    h("div", { class: `k-event k-ev-${event.type}`, id: "k-event", "data-round": event.round ?? "" }, eventPicture(event), lines.map((l) => h("p", {}, l))),
     h("div", { class: "k-step-buttons" },
-      h("button", { type: "button", class: "primary", id: "k-next", onclick: () => { game.shown += 1; markSeen(); render(); } }, t("k-next")),
-      h("button", { type: "button", id: "k-skip", onclick: () => { game.shown = game.view.events.length; markSeen(); render(); } }, t("k-skip"))));
+      h("button", { type: "button", class: "primary", id: "k-next", onclick: () => { game.shown += 1; markSeen(); render(); } }, t("page.knights.next")),
+      h("button", { type: "button", id: "k-skip", onclick: () => { game.shown = game.view.events.length; markSeen(); render(); } }, t("page.knights.skip"))));
 }
 
 // The pictures of a reveal's step: the tile turned up, or the cards every player laid.
@@ -504,7 +531,7 @@ function eventPicture(event) {
   }
   if (event.type === "CardsRevealed") {
     return h("div", { class: "k-event-art k-laid" }, event.choices.map((cards, p) =>
-      h("span", { class: "k-laid-seat", "data-seat": p }, h("span", { class: "k-laid-name" }, game.view.names[p]), cards.map((c) => cardPicture(c, 34)))));
+      h("span", { class: "k-laid-seat", "data-seat": p }, h("span", { class: "k-laid-name" }, nameOf(game.view, p)), cards.map((c) => cardPicture(c, 34)))));
   }
   return null;
 }
@@ -512,22 +539,22 @@ function eventPicture(event) {
 // A card's face: its picture, its name, and its strength against each castle kind (the kind of the castle on
 // the table marked), or the shepherd's blank.
 function cardFace(c, mine, now) {
-  const { h, t } = ctx;
+  const { h } = ctx;
   const kinds = Object.keys(mine.kind_names);
   return [
     cardPicture(c.card),
-    h("span", { class: "k-card-name" }, c.name),
+    h("span", { class: "k-card-name" }, t(`card.${c.card}`)),
     c.strength
-      ? h("span", { class: "k-strengths" }, kinds.map((k) => h("span", { class: k === now ? "k-str now" : "k-str", "data-kind": k, title: `${mine.kind_names[k]}: ${c.strength[k]}` },
-        kindMark(k), h("span", { class: "sr-only" }, `${mine.kind_names[k]} `), h("b", { class: "k-str-value" }, c.strength[k]))))
-      : h("span", { class: "k-strengths muted" }, t("k-blank")),
+      ? h("span", { class: "k-strengths" }, kinds.map((k) => h("span", { class: k === now ? "k-str now" : "k-str", "data-kind": k, title: t("page.knights.strength", { kind: message(`castle-kind.${k}`), n: c.strength[k] }) },
+        kindMark(k), h("span", { class: "sr-only" }, `${t(`castle-kind.${k}`)} `), h("b", { class: "k-str-value" }, c.strength[k]))))
+      : h("span", { class: "k-strengths muted" }, t("page.knights.blank")),
   ];
 }
 
 // The end: how it ended (by its rules: the ranking; by a resignation, a clock or an abort: that), then a rematch for
 // a game with friends, the record and the lobby.
 function renderOver(stage) {
-  const { h, t } = ctx;
+  const { h } = ctx;
   const view = game.view;
   const mine = held();
   const box = h("div", { id: "k-over", class: "k-over" });
@@ -537,35 +564,35 @@ function renderOver(stage) {
       h("td", {}, i + 1), h("td", {}, seatLabel(view, p)), h("td", { class: "num" }, r.points[p]),
       h("td", { class: "num" }, r.hand_sizes[p]), h("td", { class: "num" }, p === view.youngest ? "★" : "")));
     const place = mine.length === 1 ? r.ranking.indexOf(mine[0]) + 1 : 0;
-    box.append(h("h3", {}, t("k-winner", { player: seatLabel(view, r.ranking[0]) })),
-      place ? h("p", { id: "k-place", class: "k-big" }, t("k-you-finished", { place, of: r.ranking.length })) : null,
-      h("p", { class: "muted" }, t("k-tiebreaks")),
+    box.append(h("h3", {}, t("page.knights.winner", { name: seatLabel(view, r.ranking[0]) })),
+      place ? h("p", { id: "k-place", class: "k-big" }, t("page.knights.you-finished", { place, of: r.ranking.length })) : null,
+      h("p", { class: "muted" }, t("page.knights.tiebreaks")),
       h("table", { class: "k-ranking" },
-        h("thead", {}, h("tr", {}, ["#", t("k-col-player"), t("k-col-points"), t("k-col-hand"), t("k-youngest")].map((c) => h("th", {}, c)))),
+        h("thead", {}, h("tr", {}, ["#", t("page.knights.column.player"), t("page.knights.column.points"), t("page.knights.column.hand"), t("page.knights.youngest")].map((c) => h("th", {}, c)))),
         h("tbody", {}, rows)));
   }
   const ended = view.ended;
   if (ended && ended.reason !== "abort" && ended.loser !== null) {
     // Who resigned or ran out of time loses; the others win.
     const winners = view.names.map((_, p) => p).filter((p) => p !== ended.loser);
-    let headline = winners.length === 1 ? t("k-winner", { player: seatLabel(view, winners[0]) })
-      : t("k-winners", { players: winners.map((p) => seatLabel(view, p)).join(", ") });
-    if (mine.length === 1) headline = mine[0] === ended.loser ? t("youLost") : t("youWin");
+    let headline = winners.length === 1 ? t("page.knights.winner", { name: seatLabel(view, winners[0]) })
+      : t("page.knights.winners", { names: winners.map((p) => seatLabel(view, p)) });
+    if (mine.length === 1) headline = mine[0] === ended.loser ? t("page.result.you-lost") : t("page.result.you-win");
     if (!view.result) box.append(h("h3", { id: "k-headline" }, headline));
   }
   if (ended) box.append(h("p", { id: "k-ended", class: "k-big", "data-reason": ended.reason },
-    t(`ended-${ended.reason}`, { who: ended.loser === null ? "" : view.names[ended.loser] })));
+    t(`page.ended.${ended.reason}`, ended.loser === null ? {} : { player: { seat: ended.loser } })));
   const tools = h("div", { class: "tools" });
   if (withFriends(view) && mine.length) {
     const taken = view.rematch && ctx.seats.held(view.rematch).length;
     tools.append(h("button", { type: "button", class: "primary", id: "k-rematch", onclick: rematch },
-      view.rematch ? t("rematchAccept") : t("rematch")));
+      view.rematch ? t("page.game.rematch-accept") : t("page.game.rematch")));
     if (taken) tools.lastChild.dataset.taken = "true";
   } else if (view.rematch && !mine.length) {
-    tools.append(h("a", { class: "button", id: "k-watch-rematch", href: `#/knights/${view.rematch}/watch` }, t("k-watch-rematch")));
+    tools.append(h("a", { class: "button", id: "k-watch-rematch", href: `#/knights/${view.rematch}/watch` }, t("page.knights.watch-rematch")));
   }
-  tools.append(h("a", { class: "button", href: api.recordUrl(view.id), download: `rycerze-${view.id}.json` }, t("export")),
-    h("a", { class: "button", href: "#/" }, t("lobby")));
+  tools.append(h("a", { class: "button", href: api.recordUrl(view.id), download: `rycerze-${view.id}.json` }, t("page.lobby.export")),
+    h("a", { class: "button", href: "#/" }, t("page.header.games")));
   box.append(tools, h("p", { class: "error", id: "k-error", role: "alert", hidden: !game.error }, game.error || ""));
   stage.append(box);
 }
@@ -573,15 +600,15 @@ function renderOver(stage) {
 // Seats wait for friends: the link to send (it holds the invitation code, never a seat's token), or, for a rematch,
 // the names of those who are to take their seats.
 function invitation(view, open) {
-  const { h, t } = ctx;
-  if (!held().length) return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("waitingSeats")));
+  const { h } = ctx;
+  if (!held().length) return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("page.game.waiting-seats")));
   const entry = ctx.seats.of(view.id);
   const invite = entry && entry.invite;
   if (!invite && open.every((s) => s.name)) {
-    return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("rematchWaiting", { who: open.map((s) => s.name).join(", ") })));
+    return h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("page.game.rematch-waiting", { names: open.map((s) => s.name) })));
   }
-  const box = h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("k-waiting-friends", { n: open.length })));
-  if (invite) box.append(h("p", {}, t("inviteHint")), ctx.copyBox("invite-link", t("inviteLink"), ctx.pageUrl(`#/knights-join/${view.id}/${invite}`)));
+  const box = h("div", { class: "invitation", id: "invitation" }, h("strong", {}, t("page.knights.waiting-friends", { n: open.length })));
+  if (invite) box.append(h("p", {}, t("page.game.invite-hint")), ctx.copyBox("invite-link", t("page.game.invite-link"), ctx.pageUrl(`#/knights-join/${view.id}/${invite}`)));
   else {
     // The code is not kept here (the seat opened on another device): the old one stops working, a new one is sent.
     box.append(h("button", { type: "button", id: "k-new-invite", onclick: async () => {
@@ -591,7 +618,7 @@ function invitation(view, open) {
       } catch (err) {
         showKError(err.message);
       }
-    } }, t("k-new-invite")));
+    } }, t("page.knights.new-invite")));
   }
   return box;
 }
@@ -599,25 +626,25 @@ function invitation(view, open) {
 
 // Links that stay: to watch the game, and to reopen this seat on another device (it holds the seat's token).
 function seatLinks(view) {
-  const { h, t } = ctx;
+  const { h } = ctx;
   const mine = held();
   const box = h("details", { class: "panel seat-links", open: game.linksOpen, ontoggle: (ev) => (game.linksOpen = ev.target.open) },
-    h("summary", {}, t("links")),
-    ctx.copyBox("watch-link", t("watchLink"), ctx.pageUrl(`#/knights/${view.id}/watch`)));
-  if (mine.length === 1) box.append(h("p", { class: "muted small" }, t("seatLinkHint")),
-    ctx.copyBox("seat-link", t("seatLink"), ctx.pageUrl(`#/seat/${view.id}/${mine[0]}/${tokenOf(mine[0])}/knights`)));
+    h("summary", {}, t("page.game.links")),
+    ctx.copyBox("watch-link", t("page.game.watch-link"), ctx.pageUrl(`#/knights/${view.id}/watch`)));
+  if (mine.length === 1) box.append(h("p", { class: "muted small" }, t("page.game.seat-link-hint")),
+    ctx.copyBox("seat-link", t("page.game.seat-link"), ctx.pageUrl(`#/seat/${view.id}/${mine[0]}/${tokenOf(mine[0])}/knights`)));
   return box;
 }
 
 // Resign (one seat held: the others win) and, in a game with friends, abort while not every person has moved.
 function toolsRow(view) {
-  const { h, t } = ctx;
+  const { h } = ctx;
   const tools = h("div", { class: "tools k-tools", id: "k-tools" });
   const mine = held();
   const waiting = (view.players_at || []).some((s) => s.player === "open");
-  if (mine.length === 1 && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "k-resign", onclick: () => resign(mine[0]) }, t("resign")));
+  if (mine.length === 1 && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "k-resign", onclick: () => resign(mine[0]) }, t("page.game.resign")));
   if (mine.length && abortable(view)) {
-    tools.append(h("button", { type: "button", id: "k-abort", title: t("k-abort-hint"), onclick: () => abort(mine[0]) }, t("k-abort")));
+    tools.append(h("button", { type: "button", id: "k-abort", title: t("page.knights.abort-hint"), onclick: () => abort(mine[0]) }, t("page.game.abort")));
   }
   tools.append(h("p", { class: "error", id: "k-error", role: "alert", hidden: !game.error }, game.error || ""));
   return tools;
@@ -628,11 +655,11 @@ function toolsRow(view) {
 const abortable = (view) => !!view.can_abort && !game.noAbort && !view.over;
 
 function drawHand(stage, mine) {
-  const { h, t } = ctx;
+  const { h } = ctx;
   const now = mine.tile && mine.tile.kind;
-  const seatName = mine.names[mine.seat];
+  const seatName = nameOf(mine, mine.seat);
   if (mine.phase === "choose") {
-    const play = h("button", { type: "button", class: "primary", id: "k-play", disabled: true, onclick: () => send(mine.seat, `play:${game.selected.join("+")}`) }, t("k-play"));
+    const play = h("button", { type: "button", class: "primary", id: "k-play", disabled: true, onclick: () => send(mine.seat, `play:${game.selected.join("+")}`) }, t("page.knights.play"));
     const cards = [];
     const wanted = [...game.selected]; // the cards chosen before the page was drawn again
     game.selected = [];
@@ -659,16 +686,16 @@ function drawHand(stage, mine) {
         cards.push(button);
       }
     }
-    stage.append(h("h3", {}, t("k-your-hand", { player: seatName })),
-      h("p", { class: "muted" }, t("k-choose-two", { kind: mine.tile ? mine.tile.name : "" })),
+    stage.append(h("h3", {}, t("page.knights.your-hand", { name: seatName })),
+      h("p", { class: "muted" }, t("page.knights.choose-two", { tile: mine.tile ? message(`card-tile.${mine.tile.id}`) : "" })),
       h("div", { class: "k-hand", id: "k-hand" }, cards), play,
-      mine.camp.length ? h("p", { class: "muted" }, `${t("k-camp")}: ${mine.camp.map((c) => c.name).join(", ")}`) : "");
+      mine.camp.length ? h("p", { class: "muted" }, t("page.knights.camp-list", { cards: mine.camp.map((c) => message(`card.${c.card}`)) })) : "");
   } else {
-    stage.append(h("h3", {}, t("k-recruit-title", { player: seatName })),
-      h("p", { class: "muted" }, t("k-recruit-hint")),
+    stage.append(h("h3", {}, t("page.knights.recruit-title", { name: seatName })),
+      h("p", { class: "muted" }, t("page.knights.recruit-hint")),
       h("div", { class: "k-hand" }, mine.camp.map((c) => h("button", { type: "button", class: "k-recruit", "data-card": c.card, onclick: () => send(mine.seat, `recruit:${c.card}`) },
         cardFace(c, mine, null)))),
-      h("p", { class: "muted" }, `${t("k-hand")}: ${mine.hand.map((c) => (c.count > 1 ? `${c.name} ×${c.count}` : c.name)).join(", ")}`));
+      h("p", { class: "muted" }, t("page.knights.hand-list", { cards: mine.hand.map((c) => (c.count > 1 ? message("page.knights.cards-times", { card: message(`card.${c.card}`), n: c.count }) : message(`card.${c.card}`))) })));
   }
 }
 
@@ -717,7 +744,7 @@ async function ending(call) {
     if (!stillOn(visit)) return;
     // Every person has moved meanwhile (this page had not heard of it): no abort any more, and it says why.
     if (err.code === "started") game.noAbort = true;
-    game.error = err.code === "started" ? ctx.t("k-abort-started") : err.message;
+    game.error = err.code === "started" ? t("page.knights.abort-started") : err.message;
     refreshSoon();
   } finally {
     game.busy = false;
@@ -725,12 +752,12 @@ async function ending(call) {
 }
 
 function resign(seat) {
-  if (!confirm(ctx.t("k-confirm-resign"))) return;
+  if (!confirm(t("page.knights.confirm-resign"))) return;
   ending(() => api.resign(game.id, game.view.revision, ctx.lang(), tokenOf(seat)));
 }
 
 function abort(seat) {
-  if (!confirm(ctx.t("k-confirm-abort"))) return;
+  if (!confirm(t("page.game.confirm-abort"))) return;
   // No revision: whatever happened since this page was drawn, the server's own rule decides (409 "started").
   ending(() => api.abort(game.id, null, ctx.lang(), tokenOf(seat)));
 }

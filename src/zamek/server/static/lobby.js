@@ -4,7 +4,7 @@
 
 import { CLOCKS, games, knights, seats } from "./api.js";
 import { knightsLobby } from "./knights.js";
-import { describeGame, h, main, showError, state, t } from "./ui.js";
+import { dateText, describeGame, h, main, message, ruleWords, showError, state, t, valueText } from "./ui.js";
 
 // The list follows the games while it is open: asked again every few seconds (only while the page is seen), and
 // drawn again only when something changed (a move, a result, a friend who joined).
@@ -43,7 +43,7 @@ function renderLists(list, knightsList, held) {
           showError(err.message);
         }
       },
-    }, t("lobby.more")));
+    }, t("page.lobby.more")));
   }
 }
 
@@ -116,8 +116,8 @@ function radio(name, value, label, checked) {
   return h("label", { class: "choice" }, h("input", { type: "radio", name, value, checked }), " ", label);
 }
 
-// What the server offers for a new game (/api/meta, asked once a page): the computer's levels, weakest first, and
-// the registry of rule sets (the editions, the expansions and variants, every rule set's name).
+// What the server offers for a new game (/api/meta, asked once a page, at its start): the computer's levels,
+// weakest first, and the registry of rule sets (the editions, the expansions and variants, every rule set's name).
 async function offered() {
   state.meta = state.meta || (await games.meta());
   return state.meta;
@@ -146,11 +146,11 @@ function savedRuleSet(meta, saved) {
 // option that needs another says so beside its box.
 function rulesFieldset(meta, saved) {
   const chosen = savedRuleSet(meta, saved);
-  const needs = (o) => ` (${o.requires.map((k) => t("needs-" + k)).join(", ")})`;
-  return h("fieldset", {}, h("legend", {}, t("edition")),
-    meta.edition_options.map((e) => radio("edition", e.key, t(e.words), chosen.edition === e.key)),
+  const needs = (o) => ` ${t("page.rules.needs", { options: o.requires.map((k) => message(`page.rules.short.${k}`)) })}`;
+  return h("fieldset", {}, h("legend", {}, t("page.lobby.edition")),
+    meta.edition_options.map((e) => radio("edition", e.key, t(ruleWords(e)), chosen.edition === e.key)),
     meta.options.map((o) => h("label", { class: "choice" },
-      h("input", { type: "checkbox", name: boxName(o), "data-option": o.key, checked: chosen.keys.has(o.key) }), " ", t(o.words),
+      h("input", { type: "checkbox", name: boxName(o), "data-option": o.key, checked: chosen.keys.has(o.key) }), " ", t(ruleWords(o)),
       o.requires.length ? h("span", { class: "muted small", id: `${o.key}-needs` }, needs(o)) : null)));
 }
 
@@ -187,23 +187,23 @@ function newGameForm(meta) {
   const form = h(
     "form",
     { class: "panel new-game", id: "new-game" },
-    h("h2", {}, t("newGame")),
-    h("fieldset", {}, h("legend", {}, t("opponent")),
-      radio("mode", "computer", t("vsComputer"), opt("mode", "computer") === "computer"),
-      radio("mode", "hotseat", t("hotseat"), opt("mode", "computer") === "hotseat"),
-      radio("mode", "friend", t("vsFriendLink"), opt("mode", "computer") === "friend")),
-    h("fieldset", { class: "computer-only" }, h("legend", {}, t("level")),
-      levels.map((l) => radio("level", l, t("level-" + l), level === l))),
-    h("fieldset", { class: "seat-choice" }, h("legend", {}, t("seat")),
-      ["first", "second", "random"].map((s) => radio("seat", s, t("seat-" + s), opt("seat", "first") === s))),
-    h("fieldset", { class: "friend-only" }, h("legend", {}, t("friendOptions")),
-      h("label", { class: "choice", for: "clock" }, `${t("clock")}: `),
-      h("select", { name: "clock", id: "clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: opt("clock", "none") === k }, t("clock-" + k)))),
-      h("label", { class: "choice" }, `${t("yourName")}: `, h("input", { type: "text", name: "name", id: "your-name", maxlength: 24, value: opt("name", "") })),
-      h("label", { class: "choice", title: t("allowHintsHint") }, h("input", { type: "checkbox", name: "hints", id: "allow-hints", checked: opt("hints", false) }), " ", t("allowHints"))),
+    h("h2", {}, t("page.lobby.new-game")),
+    h("fieldset", {}, h("legend", {}, t("page.lobby.opponent")),
+      radio("mode", "computer", t("page.lobby.vs-computer"), opt("mode", "computer") === "computer"),
+      radio("mode", "hotseat", t("page.lobby.hotseat"), opt("mode", "computer") === "hotseat"),
+      radio("mode", "friend", t("page.lobby.vs-friend-link"), opt("mode", "computer") === "friend")),
+    h("fieldset", { class: "computer-only" }, h("legend", {}, t("page.lobby.level")),
+      levels.map((l) => radio("level", l, t(`page.level.${l}`), level === l))),
+    h("fieldset", { class: "seat-choice" }, h("legend", {}, t("page.lobby.seat")),
+      ["first", "second", "random"].map((s) => radio("seat", s, t(`page.seat.${s}`), opt("seat", "first") === s))),
+    h("fieldset", { class: "friend-only" }, h("legend", {}, t("page.lobby.friend-options")),
+      h("label", { class: "choice", for: "clock" }, t("page.label", { label: t("page.clock.label") })),
+      h("select", { name: "clock", id: "clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: opt("clock", "none") === k }, t(`page.clock.${k}`)))),
+      h("label", { class: "choice" }, t("page.label", { label: t("page.lobby.your-name") }), h("input", { type: "text", name: "name", id: "your-name", maxlength: 24, value: opt("name", "") })),
+      h("label", { class: "choice", title: t("page.lobby.allow-hints-hint") }, h("input", { type: "checkbox", name: "hints", id: "allow-hints", checked: opt("hints", false) }), " ", t("page.lobby.allow-hints"))),
     rulesFieldset(meta, saved),
     h("p", { class: "error", id: "error", hidden: true, role: "alert" }),
-    h("button", { type: "submit", class: "primary", id: "start-game" }, t("start")),
+    h("button", { type: "submit", class: "primary", id: "start-game" }, t("page.lobby.start")),
   );
   const sync = () => {
     const data = new FormData(form);
@@ -219,7 +219,7 @@ function newGameForm(meta) {
     const data = new FormData(form);
     const rules = chosenRuleSet(meta, form);
     if (!rules) { // the boxes allow only the server's rule sets: this is not reached
-      showError(t("error"));
+      showError(t("page.error.error"));
       return;
     }
     const options = {
@@ -246,39 +246,39 @@ function newGameForm(meta) {
 
 function renderGameList(container, lines) {
   container.innerHTML = "";
-  const groups = [["playing", t("inProgress")], ["over", t("finished")]];
+  const groups = [["playing", t("page.lobby.in-progress")], ["over", t("page.lobby.finished")]];
   for (const [status, title] of groups) {
     const mine = lines.filter((g) => g.status === status);
     container.append(h("h2", {}, title));
     if (!mine.length) {
-      container.append(h("p", { class: "muted" }, t("noGames")));
+      container.append(h("p", { class: "muted" }, t("page.lobby.no-games")));
       continue;
     }
     const ul = h("ul", { class: "game-list", "data-status": status });
     for (const g of mine) {
       const d = describeGame(g);
-      const when = new Date(g.updated_at).toLocaleString(state.lang === "pl" ? "pl-PL" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+      const when = dateText(g.updated_at);
       const shared = g.mode === "friend" && !g.waiting;
       ul.append(h("li", { class: "game-item", "data-id": g.id },
         h("div", { class: "game-info" },
           h("span", { class: "score-pair" },
             h("span", { class: "dot p0" }), g.scores[0], " : ", g.scores[1], h("span", { class: "dot p1" })),
           h("span", {}, g.mode === "friend" ? opponent(g) : d.who,
-            g.your_move ? h("span", { class: "badge your-move" }, t("yourMove")) : null,
-            g.waiting ? h("span", { class: "badge" }, t("waitingBadge")) : null),
+            g.your_move ? h("span", { class: "badge your-move" }, t("page.lobby.your-move")) : null,
+            g.waiting ? h("span", { class: "badge" }, t("page.lobby.waiting-badge")) : null),
           status === "over" ? outcome(g) : null,
-          h("span", { class: "muted" }, `${d.rules} · ${t("turn", { n: g.turn })} · ${when}`)),
+          h("span", { class: "muted" }, `${d.rules} · ${t("page.game.turn", { n: g.turn })} · ${when}`)),
         h("div", { class: "game-actions" },
-          status === "playing" ? h("a", { class: "button primary", href: `#/game/${g.id}` }, t("resume")) : null,
-          h("a", { class: "button", href: `#/replay/${g.id}/` }, t("replay")),
-          h("a", { class: "button", href: games.recordUrl(g.id), download: `zamek-${g.id}.json` }, t("export")),
+          status === "playing" ? h("a", { class: "button primary", href: `#/game/${g.id}` }, t("page.lobby.resume")) : null,
+          h("a", { class: "button", href: `#/replay/${g.id}/` }, t("page.lobby.replay")),
+          h("a", { class: "button", href: games.recordUrl(g.id), download: `zamek-${g.id}.json` }, t("page.lobby.export")),
           h("button", { type: "button", class: "danger", onclick: async () => {
             // A game a friend has joined stays on the server for them: this browser only forgets it.
-            if (!confirm(t(shared ? "confirmForget" : "confirmDelete"))) return;
+            if (!confirm(t(shared ? "page.lobby.confirm-forget" : "page.lobby.confirm-delete"))) return;
             if (shared) seats.forget(g.id);
             else await games.remove(g.id);
             openLobby();
-          } }, t(shared ? "forget" : "delete")))));
+          } }, t(shared ? "page.lobby.forget" : "page.lobby.delete")))));
     }
     container.append(ul);
   }
@@ -287,7 +287,7 @@ function renderGameList(container, lines) {
 // A game against a friend: "against Ola" (the other seat's name, once they chose one).
 function opponent(g) {
   const other = g.seats.length === 1 ? (g.names || [])[1 - g.seats[0]] : null;
-  return other ? t("againstName", { who: other }) : t("vsFriend");
+  return other ? t("page.lobby.against", { name: other }) : t("page.lobby.vs-friend");
 }
 
 // A finished game's line: who won, and which side this browser played.
@@ -295,25 +295,25 @@ function outcome(g) {
   const mine = g.mode === "computer" ? [g.human] : g.seats;
   const winners = g.winners || [];
   let words;
-  if (winners.length !== 1) words = t("shared");
-  else if (mine.length === 1) words = mine[0] === winners[0] ? t("youWin") : g.mode === "computer" ? t("computerWins") : t("youLost");
-  else words = t("wins", { who: t("playerN", { n: winners[0] + 1 }) });
-  const how = g.ended ? ` (${t("how-" + g.ended)})` : "";
+  if (winners.length !== 1) words = message("page.result.shared");
+  else if (mine.length === 1) words = message(mine[0] === winners[0] ? "page.result.you-win" : g.mode === "computer" ? "page.result.computer-wins" : "page.result.you-lost");
+  else words = message("page.result.wins", { player: { seat: winners[0] } });
+  const text = g.ended ? t("page.result.ended-how", { result: words, how: message(`page.how.${g.ended}`) }) : t(words.key, words.params);
   return h("span", { class: "outcome", "data-winners": winners.join(",") },
-    mine.length === 1 ? h("span", { class: `dot p${mine[0]}`, title: t("yourSide") }) : null, `${words}${how}`);
+    mine.length === 1 ? h("span", { class: `dot p${mine[0]}`, title: t("page.lobby.your-side") }) : null, text);
 }
 
 function importForm() {
   const input = h("input", { type: "file", accept: ".json,application/json", id: "import-file" });
   const message = h("p", { class: "error", hidden: true, role: "alert", id: "import-error" });
-  const form = h("form", { class: "panel import" }, h("h2", {}, t("importTitle")), h("p", { class: "muted" }, t("importHint")),
-    input, h("button", { type: "submit" }, t("importButton")), message);
+  const form = h("form", { class: "panel import" }, h("h2", {}, t("page.lobby.import-title")), h("p", { class: "muted" }, t("page.lobby.import-hint")),
+    input, h("button", { type: "submit" }, t("page.lobby.import-button")), message);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     message.hidden = true;
     const file = input.files && input.files[0];
     if (!file) {
-      message.textContent = t("importNoFile");
+      message.textContent = t("page.lobby.import-no-file");
       message.hidden = false;
       return;
     }
@@ -330,27 +330,29 @@ function importForm() {
 
 function renderKnightsList(container, lines) {
   container.innerHTML = "";
-  container.append(h("h2", {}, t("k-games")));
+  container.append(h("h2", {}, t("page.knights.games")));
   if (!lines.length) {
-    container.append(h("p", { class: "muted" }, t("noGames")));
+    container.append(h("p", { class: "muted" }, t("page.lobby.no-games")));
     return;
   }
   const ul = h("ul", { class: "game-list" });
   for (const g of lines) {
-    const who = g.seats.map((s, i) => (s === "person" || s === "friend" ? t("k-player", { n: i + 1 }) : t("k-bot-" + s))).join(", ");
+    const who = valueText(g.seats.map((s, i) => (s === "person" || s === "friend" ? message("player.name", { n: i + 1 }) : message(`page.knights.bot.${s}`))));
     const shared = g.seats.includes("friend");
-    const progress = g.status === "over" ? `${t("finished")}${g.ended ? ` (${t("how-" + g.ended)})` : ""}` : t("k-round", { n: g.round, of: 7 });
+    const finished = message("page.lobby.finished");
+    const progress = g.status === "over" ? (g.ended ? t("page.result.ended-how", { result: finished, how: message(`page.how.${g.ended}`) }) : t(finished.key))
+      : t("page.knights.round", { n: g.round, of: 7 });
     ul.append(h("li", { class: "game-item", "data-id": g.id },
       h("div", { class: "game-info" },
         h("span", {}, g.points.join(" : ")),
-        h("span", {}, who, g.your_move ? h("span", { class: "badge your-move" }, t("yourMove")) : null,
-          g.waiting ? h("span", { class: "badge" }, t("waitingBadge")) : null),
+        h("span", {}, who, g.your_move ? h("span", { class: "badge your-move" }, t("page.lobby.your-move")) : null,
+          g.waiting ? h("span", { class: "badge" }, t("page.lobby.waiting-badge")) : null),
         h("span", { class: "muted", "data-ended": g.ended || "" }, progress)),
       h("div", { class: "game-actions" },
-        h("a", { class: "button primary", href: `#/knights/${g.id}` }, g.status === "over" ? t("k-show-end") : t("resume")),
-        g.status === "over" ? h("a", { class: "button", href: knights.recordUrl(g.id), download: `rycerze-${g.id}.json` }, t("export")) : null,
+        h("a", { class: "button primary", href: `#/knights/${g.id}` }, g.status === "over" ? t("page.knights.show-end") : t("page.lobby.resume")),
+        g.status === "over" ? h("a", { class: "button", href: knights.recordUrl(g.id), download: `rycerze-${g.id}.json` }, t("page.lobby.export")) : null,
         h("button", { type: "button", class: "danger", onclick: async () => {
-          if (!confirm(t(shared ? "confirmForget" : "confirmDelete"))) return;
+          if (!confirm(t(shared ? "page.lobby.confirm-forget" : "page.lobby.confirm-delete"))) return;
           try {
             if (!shared) await knights.remove(g.id);
           } catch (err) {
@@ -358,7 +360,7 @@ function renderKnightsList(container, lines) {
           }
           seats.forget(g.id);
           openLobby();
-        } }, t(shared ? "forget" : "delete")))));
+        } }, t(shared ? "page.lobby.forget" : "page.lobby.delete")))));
   }
   container.append(ul);
 }
@@ -376,21 +378,21 @@ export async function openJoin(id, invite) {
   try {
     view = await games.get(id, state.lang);
   } catch (err) {
-    main.append(h("p", { class: "panel error" }, err.status === 404 ? t("gameMissing") : err.message));
+    main.append(h("p", { class: "panel error" }, err.status === 404 ? t("page.error.game-missing") : err.message));
     return;
   }
   const host = view.seats.find((s) => s.player === "person");
   const error = h("p", { class: "error", id: "error", hidden: true, role: "alert" });
   const name = h("input", { type: "text", name: "name", id: "join-name", maxlength: 24, value: localStorage.getItem("zamek-name") || "" });
   const form = h("form", { class: "panel join", id: "join" },
-    h("h2", {}, t("joinTitle")),
-    h("p", {}, t("joinText", { who: host && host.name ? host.name : t("aFriend") })),
+    h("h2", {}, t("page.join.title")),
+    h("p", {}, host && host.name ? t("page.join.text", { name: host.name }) : t("page.join.text-friend")),
     h("p", { class: "muted" }, describeGame(view).rules),
     // Joining agrees to the game's rules, hints included: the friend reads it first.
-    h("p", { id: "join-hints", "data-hints": String(view.hints) }, t(view.hints ? "joinHints" : "joinNoHints")),
-    h("label", { class: "choice" }, `${t("yourName")}: `, name),
-    h("button", { type: "submit", class: "primary", id: "join-game" }, t("joinButton")), error,
-    h("p", {}, h("a", { href: `#/watch/${id}` }, t("justWatch"))));
+    h("p", { id: "join-hints", "data-hints": String(view.hints) }, t(view.hints ? "page.join.hints" : "page.join.no-hints")),
+    h("label", { class: "choice" }, t("page.label", { label: t("page.lobby.your-name") }), name),
+    h("button", { type: "submit", class: "primary", id: "join-game" }, t("page.join.button")), error,
+    h("p", {}, h("a", { href: `#/watch/${id}` }, t("page.join.just-watch"))));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     localStorage.setItem("zamek-name", name.value.trim());
@@ -404,7 +406,7 @@ export async function openJoin(id, invite) {
   });
   main.append(form);
   if (view.seats.every((s) => s.player !== "open")) {
-    error.textContent = t("seatTaken");
+    error.textContent = t("page.join.seat-taken");
     error.hidden = false;
   }
 }

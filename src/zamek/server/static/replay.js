@@ -5,7 +5,7 @@ import { analyse, analyseButton, drawDecisionMoves, renderAnalysis } from "./ana
 import { games } from "./api.js";
 import { Board } from "./board.js";
 import { gameLayout, renderSidePanels } from "./panels.js";
-import { geometryFor, h, main, named, state, t, tileSvg } from "./ui.js";
+import { geometryFor, h, lineText, main, state, t, tileSvg } from "./ui.js";
 
 export async function openReplay(id, move) {
   state.screen = "replay";
@@ -17,7 +17,7 @@ export async function openReplay(id, move) {
     if (seq !== state.replaySeq || state.screen !== "replay") return; // a later step was asked for meanwhile
   } catch (err) {
     main.innerHTML = "";
-    main.append(h("p", { class: "panel error" }, err.status === 404 ? t("gameMissing") : err.message));
+    main.append(h("p", { class: "panel error" }, err.status === 404 ? t("page.error.game-missing") : err.message));
     return;
   }
   const geo = await geometryFor(view);
@@ -96,34 +96,34 @@ function renderReplayPanel(view) {
   for (const child of [...panel.children]) if (!(dragging && child === old)) child.remove();
   let slider = old;
   if (!dragging) {
-    slider = h("input", { type: "range", min: 0, max: total, value: move, id: "replay-slider", "aria-label": t("replayTitle") });
+    slider = h("input", { type: "range", min: 0, max: total, value: move, id: "replay-slider", "aria-label": t("page.replay.title") });
     slider.addEventListener("input", () => gotoMove(Number(slider.value)));
   }
   const head = [
-    h("h2", {}, t("replayTitle")),
+    h("h2", {}, t("page.replay.title")),
     h("div", { class: "replay-controls" },
-      h("button", { type: "button", id: "replay-first", onclick: () => gotoMove(0), title: t("first"), "aria-label": t("first") }, "«"),
-      h("button", { type: "button", id: "replay-prev-turn", onclick: () => gotoTurn(view, -1), title: t("prevTurn"), "aria-label": t("prevTurn") }, "⏮"),
-      h("button", { type: "button", id: "replay-prev", onclick: () => gotoMove(state.replayMove - 1), title: t("prev"), "aria-label": t("prev") }, "‹"),
-      h("button", { type: "button", id: "replay-play", onclick: togglePlay, title: t("playReplay"), "aria-label": t("playReplay") }, state.replayTimer ? "⏸" : "▶"),
-      h("button", { type: "button", id: "replay-next", onclick: () => gotoMove(state.replayMove + 1), title: t("next"), "aria-label": t("next") }, "›"),
-      h("button", { type: "button", id: "replay-next-turn", onclick: () => gotoTurn(view, 1), title: t("nextTurn"), "aria-label": t("nextTurn") }, "⏭"),
-      h("button", { type: "button", id: "replay-last", onclick: () => gotoMove(total), title: t("last"), "aria-label": t("last") }, "»")),
+      h("button", { type: "button", id: "replay-first", onclick: () => gotoMove(0), title: t("page.replay.first"), "aria-label": t("page.replay.first") }, "«"),
+      h("button", { type: "button", id: "replay-prev-turn", onclick: () => gotoTurn(view, -1), title: t("page.replay.prev-turn"), "aria-label": t("page.replay.prev-turn") }, "⏮"),
+      h("button", { type: "button", id: "replay-prev", onclick: () => gotoMove(state.replayMove - 1), title: t("page.replay.prev"), "aria-label": t("page.replay.prev") }, "‹"),
+      h("button", { type: "button", id: "replay-play", onclick: togglePlay, title: t("page.replay.play"), "aria-label": t("page.replay.play") }, state.replayTimer ? "⏸" : "▶"),
+      h("button", { type: "button", id: "replay-next", onclick: () => gotoMove(state.replayMove + 1), title: t("page.replay.next"), "aria-label": t("page.replay.next") }, "›"),
+      h("button", { type: "button", id: "replay-next-turn", onclick: () => gotoTurn(view, 1), title: t("page.replay.next-turn"), "aria-label": t("page.replay.next-turn") }, "⏭"),
+      h("button", { type: "button", id: "replay-last", onclick: () => gotoMove(total), title: t("page.replay.last"), "aria-label": t("page.replay.last") }, "»")),
   ];
   // Nothing is taken out and put back around a slider in the hand: that would drop it.
   if (dragging) slider.before(...head);
   else panel.append(...head, slider);
-  panel.append(h("p", { id: "replay-position" }, t("moveOf", { n: move, total })));
+  panel.append(h("p", { id: "replay-position" }, t("page.replay.move-of", { n: move, total })));
   if (view.drawn) panel.append(h("div", { class: "drawn-row" }, tileSvg(view.drawn.id, view.sokol, 0, 72)));
   const list = h("ol", { class: "move-list", id: "move-list" },
     // The start is move 0, so that each move's number is the one the list shows.
-    h("li", { class: move === 0 ? "current" : "", value: 0, "data-n": 0, onclick: () => gotoMove(0) }, t("startPosition")),
+    h("li", { class: move === 0 ? "current" : "", value: 0, "data-n": 0, onclick: () => gotoMove(0) }, t("page.replay.start")),
     moves.map((m) => h("li", { class: `${m.n === move ? "current" : ""}${m.chance ? " chance" : ""}`, "data-n": m.n, value: m.n, onclick: () => gotoMove(m.n) },
-      m.player !== null && !m.chance ? h("span", { class: `dot p${m.player}` }) : null, named(view, m.words))));
+      m.player !== null && !m.chance ? h("span", { class: `dot p${m.player}` }) : null, lineText(view, m.words, m.message))));
   panel.append(list);
   const tools = h("div", { class: "tools" });
-  tools.append(h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("export")));
-  tools.append(h("a", { class: "button", href: `#/game/${view.id}`, id: "back-to-game" }, t("backToGame")));
+  tools.append(h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("page.lobby.export")));
+  tools.append(h("a", { class: "button", href: `#/game/${view.id}`, id: "back-to-game" }, t("page.replay.back-to-game")));
   const analyseIt = analyseButton(view, () => openReplay(view.id, state.replayMove));
   if (analyseIt) tools.append(analyseIt);
   panel.append(tools);

@@ -1,11 +1,12 @@
 // What the screens share: the page's state, building elements, words, the castle's geometry, small drawings.
 
 import { games, seats } from "./api.js";
-import { guessLanguage, tr } from "./i18n.js";
+import { currentWords, tr } from "./i18n.js";
 import { drawFigure, drawTile, el as svgEl } from "./tiles.js";
+import { NOBODY } from "./words.js";
 
 export const state = {
-  lang: guessLanguage(),
+  lang: null, // chosen at the start among the server's languages (app.js), with its words loaded
   geometry: new Map(),
   tileDefs: new Map(),
   view: null,
@@ -20,11 +21,56 @@ export const state = {
   error: null,
   replaySeq: 0,
   replayMove: 0,
-  meta: null, // what the server offers for a new game (/api/meta: the levels, the rule sets), asked once
+  meta: null, // what the server offers (/api/meta: the languages, the levels, the rule sets, the rates), asked once
 };
 
 export const main = document.getElementById("main");
-export const t = (key, values) => tr(state.lang, key, values);
+
+// A message of the catalogue, in the page's language. In a castle game (the game, the replay) a message speaks in
+// the words of the game's edition and as the page's player reads it (reader: "You", a friend's name); `options`
+// may say other ones ({ edition, reader }).
+export function t(key, params = {}, options = {}) {
+  const view = state.view;
+  const edition = "edition" in options ? options.edition : view ? view.edition : null;
+  const reader = options.reader || readerOf(view);
+  return tr(key, params, edition, reader);
+}
+
+// A message sent by the server ({key, params}), in the page's words.
+export function say(message, options = {}) {
+  return t(message.key, message.params || {}, options);
+}
+
+// A value as a message shows it: a list joined, a {seat} as the reader knows the player, a {term}, a {key, params}.
+export function valueText(value, options = {}) {
+  const view = state.view;
+  const edition = "edition" in options ? options.edition : view ? view.edition : null;
+  return currentWords().value(value, edition, options.reader || readerOf(view));
+}
+
+// A word of the game (term.road, term.family-house...), in the words of the game's edition.
+export const term = (key, options = {}) => t(`term.${key}`, {}, options);
+// The same as a value of a message (said in the edition of the message it goes in).
+export const termValue = (key) => ({ term: `term.${key}` });
+// A player as a value of a message: said as the reader knows them ("You", "Player 2", a friend's name).
+export const seatValue = (seat) => ({ seat });
+// A message as a value of another.
+export const message = (key, params = {}) => ({ key, params });
+
+// A text with its first letter capitalised (a word that begins a line), in the language's way.
+export function upperFirst(text) {
+  if (!text) return text;
+  const locale = currentWords() ? currentWords().locale : undefined;
+  const first = String.fromCodePoint(text.codePointAt(0));
+  return first.toLocaleUpperCase(locale) + text.slice(first.length);
+}
+
+// A date and a time (local), in the language's way of writing them (day, month, year, hours and minutes, in digits).
+export function dateText(date) {
+  const d = new Date(date);
+  const two = (n) => String(n).padStart(2, "0");
+  return t("page.date", { day: two(d.getDate()), month: two(d.getMonth() + 1), year: String(d.getFullYear()), hour: two(d.getHours()), minute: two(d.getMinutes()) });
+}
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -77,35 +123,84 @@ export function stopWatching() {
   state.following = null;
 }
 
-export function playerName(view, p) {
-  if (view.mode === "computer") {
-    return p === view.human ? t("you") : `${t("computer")} (${t("level-" + view.level)})`;
-  }
-  const base = view.terms[`player-${p + 1}`];
-  if (view.mode !== "friend") return base;
-  const seat = (view.seats || [])[p];
-  const name = seat && seat.name ? seat.name : base;
-  const held = state.spectator ? [] : seats.held(view.id);
-  return held.length === 1 && held[0] === p ? `${name} (${t("youShort")})` : name;
+// The seats this page plays in a castle game, as its messages say "you": the human's against the computer, the
+// one seat held in a game with a friend; none at one screen (two people) or when watching.
+export function yourSeats(view) {
+  if (!view || state.spectator) return [];
+  if (view.mode === "computer") return view.human === null || view.human === undefined ? [] : [view.human];
+  if (view.mode !== "friend") return [];
+  const held = seats.held(view.id);
+  return held.length === 1 ? held : [];
 }
 
-// A line of the server's words (a move, a score line) with each player's generic name ("Player 1", the view's
-// terms) given as this page names them ("You", "Computer (hard)", a friend's chosen name).
-export function named(view, text) {
-  let out = text;
-  for (const p of [0, 1]) {
-    const generic = view.terms[`player-${p + 1}`];
-    const personal = playerName(view, p);
-    if (generic && personal !== generic) out = out.split(generic).join(`\u0000${p}\u0000`);
-  }
-  return out.replace(/\u0000(\d)\u0000/g, (_, p) => playerName(view, Number(p)));
+// The name a seat goes by on this page, where the catalogue's "Player N" is not it: the computer (and its level), a
+// friend's chosen name.
+function seatName(view, p) {
+  if (view.mode === "computer" && p !== view.human) return t("page.player.computer", { level: message(`page.level.${view.level}`) }, { reader: NOBODY });
+  if (view.mode !== "friend") return null;
+  const seat = (view.seats || [])[p];
+  return seat && seat.name ? seat.name : null;
 }
+
+// How the page's player reads a castle game's messages: their own seat is "you", the others by their names.
+export function readerOf(view) {
+  if (!view || !view.mode) return NOBODY;
+  return { you: yourSeats(view), name: (p) => seatName(view, p) };
+}
+
+// A player's name as the panels show it: "You", "Computer (hard)", "Player 2", a friend's name ("Ola (you)" for the
+// page's own seat in a game with a friend).
+export function playerName(view, p) {
+  if (view.mode === "friend") {
+    const name = seatName(view, p) || t("player.name", { n: p + 1 }, { reader: NOBODY });
+    const held = state.spectator ? [] : seats.held(view.id);
+    return held.length === 1 && held[0] === p ? t("page.player.you-marked", { name }) : name;
+  }
+  return currentWords().value(seatValue(p), view.edition, readerOf(view));
+}
+
+// A text the server sends: its words, or a message ({key, params}) to say in the page's words.
+export const textOf = (x) => (x === null || x === undefined ? "" : typeof x === "string" ? x : say(x));
+
+// The choices' words, from what the view says of each (its feature's kind, its figure, its token).
+// A figure on a feature of the tile just placed: "herald — road", "prince (herald) — road".
+export function figureLabel(c) {
+  const figure = c.piece === "follower" ? termValue(c.role) : message("server.view.special-figure", { piece: termValue(c.piece), role: termValue(c.role) });
+  return t("server.view.figure", { figure, feature: termValue(c.kind) });
+}
+
+// A feature with its size: "road: 3 tiles".
+export const featureWords = (kind, tiles) => t("server.view.feature-size", { feature: termValue(kind), tiles: message("count.tiles", { n: tiles }) });
+
+// A token by its kind (Zamek's numbering) and the number printed on it in the edition played (C4).
+export const tokenWords = (kind, number) => t("token.named", { number, name: { term: `token.${kind}` } });
+// Its effect alone: "house x2".
+export const tokenEffect = (kind) => t(`token.${kind}`);
+
+// Several moves in words (a hint's, a decision's: a placement and a figure), joined: their messages in the page's
+// words, or the server's words where it sends no message.
+export function movesText(view, messages, words) {
+  if (messages && messages.length) return messages.map((m) => lineText(view, null, m)).join("; ");
+  return (words || []).join("; ");
+}
+
+// A line the server sends (a move, a score line): its message in the page's words, as the page's player reads it
+// (in the words of the game's edition); where the server sends no message, its words.
+export function lineText(view, words, message) {
+  if (message) return t(message.key, message.params || {}, { edition: view.edition, reader: readerOf(view) });
+  return words || "";
+}
+
+// The key of a rule set's part in the page's words: an edition, an expansion or a variant (/api/meta's options).
+export const ruleWords = (option) => (currentWords().has(option.words) ? option.words : `page.rules.${option.key}`);
 
 export function describeGame(g) {
-  const who = g.mode === "computer" ? `${t("vsComputer")} (${t("level-" + g.level)})` : g.mode === "friend" ? t("vsFriend") : t("hotseat");
+  const level = message(`page.level.${g.level}`);
+  const who = g.mode === "computer" ? t("page.lobby.vs-computer-level", { level }) : g.mode === "friend" ? t("page.lobby.vs-friend") : t("page.lobby.hotseat");
   // The rule set's name is its edition, then the keys of its expansions and variants (zamek+sokol+gate-guard).
   const [edition, ...options] = g.rules.split("+");
-  return { who, rules: [t("edition-" + edition), ...options.map((key) => t("short-" + key))].join(" + ") };
+  const parts = [t(`page.rules.${edition}`), ...options.map((key) => t(`page.rules.short.${key}`))];
+  return { who, rules: parts.join(" + ") };
 }
 
 export function tileSvg(tileId, sokol, rotation = 0, size = 120, cls = "tile-svg") {
@@ -137,5 +232,5 @@ export function copyBox(id, label, url) {
       } catch {
         document.execCommand("copy");
       }
-    } }, t("copy")));
+    } }, t("page.copy")));
 }
