@@ -15,13 +15,19 @@ from zamek.castle.rules.rulesets import RULE_SETS
 from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game
-from zamek.i18n import NOBODY, Reader
+from zamek.i18n import NOBODY, Reader, say
 from zamek.knights.rules.engine import KnightsSetup
 from zamek.knights.runner import play_game as play_knights
 from zamek.knights.terms import event_lines
 
 READERS = {"first player": Reader(you=frozenset({0})), "second player": Reader(you=frozenset({1})),
            "a spectator": NOBODY}
+
+
+def against_the_computer(lang: str, computer: int) -> Reader:
+    """A person against the computer, named as the page names it ("Computer (hard)", "Komputer (trudny)")."""
+    name = say("page.player.computer", lang, level=say("page.level.hard", lang))
+    return Reader(you=frozenset({1 - computer}), names={computer: name})
 
 ENGLISH_NOUNS = {"point": "points", "tile": "tiles", "shrine": "shrines", "market stall": "market stalls",
                  "empty space": "empty spaces", "card": "cards", "falcon nest": "falcon nests", "decision": "decisions"}
@@ -90,10 +96,11 @@ def castle_texts(rules: str, seed: int, lang: str, reader: Reader) -> Iterator[s
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 @pytest.mark.parametrize("lang", ["en", "pl"])
-@pytest.mark.parametrize("reader", READERS, ids=str)
+@pytest.mark.parametrize("reader", [*READERS, "computer first", "computer second"], ids=str)
 def test_a_castle_game_reads_correctly(rules: str, lang: str, reader: str) -> None:
+    who = READERS.get(reader) or against_the_computer(lang, 0 if reader == "computer first" else 1)
     for seed in (1, 2):
-        texts = list(castle_texts(rules, seed, lang, READERS[reader]))
+        texts = list(castle_texts(rules, seed, lang, who))
         assert texts
         faults = [fault for text in texts for fault in grammar_faults(text)]
         assert not faults, faults[:10]
