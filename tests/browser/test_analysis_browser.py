@@ -21,7 +21,7 @@ from tests.web_client import finished_record
 WORDS = {
     "en": {"hint": "Hint", "analyse": "Analyse", "blunder": "blunder", "best": "Best", "hints-off": "no hints",
            "ahead": "(above the line: {who} ahead)"},
-    "pl": {"hint": "Podpowiedź", "analyse": "Analizuj", "blunder": "gruby błąd", "best": "Najlepszy",
+    "pl": {"hint": "Podpowiedź", "analyse": "Analizuj", "blunder": "poważny błąd", "best": "Najlepszy",
            "hints-off": "bez podpowiedzi", "ahead": "(nad linią: {who} na prowadzeniu)"},
 }
 

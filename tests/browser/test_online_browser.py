@@ -312,3 +312,7 @@ def test_either_player_aborts_before_the_first_moves_and_the_game_ends_with_no_r
         expect(page.locator("#game-over")).to_contain_text("No result")
         expect(page.locator("#abort")).to_have_count(0)
     assert friend.url.endswith(game)
+    # The lobby's line says the same: no result, not a shared victory.
+    host.goto(server.url)
+    line = host.locator(".game-list[data-status=over] .outcome")
+    expect(line).to_have_text("No result. (aborted)")

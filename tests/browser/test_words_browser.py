@@ -148,3 +148,22 @@ def test_a_message_is_parsed_alike_in_the_page(page: Page, server: Server) -> No
         words.say('m2', { player: { seat: 1 }, n: 3 }, null, reader)];
     }""", texts)
     assert said == ["It's {literal} and # stays", "none", "1 item, # sign", "2 items", "You have 1 card", "Player 2: 3"]
+
+
+def test_fractions_and_odd_select_values_are_said_alike(page: Page, server: Server) -> None:
+    """A fraction is written with the language's decimal sign and takes the plural form for fractions (1,5 kafelka);
+    a whole number held as a float is written as a whole number; a select value that is a name of JavaScript's
+    objects ("toString", "constructor") is no form of the message, as in Python."""
+    cases: list[tuple[str, dict[str, Json], str | None, str, list[int]]] = [
+        ("count.tiles", {"n": 1.5}, None, "pl", [0]),
+        ("count.tiles", {"n": 2.25}, None, "en", [0]),
+        ("analysis.thresholds", {"inaccuracy": 3.0, "mistake": 6.5, "blunder": 12.0}, None, "pl", [0]),
+        ("error.road-mismatch", {"action": "d5/0", "side": "toString", "mine": "constructor", "theirs": "road",
+                                 "rule": "Z7"}, "castle2003", "pl", [0]),
+    ]
+    expected = [say(key, lang, edition, Reader(you=frozenset(you)), **params)
+                for key, params, edition, lang, you in cases]
+    assert expected[0] == "1,5 kafelka" and "od 3, błąd od 6,5" in expected[2]
+    page.goto(server.url)
+    page.wait_for_selector("#new-game")
+    assert page.evaluate(SAY_IN_THE_PAGE, cases) == expected

@@ -247,3 +247,16 @@ def test_migrate_upgrades_a_database_and_serve_refuses_what_cannot_work(tmp_path
     unreachable = CliRunner().invoke(main, ["serve", "--db", "postgresql://nobody@127.0.0.1:1/none"])
     assert unreachable.exit_code == 1 and "cannot use the database" in unreachable.output
     assert "Traceback" not in several.output + unreachable.output
+
+
+def test_a_refused_record_is_said_in_the_words_of_its_edition(tmp_path: Path) -> None:
+    """C1: the refusal of a 2003 game's record names the edition, so its words are the 2003 ones."""
+    from zamek.cli.games import edition_named
+
+    game = play_game(4, setup=Setup.parse("castle2003"))
+    record = make_record(game.setup, game.seed, game.actions, game.state)
+    file = tmp_path / "castle2003.json"
+    file.write_text(json.dumps(record), encoding="utf-8")
+    assert edition_named(file) == "castle2003"
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    assert edition_named(tmp_path / "broken.json") is None

@@ -13,6 +13,7 @@ from zamek.castle import record as records
 from zamek.castle.render import render_castle
 from zamek.castle.report import breakdown, describe_move, describe_moves, item_line, player_name
 from zamek.castle.rules.actions import Action, Draw
+from zamek.castle.rules.editions import EDITIONS
 from zamek.castle.rules.errors import RecordError
 from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.state import GameState
@@ -20,6 +21,16 @@ from zamek.castle.runner import play_game
 from zamek.cli.options import LANG, fail, rule_options
 from zamek.i18n import Seat, say
 from zamek.kit.records import read_record_file
+
+
+def edition_named(file: Path) -> str | None:
+    """The edition a saved game names, for its refusal's words (C1: a 2003 game's road is a path); None if the file
+    does not say (or cannot be read)."""
+    try:
+        edition = read_record_file(file).get("setup", {}).get("edition")
+    except (RecordError, AttributeError):
+        return None
+    return edition if edition in EDITIONS else None
 
 
 @click.command()
@@ -93,7 +104,7 @@ def replay(file: Path, lang: str) -> None:
     try:
         state = records.replay(read_record_file(file))
     except RecordError as exc:
-        fail(exc.text(lang), lang)
+        fail(exc.text(lang, edition_named(file)), lang)
     status = say("report.finished", lang) if state.is_over() else say("report.in-progress", lang, turn=state.turn)
     click.echo(say("report.replays", lang, file=str(file), status=status))
     click.echo(breakdown(state, lang))
@@ -108,7 +119,7 @@ def show(file: Path, move: int | None, lang: str) -> None:
     try:
         state = records.replay(read_record_file(file), upto=move)
     except RecordError as exc:
-        fail(exc.text(lang), lang)
+        fail(exc.text(lang, edition_named(file)), lang)
     edition = state.setup.edition
     click.echo(render_castle(state))
     click.echo()
@@ -133,7 +144,7 @@ def analyse(file: Path, as_json: bool, every: bool, lang: str) -> None:
         result = analyse_record(raw)
         state = records.replay(raw, 0)
     except RecordError as exc:
-        fail(exc.text(lang), lang)
+        fail(exc.text(lang, edition_named(file)), lang)
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
         return

@@ -138,7 +138,8 @@ class Catalogue:
         self._patterns: dict[str, Pattern] = {}
         from babel import Locale  # Babel's CLDR data is large: read it when a catalogue is first used
 
-        self._plural = Locale.parse(plural_rules.replace("-", "_")).plural_form
+        self._locale = Locale.parse(plural_rules.replace("-", "_"))
+        self._plural = self._locale.plural_form
 
     def __contains__(self, key: str) -> bool:
         return key in self.own or (self.fallback is not None and key in self.fallback)
@@ -175,27 +176,33 @@ class Catalogue:
         """Return a Message in this language, as ``reader`` reads it."""
         return self.say(message.key, edition, reader, **message.params)
 
-    def value(self, value: object, edition: str | None = None, reader: Reader = NOBODY) -> str:
-        """Return a message's value in words (a Term, a Seat, a Message, a list...)."""
+    def value(self, value: object, edition: str | None = None, reader: Reader = NOBODY, *, inline: bool = False) -> str:
+        """Return a message's value in words (a Term, a Seat, a Message, a list...); ``inline``: inside a list, where
+        the reader is "you" in the middle of a sentence."""
         if isinstance(value, str):
             return value
         if isinstance(value, bool) or value is None:
             raise TypeError(f"a message cannot show {value!r}")
-        if isinstance(value, (int, float)):
+        if isinstance(value, int):
             return str(value)
+        if isinstance(value, float):  # as the page writes it (Intl.NumberFormat): the language's decimal sign
+            from babel.numbers import format_decimal
+
+            return str(format_decimal(value, locale=self._locale, group_separator=False))
         if isinstance(value, Term):
             return self.say(value.key, edition)
         if isinstance(value, Seat):
             name = reader.names.get(value.number)
             if name is not None:
                 return name
-            return self.say("player.you" if value.number in reader.you else "player.name", n=value.number + 1)
+            you = "player.you-inline" if inline else "player.you"
+            return self.say(you if value.number in reader.you else "player.name", n=value.number + 1)
         if isinstance(value, Message):
             return self.render(value, edition, reader)
         if isinstance(value, Said):
             return self.render(value.message, edition, reader)
         if isinstance(value, (list, tuple)):
-            return self.say("list.separator").join(self.value(v, edition, reader) for v in value)
+            return self.say("list.separator").join(self.value(v, edition, reader, inline=True) for v in value)
         raise TypeError(f"a message cannot show a {type(value).__name__}")
 
     def export(self) -> dict[str, Any]:

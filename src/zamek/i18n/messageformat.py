@@ -201,7 +201,7 @@ def format_pattern(pattern: Pattern, values: Mapping[str, object], plural: Calla
             if part.kind == "plural":
                 if not isinstance(value, (int, float)) or isinstance(value, bool):
                     raise TypeError(f"{{{part.name}, plural}} needs a number, not {value!r}")
-                exact, category = f"={value}", plural(value)
+                exact, category = f"={int(value)}" if float(value).is_integer() else "", plural(value)
                 key = exact if exact in forms else category if category in forms else "other"
                 out.append(format_pattern(forms[key], values, plural, render, value))
             else:

@@ -38,8 +38,8 @@ def write_pseudo_locale(folder: Path, lang: str = PSEUDO) -> Path:
     """Write the pseudo-locale's catalogue into ``folder/lang`` and return that folder."""
     target = folder / lang
     target.mkdir(parents=True, exist_ok=True)
-    (target / LANGUAGE_FILE).write_text(
-        f'[language]\nname = "{OPEN}Pseudo{CLOSE}"\nplural_rules = "{BASE}"\n', encoding="utf-8")
+    name = f"{OPEN}{'Pseudo'.translate(_ACCENTS)}{CLOSE}"
+    (target / LANGUAGE_FILE).write_text(f'[language]\nname = "{name}"\nplural_rules = "{BASE}"\n', encoding="utf-8")
     base = catalogue(BASE)
     lines = [f"{json.dumps(key, ensure_ascii=False)} = {json.dumps(pseudo_message(base.own[key]), ensure_ascii=False)}"
              for key in sorted(base.keys())]
@@ -47,13 +47,22 @@ def write_pseudo_locale(folder: Path, lang: str = PSEUDO) -> Path:
     return target
 
 
+def _words(text: str) -> list[str]:
+    return [word for word in re.findall(r"[^\W\d_][\w'’-]*", text) if not _DATA.match(word)]
+
+
 def unwrapped(text: str) -> list[str]:
-    """Return the words of ``text`` that no message of the pseudo-locale holds (data such as Z53 or e10 aside)."""
+    """Return the words of ``text`` that no message of the pseudo-locale says: words outside the brackets, and
+    words inside them left unaccented (English put into a message as a value). Data such as Z53 or e10 aside."""
+    inside: list[str] = []
     previous = None
     while previous != text:
-        previous, text = text, _WRAPPED.sub(" ", text)
-    words = re.findall(r"[^\W\d_][\w'’-]*", text)
-    return [word for word in words if not _DATA.match(word)]
+        previous = text
+        inside.extend(m.group(0) for m in _WRAPPED.finditer(text))
+        text = _WRAPPED.sub(" ", text)
+    plain = set("aceinorsuyzACEINORSUYZ")
+    english = [word for piece in inside for word in _words(piece) if plain & set(word)]
+    return _words(text) + english
 
 
 if __name__ == "__main__":  # pragma: no cover - a translator's tool

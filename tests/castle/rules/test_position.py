@@ -204,7 +204,7 @@ REFUSALS = [
     (edit(RULEBOOK, "pool", "22222222x"), "pool: '22222222x'"),
     (edit(RULEBOOK, "towers", "19,23,32,36,43,56,59,65,71,76,88,94"), "1 tower.*emptied but 0 token.*revealed"),
     (edit(RULEBOOK, "towers", "13"), "towers holding a token are named once each"),
-    (edit(RULEBOOK, "family", "a6/-"), "player 0’s family house a6 is no complete house"),
+    (edit(RULEBOOK, "family", "a6/-"), "player 0’s family house a6 is not a complete house"),
     (edit(RULEBOOK, "family", "S9/-"), "family: S9 is not a space inside the castle nor a start space .S1, S2"),
     (edit(RULEBOOK, "nests", "1/0"), "nests: player 0: falcon nests come with the Sokół expansion only"),
     (edit(RULEBOOK, "turn", "5"), "turn 5, player 0 with 2 tile.*the turn is 3"),

@@ -295,7 +295,8 @@ function outcome(g) {
   const mine = g.mode === "computer" ? [g.human] : g.seats;
   const winners = g.winners || [];
   let words;
-  if (winners.length !== 1) words = message("page.result.shared");
+  if (winners.length === 0) words = message("page.result.no-result"); // aborted: nobody won, nobody shared
+  else if (winners.length !== 1) words = message("page.result.shared");
   else if (mine.length === 1) words = message(mine[0] === winners[0] ? "page.result.you-win" : g.mode === "computer" ? "page.result.computer-wins" : "page.result.you-lost");
   else words = message("page.result.wins", { player: { seat: winners[0] } });
   const text = g.ended ? t("page.result.ended-how", { result: words, how: message(`page.how.${g.ended}`) }) : t(words.key, words.params);

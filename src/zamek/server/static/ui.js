@@ -180,8 +180,9 @@ export const tokenEffect = (kind) => t(`token.${kind}`);
 // Several moves in words (a hint's, a decision's: a placement and a figure), joined: their messages in the page's
 // words, or the server's words where it sends no message.
 export function movesText(view, messages, words) {
-  if (messages && messages.length) return messages.map((m) => lineText(view, null, m)).join("; ");
-  return (words || []).join("; ");
+  const texts = messages && messages.length ? messages.map((m) => lineText(view, null, m)) : words || [];
+  // Told one after another as the catalogue joins clauses (list.clauses: "a; b" in English and Polish).
+  return texts.reduceRight((rest, first) => (rest === null ? first : t("list.clauses", { first, rest })), null) ?? "";
 }
 
 // A line the server sends (a move, a score line): its message in the page's words, as the page's player reads it

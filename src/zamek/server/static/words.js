@@ -86,6 +86,7 @@ export class Words {
     this.messages = catalogue.messages;
     this.locale = catalogue.plural_rules; // a CLDR locale: the plural rules, and the numbers' and dates' format
     this.plurals = new Intl.PluralRules(catalogue.plural_rules);
+    this.numbers = new Intl.NumberFormat(catalogue.plural_rules, { useGrouping: false, maximumFractionDigits: 3 });
     this.parsed = new Map();
   }
 
@@ -112,14 +113,17 @@ export class Words {
     return this.say(message.key, message.params || {}, edition, reader);
   }
 
-  value(v, edition, reader = NOBODY) {
+  // A message's value in words; `inline`: inside a list, where the reader is "you" in the middle of a sentence.
+  value(v, edition, reader = NOBODY, inline = false) {
     if (v === null || v === undefined) return "";
-    if (Array.isArray(v)) return v.map((x) => this.value(x, edition, reader)).join(this.say("list.separator"));
+    if (Array.isArray(v)) return v.map((x) => this.value(x, edition, reader, true)).join(this.say("list.separator"));
+    if (typeof v === "number" && !Number.isInteger(v)) return this.numbers.format(v);
     if (typeof v === "object" && "term" in v) return this.say(v.term, {}, edition);
     if (typeof v === "object" && "seat" in v) {
       const name = reader.name ? reader.name(v.seat) : null;
       if (name) return name;
-      return this.say((reader.you || []).includes(v.seat) ? "player.you" : "player.name", { n: v.seat + 1 });
+      const you = inline ? "player.you-inline" : "player.you";
+      return this.say((reader.you || []).includes(v.seat) ? you : "player.name", { n: v.seat + 1 });
     }
     if (typeof v === "object" && "key" in v) return this.render(v, edition, reader);
     return String(v);
@@ -129,17 +133,18 @@ export class Words {
     let out = "";
     for (const part of parts) {
       if (typeof part === "string") out += part;
-      else if (part.number) out += String(number);
+      else if (part.number) out += this.value(number, edition, reader);
       else if (!part.kind) out += this.value(params[part.arg], edition, reader);
       else {
         const v = params[part.arg];
         let form;
         if (part.kind === "plural") {
           const n = Number(v);
-          form = part.forms[`=${n}`] ?? part.forms[this.plurals.select(n)] ?? part.forms.other;
+          const own = (key) => (Object.hasOwn(part.forms, key) ? part.forms[key] : undefined);
+          form = own(`=${n}`) ?? own(this.plurals.select(n)) ?? part.forms.other;
           out += this.fill(form, params, edition, n, reader);
         } else {
-          form = part.forms[String(v)] ?? part.forms.other;
+          form = Object.hasOwn(part.forms, String(v)) ? part.forms[String(v)] : part.forms.other;
           out += this.fill(form, params, edition, number, reader);
         }
       }
