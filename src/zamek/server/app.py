@@ -31,6 +31,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from zamek import BOARDS, CURRENT_BOARD, EDITIONS, Edition, Setup, ZamekError, i18n, rules_for
 from zamek.castle.bots.levels import OFFERED_LEVELS
@@ -67,6 +68,8 @@ MAX_IMPORT_BYTES: Final = 2_000_000
 MAX_JSON_DEPTH: Final = 64
 """The deepest nesting of arrays and objects a saved game may have (a real one has 3)."""
 log = logging.getLogger("zamek.server")
+COMPRESS_FROM_BYTES: Final = 1024
+"""Answers this long or longer are gzipped for a client that accepts it; shorter ones would gain nothing."""
 CLOCK_CHECK_SECONDS: Final = 0.25
 """How often the server looks for a player out of time."""
 LOOPBACK: Final = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -89,7 +92,7 @@ def _words_json(words: i18n.Catalogue) -> tuple[bytes, str]:
     """A catalogue as ``/api/words`` sends it, and its ETag (made once for each catalogue read: a catalogue read
     again after ``i18n.reset()`` is another)."""
     body = json.dumps(words.export(), ensure_ascii=False, sort_keys=True).encode()
-    return body, f'"{hashlib.sha256(body).hexdigest()[:16]}"'
+    return body, f'W/"{hashlib.sha256(body).hexdigest()[:16]}"'  # weak: the same words, gzipped or not
 
 
 def json_depth(text: bytes) -> int:
@@ -178,6 +181,10 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
     app.add_middleware(SecurityHeaders, api_headers=((API_HEADER.lower().encode(), str(API_VERSION).encode()),))
+    # Outermost: the page's scripts, the catalogue and the larger views travel gzipped to a browser that accepts it
+    # (a game view of 39 kB is 4 kB); answers under COMPRESS_FROM_BYTES and the live events (text/event-stream, left
+    # out by Starlette) go as they are.
+    app.add_middleware(GZipMiddleware, minimum_size=COMPRESS_FROM_BYTES)
 
     def language_of(request: Request) -> str:
         return chosen_language(request.query_params.get("lang"), request.headers.get("accept-language"))
