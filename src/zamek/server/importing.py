@@ -63,5 +63,5 @@ def imported_game(raw: Any, setup: Setup, actions: list[Action], infos: list[Mov
         players[1 - human] = "computer"
     seats, tokens, _ = seats_for(players, now())
     live = LiveGame(new_id(), CASTLE, mode, players_for(mode, level, human), seed, setup, now(), actions, infos, state,
-                    0, seats, level=level, human=human)
+                    0, seats, level=level, human=human, imported=True)
     return Created(live, tokens)

@@ -75,6 +75,8 @@ class LiveGame:
     deleted: bool = False
     agreed_hints: bool = False
     """A game against a friend created with hints allowed (the friend joined knowing it)."""
+    imported: bool = False
+    """A castle game made from a saved game's record."""
     deadline_ms: int | None = None
     """When the time of the seat to move runs out (before the game has started: its time for a first move)."""
 

@@ -127,6 +127,8 @@ class GameLine(Answer):
     """How it ended when not by its rules."""
     names: list[str | None] = Field(default_factory=list)
     """The names people chose for the seats (a game against a friend)."""
+    imported: bool = False
+    """The game was made from a saved game's record (it may repeat a game of the list)."""
     level: str | None
     human: int | None
     rules: str

@@ -184,7 +184,7 @@ class Sessions:
                                                                                  stored.human)
         live = LiveGame(stored.id, kind, stored.mode, list(players), stored.seed, setup, stored.created_at, actions,
                         infos, state, stored.revision, level=stored.level, human=stored.human,
-                        agreed_hints=stored.hints)
+                        agreed_hints=stored.hints, imported=stored.imported)
         try:
             self._read_extras(live)
         except (LookupError, TypeError, ValueError) as exc:
@@ -252,7 +252,7 @@ class Sessions:
             level=live.level, human=live.human, players=live.players if kind is not CASTLE else None, seed=live.seed,
             setup=kind.setup_to_json(live.setup), moves=[str(a) for a in live.actions],
             status="over" if live.over else "playing", scores=kind.scores(state), turn=kind.turn(state),
-            revision=live.revision, hints=live.agreed_hints,
+            revision=live.revision, hints=live.agreed_hints, imported=live.imported,
         )
 
     def _add(self, live: LiveGame) -> None:

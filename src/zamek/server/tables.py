@@ -78,6 +78,8 @@ class MatchRow(Base):
     """Counts the changes, so that a stale request or a computer move computed on an old position is refused."""
     hints: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
     """A game against a friend whose players agreed to hints (the creator asked, the friend joined knowing it)."""
+    imported: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    """A castle game made from a saved game's record (the lobby marks it: it may repeat the game it came from)."""
 
 
 @dataclass
@@ -100,6 +102,7 @@ class StoredMatch:
     human: int | None = None
     players: list[str] | None = None
     hints: bool = False
+    imported: bool = False
 
     @classmethod
     def of(cls, row: MatchRow) -> StoredMatch:
@@ -108,6 +111,7 @@ class StoredMatch:
             seed=row.seed, setup=dict(row.setup), moves=list(row.moves), status=row.status, scores=list(row.scores),
             turn=row.turn, revision=row.revision, level=row.level, human=row.human,
             players=list(row.players) if row.players is not None else None, hints=bool(row.hints),
+            imported=bool(row.imported),
         )
 
 

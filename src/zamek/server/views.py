@@ -451,7 +451,7 @@ def game_line(game: StoredMatch, held: Sequence[int] = (), extras: Extras | None
             winners = [p for p, score in enumerate(game.scores) if score == best]
     return GameLine(
         winners=winners, ended=extras.ended.get("reason") if isinstance(extras.ended, dict) else None,
-        names=list(names),
+        names=list(names), imported=game.imported,
         seats=list(held), your_move=game.status != "over" and extras.to_move in held,
         waiting=game.mode == FRIEND and game.status != "over" and len(held) < 2 and extras.to_move is None,
         id=game.id, mode=MODES[game.mode], level=game.level, human=game.human, rules=setup.name,

@@ -86,7 +86,7 @@ export function renderAnalysis(view, redraw, goto) {
     current: view.replay.move,
     onPick: goto,
     title: t("page.analysis.caption", { player: seatValue(0) }),
-    label: (d) => `${d.index + 1}. ${played(d)} (${leadText(d.lead_before)})${d.flag ? ` ${flagWords(d.flag)}` : ""}`,
+    label: (d) => `${data.decisions.indexOf(d) + 1}. ${played(d)} (${leadText(d.lead_before)})${d.flag ? ` ${flagWords(d.flag)}` : ""}`,
   });
   panel.append(h("table", { class: "analysis-summary", id: "analysis-summary" },
     h("thead", {}, h("tr", {}, h("th", {}, ""),
@@ -111,7 +111,7 @@ export function renderAnalysis(view, redraw, goto) {
   }
   const list = h("ol", { class: "move-list decision-list", id: "decision-list" },
     data.decisions.map((d) => h("li", {
-      class: `${d.index === view.replay.move ? "current" : ""}${d.flag ? ` flagged flag-${d.flag}` : ""}`, value: d.index + 1,
+      class: `${d.index === view.replay.move ? "current" : ""}${d.flag ? ` flagged flag-${d.flag}` : ""}`,
       "data-index": d.index, "data-flag": d.flag || "", tabindex: 0, onclick: () => goto(d),
       onkeydown: (ev) => (ev.key === "Enter" || ev.key === " ") && (ev.preventDefault(), goto(d)),
     }, h("span", { class: `dot p${d.player}` }), played(d),

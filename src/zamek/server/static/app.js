@@ -9,6 +9,7 @@ import { gameKey, openGame, refreshGame } from "./game.js";
 import { startGuide } from "./guide.js";
 import { openHelp, renderHelp } from "./help.js";
 import { guessLanguage, useLanguage } from "./i18n.js";
+import { icon } from "./icons.js";
 import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKnightsJoin } from "./knights.js";
 import { openJoin, openLobby } from "./lobby.js";
 import { openReplay, replayKey, stopReplayPlay } from "./replay.js";
@@ -126,7 +127,7 @@ async function start() {
   } catch {
     // No words at all: the page cannot say anything but that it waits; a click tries again.
     main.innerHTML = "";
-    main.append(h("p", { class: "panel error" }, h("button", { type: "button", onclick: () => location.reload() }, "↻")));
+    main.append(h("p", { class: "panel error" }, h("button", { type: "button", onclick: () => location.reload() }, icon("reload"))));
     return;
   }
   setClientLanguage(state.lang);

@@ -9,6 +9,7 @@ import { leadText } from "./analysis.js";
 import { games, seats, watch } from "./api.js";
 import { Board } from "./board.js";
 import { drawChart } from "./chart.js";
+import { icon } from "./icons.js";
 import { gameLayout, highlightOn, renderSidePanels } from "./panels.js";
 import { copyBox, featureWords, figureIcon, figureLabel, geometryFor, h, lineText, main, message, movesText, pageUrl, playerName, seatValue, showError, state, stopPolling, t, termValue, textOf, tileSvg, tokenWords } from "./ui.js";
 
@@ -329,9 +330,9 @@ function renderTurnPanel(view) {
       const rotated = tileSvg(view.drawn.id, view.sokol, state.rotation, 132, "tile-svg drawn");
       rotated.id = "drawn-tile";
       panel.append(h("div", { class: "drawn-row" },
-        h("button", { type: "button", class: "rotate", id: "rotate-left", "aria-label": t("page.game.rotate-left"), title: t("page.game.rotate-left"), onclick: () => rotate(-1) }, "⟲"),
+        h("button", { type: "button", class: "rotate", id: "rotate-left", "aria-label": t("page.game.rotate-left"), title: t("page.game.rotate-left"), onclick: () => rotate(-1) }, icon("rotate-left")),
         rotated,
-        h("button", { type: "button", class: "rotate", id: "rotate-right", "aria-label": t("page.game.rotate-right"), title: t("page.game.rotate-right"), onclick: () => rotate(1) }, "⟳")),
+        h("button", { type: "button", class: "rotate", id: "rotate-right", "aria-label": t("page.game.rotate-right"), title: t("page.game.rotate-right"), onclick: () => rotate(1) }, icon("rotate-right"))),
         h("p", { class: "muted small" }, `${90 * state.rotation}° · ${t("page.game.rotate-hint")}`));
       if (view.hints && !state.spectator) panel.append(hintPanel(view));
     } else if (view.phase === "follower") {
@@ -352,7 +353,7 @@ function renderTurnPanel(view) {
     }
   }
   const tools = h("div", { class: "tools" });
-  if (view.can_undo && heldSeats(view).includes(lastMover(view))) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: t("page.game.undo-key") }, "↶ ", t("page.game.undo")));
+  if (view.can_undo && heldSeats(view).includes(lastMover(view))) tools.append(h("button", { type: "button", id: "undo", onclick: undo, title: t("page.game.undo-key") }, icon("undo"), t("page.game.undo")));
   tools.append(h("a", { class: "button", href: `#/replay/${view.id}/`, id: "to-replay" }, t("page.lobby.replay")),
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("page.lobby.export")));
   // A spectator's page draws no tile and answers no question: the options that do are for the players.

@@ -8,6 +8,7 @@
 
 import { games } from "./api.js";
 import { guideOn, restartGuide, setGuide } from "./guide.js";
+import { icon } from "./icons.js";
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
 import { drawFigure, drawSwatch, drawTile, drawToken, el, tileAnchors } from "./tiles.js";
 import { h, main, message, state, t, upperFirst } from "./ui.js";
@@ -219,7 +220,7 @@ export function renderHelp(section = null) {
   main.append(h("div", { class: "help", id: "help", "data-edition": edition, lang },
     h("div", { class: "help-head" },
       h("h1", {}, w("title")),
-      h("button", { type: "button", id: "help-back", onclick: () => (history.length > 1 ? history.back() : (location.hash = "#/")) }, `← ${w("back")}`)),
+      h("button", { type: "button", id: "help-back", onclick: () => (history.length > 1 ? history.back() : (location.hash = "#/")) }, icon("back"), w("back"))),
     editionSwitch,
     contents,
     sectionOf("goal", p("goal-1"), p("goal-2")), // Z1-Z21

@@ -1,6 +1,7 @@
 // The game's layout and the side panels the game and the replay screens share: the title, the players, the
 // last moves, the score log, the tiles still to come and the legend.
 
+import { icon } from "./icons.js";
 import { drawSwatch, el as svgEl } from "./tiles.js";
 import { describeGame, figureIcon, h, lineText, main, playerName, state, t, term, termValue, tileSvg, tokenEffect, tokenWords } from "./ui.js";
 
@@ -44,11 +45,11 @@ export function highlightOn(spaces, cls = "hover") {
 
 function renderTitle(view) {
   const title = document.getElementById("game-title");
-  const rules = describeGame(view).rules;
+  const rules = describeGame(view).line;
   title.innerHTML = "";
   title.append(
     h("span", { class: "names" }, h("span", { class: "dot p0" }), playerName(view, 0), ` ${t("page.game.vs")} `, h("span", { class: "dot p1" }), playerName(view, 1)),
-    h("span", { class: "muted" }, ` · ${rules} · ${t("page.game.turn", { n: view.turn })}`),
+    h("span", { class: "muted" }, " · ", rules, ` · ${t("page.game.turn", { n: view.turn })}`),
   );
   // Against a friend: whether both agreed to hints when the game was made.
   if (view.mode === "friend") title.append(h("span", { class: "muted", id: "hints-info", "data-hints": String(view.hints) }, ` · ${t(view.hints ? "page.hints.on" : "page.hints.off")}`));
@@ -62,7 +63,7 @@ function renderTitle(view) {
         board.setZoom(!board.zoomed);
         renderTitle(view);
       },
-    }, zoomed ? "⊖" : "⊕"));
+    }, icon(zoomed ? "zoom-out" : "zoom-in")));
   }
 }
 

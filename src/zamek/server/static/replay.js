@@ -4,6 +4,7 @@
 import { analyse, analyseButton, drawDecisionMoves, renderAnalysis } from "./analysis.js";
 import { games } from "./api.js";
 import { Board } from "./board.js";
+import { icon } from "./icons.js";
 import { gameLayout, renderSidePanels } from "./panels.js";
 import { geometryFor, h, lineText, main, state, t, tileSvg } from "./ui.js";
 
@@ -57,8 +58,17 @@ function gotoTurn(view, direction) {
 export function stopReplayPlay() {
   if (state.replayTimer) clearInterval(state.replayTimer);
   state.replayTimer = null;
+  playButtonShows(false);
+}
+
+// The play button: a triangle to play, two bars to pause, named for what it does.
+function playButtonShows(playing) {
   const button = document.getElementById("replay-play");
-  if (button) button.textContent = "▶";
+  if (!button) return;
+  const name = t(playing ? "page.replay.pause" : "page.replay.play");
+  button.replaceChildren(icon(playing ? "pause" : "play"));
+  button.title = name;
+  button.setAttribute("aria-label", name);
 }
 
 function togglePlay() {
@@ -74,8 +84,7 @@ function togglePlay() {
     }
     gotoMove(state.replayMove + 1, true);
   }, 700);
-  const button = document.getElementById("replay-play");
-  if (button) button.textContent = "⏸";
+  playButtonShows(true);
 }
 
 function gotoMove(n, playing = false) {
@@ -99,16 +108,17 @@ function renderReplayPanel(view) {
     slider = h("input", { type: "range", min: 0, max: total, value: move, id: "replay-slider", "aria-label": t("page.replay.title") });
     slider.addEventListener("input", () => gotoMove(Number(slider.value)));
   }
+  const playName = state.replayTimer ? "page.replay.pause" : "page.replay.play";
   const head = [
     h("h2", {}, t("page.replay.title")),
     h("div", { class: "replay-controls" },
-      h("button", { type: "button", id: "replay-first", onclick: () => gotoMove(0), title: t("page.replay.first"), "aria-label": t("page.replay.first") }, "«"),
-      h("button", { type: "button", id: "replay-prev-turn", onclick: () => gotoTurn(view, -1), title: t("page.replay.prev-turn"), "aria-label": t("page.replay.prev-turn") }, "⏮"),
-      h("button", { type: "button", id: "replay-prev", onclick: () => gotoMove(state.replayMove - 1), title: t("page.replay.prev"), "aria-label": t("page.replay.prev") }, "‹"),
-      h("button", { type: "button", id: "replay-play", onclick: togglePlay, title: t("page.replay.play"), "aria-label": t("page.replay.play") }, state.replayTimer ? "⏸" : "▶"),
-      h("button", { type: "button", id: "replay-next", onclick: () => gotoMove(state.replayMove + 1), title: t("page.replay.next"), "aria-label": t("page.replay.next") }, "›"),
-      h("button", { type: "button", id: "replay-next-turn", onclick: () => gotoTurn(view, 1), title: t("page.replay.next-turn"), "aria-label": t("page.replay.next-turn") }, "⏭"),
-      h("button", { type: "button", id: "replay-last", onclick: () => gotoMove(total), title: t("page.replay.last"), "aria-label": t("page.replay.last") }, "»")),
+      h("button", { type: "button", id: "replay-first", onclick: () => gotoMove(0), title: t("page.replay.first"), "aria-label": t("page.replay.first") }, icon("first")),
+      h("button", { type: "button", id: "replay-prev-turn", onclick: () => gotoTurn(view, -1), title: t("page.replay.prev-turn"), "aria-label": t("page.replay.prev-turn") }, icon("prev-turn")),
+      h("button", { type: "button", id: "replay-prev", onclick: () => gotoMove(state.replayMove - 1), title: t("page.replay.prev"), "aria-label": t("page.replay.prev") }, icon("prev")),
+      h("button", { type: "button", id: "replay-play", onclick: togglePlay, title: t(playName), "aria-label": t(playName) }, icon(state.replayTimer ? "pause" : "play")),
+      h("button", { type: "button", id: "replay-next", onclick: () => gotoMove(state.replayMove + 1), title: t("page.replay.next"), "aria-label": t("page.replay.next") }, icon("next")),
+      h("button", { type: "button", id: "replay-next-turn", onclick: () => gotoTurn(view, 1), title: t("page.replay.next-turn"), "aria-label": t("page.replay.next-turn") }, icon("next-turn")),
+      h("button", { type: "button", id: "replay-last", onclick: () => gotoMove(total), title: t("page.replay.last"), "aria-label": t("page.replay.last") }, icon("last"))),
   ];
   // Nothing is taken out and put back around a slider in the hand: that would drop it.
   if (dragging) slider.before(...head);

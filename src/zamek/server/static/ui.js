@@ -2,6 +2,7 @@
 
 import { games, seats } from "./api.js";
 import { currentWords, tr } from "./i18n.js";
+import { icon } from "./icons.js";
 import { drawFigure, drawTile, el as svgEl } from "./tiles.js";
 import { NOBODY } from "./words.js";
 
@@ -201,7 +202,10 @@ export function describeGame(g) {
   // The rule set's name is its edition, then the keys of its expansions and variants (zamek+sokol+gate-guard).
   const [edition, ...options] = g.rules.split("+");
   const parts = [t(`page.rules.${edition}`), ...options.map((key) => t(`page.rules.short.${key}`))];
-  return { who, rules: parts.join(" + ") };
+  // The same as words and signs: the gate guard's shield drawn beside its name.
+  const line = h("span", { class: "rules" }, parts.flatMap((part, i) => [i ? " + " : null,
+    options[i - 1] === "gate-guard" ? h("span", { class: "rule-sign", "data-rule": "gate-guard" }, icon("shield"), part) : part]));
+  return { who, rules: parts.join(" + "), line };
 }
 
 export function tileSvg(tileId, sokol, rotation = 0, size = 120, cls = "tile-svg") {
