@@ -13,6 +13,7 @@ import { icon } from "./icons.js";
 import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKnightsJoin } from "./knights.js";
 import { openJoin, openLobby } from "./lobby.js";
 import { openReplay, replayKey, stopReplayPlay } from "./replay.js";
+import { initTurn, leaveTurn, showTitle } from "./turn.js";
 import { copyBox, h, main, pageUrl, showError, state, stopWatching, t } from "./ui.js";
 import { loadWords } from "./words.js";
 
@@ -21,6 +22,7 @@ initKnights({ h, api: call, seats, watch, t: (key, values, options) => t(key, va
 
 function route() {
   stopWatching();
+  leaveTurn(); // the screen opened says again whether it is the player's move
   if (!location.hash.startsWith("#/replay/")) stopReplayPlay();
   showError(null);
   if (!location.hash.startsWith("#/replay/") || state.screen !== "replay") window.scrollTo(0, 0);
@@ -84,7 +86,7 @@ function header() {
   );
   document.getElementById("brand-name").textContent = t("page.header.brand");
   document.getElementById("tagline").textContent = t("page.header.tagline");
-  document.title = t("page.header.title");
+  showTitle(); // the page's title, "Your move" before it while it is the player's move in the game shown
   document.documentElement.lang = state.lang;
 }
 
@@ -132,6 +134,7 @@ async function start() {
   }
   setClientLanguage(state.lang);
   await languageNames();
+  initTurn((key, values) => t(key, values));
   window.addEventListener("hashchange", route);
   route();
   startGuide();

@@ -11,6 +11,7 @@ import { Board } from "./board.js";
 import { drawChart } from "./chart.js";
 import { icon } from "./icons.js";
 import { gameLayout, highlightOn, renderSidePanels } from "./panels.js";
+import { tone, turnOptions, turnShown } from "./turn.js";
 import { copyBox, featureWords, figureIcon, figureLabel, geometryFor, h, lineText, main, message, movesText, pageUrl, playerName, seatValue, showError, state, stopPolling, t, termValue, textOf, tileSvg, tokenWords } from "./ui.js";
 
 export async function openGame(id, { spectator = false } = {}) {
@@ -46,6 +47,10 @@ export async function openGame(id, { spectator = false } = {}) {
 // The seats this page acts for: the tokens held (none for a spectator).
 export const heldSeats = (view) => (state.spectator ? [] : seats.held(view.id));
 const myTurn = (view) => view.human_to_act && heldSeats(view).includes(view.current);
+// "Your move" (the tab's title, the tone, the notification): in a game with a friend elsewhere, the page's seat is to
+// act (against the computer the reply comes at once, and at one screen nobody waits for the page).
+const yourMove = (view) => view.mode === "friend" && !view.over && myTurn(view) && !view.seats.some((s) => s.player === "open")
+  && heldSeats(view).length < view.players.length;
 // A page that acts for no seat: the watch link, or a game whose link was passed on without its seats' tokens.
 const spectating = (view) => !heldSeats(view).length;
 const tokenFor = (seat) => (state.spectator ? null : seats.token(state.gameId, seat));
@@ -109,6 +114,7 @@ async function showGame(view) {
   state.view = view;
   document.body.dataset.revision = String(view.revision);
   document.body.dataset.phase = view.over ? "over" : view.phase;
+  turnShown("castle", view.id, yourMove(view));
   announce(before, view);
   // What the others did moves on the board (their tile slides in, their figure drops, the markers go along the
   // track), with a tone if sounds are on.
@@ -231,34 +237,7 @@ function optionBox(name, id, changed = () => {}) {
 
 // ------------------------------------------------------------------ sounds
 
-// Tones made on the spot (WebAudio): no sound files. The audio context is made when sounds are turned on (a
-// click: browsers let a page sound only after one).
-let audio = null;
-
-function audioContext() {
-  const Context = window.AudioContext || window.webkitAudioContext;
-  if (!Context) return null;
-  if (!audio) audio = new Context();
-  if (audio.state === "suspended") audio.resume().catch(() => {});
-  return audio;
-}
-
-function tone(frequency, after = 0, length = 0.09, type = "triangle", volume = 0.07) {
-  const ctx = audioContext();
-  if (!ctx) return;
-  const start = ctx.currentTime + after;
-  const osc = ctx.createOscillator();
-  const gain = ctx.createGain();
-  osc.type = type;
-  osc.frequency.setValueAtTime(frequency, start);
-  gain.gain.setValueAtTime(0.0001, start);
-  gain.gain.exponentialRampToValueAtTime(volume, start + 0.01);
-  gain.gain.exponentialRampToValueAtTime(0.0001, start + length);
-  osc.connect(gain).connect(ctx.destination);
-  osc.start(start);
-  osc.stop(start + length + 0.02);
-}
-
+// The tones are turn.js's (made on the spot, WebAudio).
 // A tile put down knocks, a figure taps, points ring (two notes up).
 function playSounds(moved) {
   if (!moved || !optionOn("sound")) return;
@@ -360,6 +339,7 @@ function renderTurnPanel(view) {
   if (view.mode === "hotseat" && !spectating(view)) tools.append(optionBox("autoDraw", "auto-draw"));
   if (!spectating(view)) tools.append(optionBox("autoPass", "auto-pass"));
   tools.append(optionBox("sound", "sound", (on) => on && tone(660, 0, 0.1, "sine", 0.05)));
+  if (!spectating(view)) tools.append(...turnOptions(h));
   const resignAs = resigningSeat(view);
   // Until both players have made a first move (the clocks wait for them), the game may end with no result.
   if (resignAs !== null && view.can_abort) tools.append(h("button", { type: "button", id: "abort", title: t("page.game.abort-hint"), onclick: () => abort(resignAs) }, t("page.game.abort")));

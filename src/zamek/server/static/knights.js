@@ -8,6 +8,7 @@
 
 import { CLOCKS, knights as api } from "./api.js";
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
+import { turnOptions, turnShown } from "./turn.js";
 
 let ctx = null; // { h, seats, watch, t, main, copyBox, pageUrl, lang: () => string }
 
@@ -338,6 +339,11 @@ function render() {
   main.append(h("div", { class: "knights" }, title, watching, tableView(view), stage));
   showWatching();
   const open = (view.players_at || []).filter((s) => s.player === "open");
+  // "Your move" (the tab's title, the tone, the notification): in a game with friends elsewhere, a seat of this page
+  // is to act (the computer's seats reply by themselves, and at one screen nobody waits for the page).
+  const person = view.person_to_act;
+  turnShown("knights", view.id, withFriends(view) && !view.over && !open.length && person !== null && person !== undefined
+    && held().includes(person) && held().length < view.seats.length);
   // Seats free for friends: the invitation first (the game starts when they come, its first tile with it).
   if (open.length && !view.over) stage.append(invitation(view, open));
   else if (game.shown < view.events.length) renderStep(stage);
@@ -646,6 +652,7 @@ function toolsRow(view) {
   if (mine.length && abortable(view)) {
     tools.append(h("button", { type: "button", id: "k-abort", title: t("page.knights.abort-hint"), onclick: () => abort(mine[0]) }, t("page.game.abort")));
   }
+  if (mine.length) tools.append(...turnOptions(h));
   tools.append(h("p", { class: "error", id: "k-error", role: "alert", hidden: !game.error }, game.error || ""));
   return tools;
 }

@@ -4,6 +4,7 @@
 
 import { CLOCKS, games, knights, seats } from "./api.js";
 import { knightsLobby } from "./knights.js";
+import { turnOptions } from "./turn.js";
 import { dateText, describeGame, h, main, message, ruleWords, showError, state, t, valueText } from "./ui.js";
 
 // The list follows the games while it is open: asked again every few seconds (only while the page is seen), and
@@ -98,7 +99,9 @@ export async function openLobby() {
   const form = newGameForm(meta);
   const list = h("section", { class: "panel games", id: "games" });
   const importBox = importForm();
-  main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, list, importBox)));
+  // "Your move": its tone and the notifications (turn.js), switched here as on a game's screen.
+  const turnBox = h("div", { class: "tools lobby-options", id: "lobby-options" }, ...turnOptions(h));
+  main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, list, importBox, turnBox)));
   const knightsList = h("section", { class: "panel games knights-games", id: "knights-games" });
   main.append(h("div", { class: "lobby knights-lobby" }, knightsLobby(), knightsList));
   try {
