@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers import SHOTS
+from tests.live_server import Server
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -112,3 +113,31 @@ def separate_pages(browser: Browser, count: int = 3, init_script: str | None = N
     for context in made:
         context.close()
     assert not errors, errors
+
+
+def create_knights_game(host: Page, server: Server, seats: list[str], *, clock: str | None = None,
+                        name: str = "Ala") -> str:
+    """The host starts a card game from the lobby: the invitation link."""
+    host.goto(server.url)
+    host.wait_for_selector("#knights-new")
+    expect(host.locator("#k-friend-options")).to_be_hidden()  # no friend seat yet: nothing to say about one
+    host.select_option("#k-players", str(len(seats)))
+    for i, kind in enumerate(seats):
+        host.select_option(f"#k-seat-{i}", kind)
+    expect(host.locator("#k-friend-options")).to_be_visible()
+    host.fill("#k-name", name)
+    if clock:
+        host.select_option("#k-clock", clock)
+    host.click("#k-start")
+    host.wait_for_url("**/#/knights/*")
+    link = host.locator("#invite-link").input_value()
+    assert "#/knights-join/" in link
+    return link
+
+
+def join_knights_game(friend: Page, link: str, name: str) -> str:
+    friend.goto(link)
+    friend.fill("#join-name", name)
+    friend.click("#join-game")
+    friend.wait_for_url("**/#/knights/*")
+    return friend.url.rsplit("/", 1)[-1]

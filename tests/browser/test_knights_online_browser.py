@@ -14,7 +14,16 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.pages import KNIGHTS_READY, choose_cards, choose_language, recruit, separate_pages, shot
+from tests.browser.pages import (
+    KNIGHTS_READY,
+    choose_cards,
+    choose_language,
+    create_knights_game,
+    join_knights_game,
+    recruit,
+    separate_pages,
+    shot,
+)
 from tests.live_server import Server
 
 SEATED = "Object.keys(JSON.parse(localStorage.getItem('zamek-seats') || '{}')).length"
@@ -27,33 +36,6 @@ def contexts(browser: Browser) -> Iterator[list[Page]]:
     """Three pages in three contexts (no shared storage): the host, the friend and a spectator."""
     with separate_pages(browser) as pages:
         yield pages
-
-
-def create(host: Page, server: Server, seats: list[str], *, clock: str | None = None, name: str = "Ala") -> str:
-    """The host starts a card game from the lobby: the invitation link."""
-    host.goto(server.url)
-    host.wait_for_selector("#knights-new")
-    expect(host.locator("#k-friend-options")).to_be_hidden()  # no friend seat yet: nothing to say about one
-    host.select_option("#k-players", str(len(seats)))
-    for i, kind in enumerate(seats):
-        host.select_option(f"#k-seat-{i}", kind)
-    expect(host.locator("#k-friend-options")).to_be_visible()
-    host.fill("#k-name", name)
-    if clock:
-        host.select_option("#k-clock", clock)
-    host.click("#k-start")
-    host.wait_for_url("**/#/knights/*")
-    link = host.locator("#invite-link").input_value()
-    assert "#/knights-join/" in link
-    return link
-
-
-def join(friend: Page, link: str, name: str) -> str:
-    friend.goto(link)
-    friend.fill("#join-name", name)
-    friend.click("#join-game")
-    friend.wait_for_url("**/#/knights/*")
-    return friend.url.rsplit("/", 1)[-1]
 
 
 def step(page: Page) -> bool:
@@ -84,7 +66,7 @@ def play_until(pages: list[Page], done: str, timeout: float = 40.0) -> None:
 def test_friends_play_with_a_clock_one_resigns_and_both_play_the_rematch(
         contexts: list[Page], server: Server) -> None:
     host, friend, _ = contexts
-    link = create(host, server, ["person", "friend"], clock="live-10-5")
+    link = create_knights_game(host, server, ["person", "friend"], clock="live-10-5")
     expect(host.locator("#invitation")).to_contain_text("Waiting for your friend to open the invitation (1 seat free)")
     expect(host.locator("#invitation button.copy")).to_have_text("Copy")
     shot(host, "knights-online-invitation")
@@ -93,7 +75,7 @@ def test_friends_play_with_a_clock_one_resigns_and_both_play_the_rematch(
     # The invitation says who sends it, and what game it is.
     expect(friend.locator("#join-text")).to_have_text("Ala invites you to a game.")
     expect(friend.locator("#join-about")).to_contain_text("10 min + 5 s a move")
-    game_id = join(friend, link, "Ola")
+    game_id = join_knights_game(friend, link, "Ola")
     expect(host.locator("#invitation")).to_have_count(0)  # the host's page learns by itself that Ola came
     expect(host.locator(".k-players tr[data-seat='1']")).to_contain_text("Ola")
     for page in (host, friend):
@@ -143,8 +125,8 @@ def test_friends_play_with_a_clock_one_resigns_and_both_play_the_rematch(
 def test_a_spectator_sees_the_public_view_and_the_players_see_how_many_watch(
         contexts: list[Page], server: Server) -> None:
     host, friend, spectator = contexts
-    link = create(host, server, ["person", "friend", "heuristic"])
-    game_id = join(friend, link, "Ola")
+    link = create_knights_game(host, server, ["person", "friend", "heuristic"])
+    game_id = join_knights_game(friend, link, "Ola")
     expect(host.locator("#watching")).to_be_hidden()
     host.click(".seat-links summary")
     watch = host.locator("#watch-link").input_value()
@@ -193,8 +175,8 @@ def test_a_spectator_sees_the_public_view_and_the_players_see_how_many_watch(
 def test_an_abort_before_the_first_moves_ends_the_game_with_no_result(
         contexts: list[Page], server: Server) -> None:
     host, friend, _ = contexts
-    link = create(host, server, ["person", "friend"])
-    game_id = join(friend, link, "Ola")
+    link = create_knights_game(host, server, ["person", "friend"])
+    game_id = join_knights_game(friend, link, "Ola")
     expect(friend.locator("#k-abort")).to_be_visible()
     friend.once("dialog", lambda dialog: dialog.accept())
     friend.click("#k-abort")
@@ -211,8 +193,8 @@ def test_an_abort_before_the_first_moves_ends_the_game_with_no_result(
 def test_a_page_that_missed_the_first_moves_is_refused_an_abort_and_hides_its_button(
         contexts: list[Page], server: Server) -> None:
     host, friend, _ = contexts
-    link = create(host, server, ["person", "friend"])
-    join(friend, link, "Ola")
+    link = create_knights_game(host, server, ["person", "friend"])
+    join_knights_game(friend, link, "Ola")
     # A second tab of Ala's that hears no live events: it still offers to abort once both have moved.
     stale = host.context.new_page()
     stale.route("**/api/games/*/events", lambda route: route.abort())

@@ -15,7 +15,14 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.pages import choose_cards, choose_language, recruit, separate_pages
+from tests.browser.pages import (
+    choose_cards,
+    choose_language,
+    create_knights_game,
+    join_knights_game,
+    recruit,
+    separate_pages,
+)
 from tests.browser.test_online_browser import (
     CASTLE_MOVES,
     KNIGHTS_MOVES,
@@ -169,15 +176,7 @@ def test_a_notification_comes_where_the_player_allowed_it_and_not_elsewhere(
 
 def test_rycerze_i_zamki_says_your_move_in_the_title(pages: list[Page], server: Server) -> None:
     host, friend = pages
-    host.goto(server.url)
-    host.select_option("#k-players", "2")
-    host.select_option("#k-seat-0", "person")
-    host.select_option("#k-seat-1", "friend")
-    host.click("#k-start")
-    host.wait_for_url("**/#/knights/*")
-    friend.goto(host.locator("#invite-link").input_value())
-    friend.click("#join-game")
-    friend.wait_for_url("**/#/knights/*")
+    join_knights_game(friend, create_knights_game(host, server, ["person", "friend"]), "Ola")
     choose_language(friend, "pl")
     seen = {id(host): False, id(friend): False}
     for _ in range(60):
