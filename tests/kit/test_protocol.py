@@ -14,7 +14,7 @@ import pytest
 from tests.helpers import SRC, custom_game, meadow, tile_toml
 from zamek.castle.data.loader import new_game
 from zamek.castle.rules.editions import Edition
-from zamek.castle.rules.setup import Setup
+from zamek.castle.rules.setup import Phase, Setup
 from zamek.castle.rules.state import GameState
 from zamek.kit.arena import play_all, schedule, seating
 from zamek.kit.play import run, sample_chance
@@ -102,6 +102,42 @@ def test_one_runner_plays_both_games_and_counts_each_seats_decisions() -> None:
         assert played.actions == seen and game.is_over()
         assert len(played.decisions) == game.num_players and all(n > 0 for n in played.decisions)
         assert sum(played.decisions) < len(played.actions)  # the rest are chance events
+
+
+def test_the_runner_times_each_turn_as_well_as_each_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A castle turn (Z6-Z9) places one tile: the runner counts a seat's turns by its placements, an extra turn
+    (Z19) as a turn of its own, and its longest turn is all that turn's decisions together."""
+    import zamek.kit.play as play_module
+
+    class Clock:
+        now = 0.0
+
+        @classmethod
+        def perf_counter(cls) -> float:
+            return cls.now
+
+    monkeypatch.setattr(play_module, "time", Clock)
+
+    def slow_placements(game: Any, rng: random.Random) -> Any:
+        # a placement takes 1 s and every other decision 0.5 s, so a turn of placement and figure takes 1.5 s
+        Clock.now += 1.0 if isinstance(game, GameState) and game.phase is Phase.PLACE else 0.5
+        return any_legal(game, rng)
+
+    game = new_game(Setup(sokol=True))
+    placements = [0, 0]
+
+    def count(state: Any, action: Any) -> None:
+        if not state.is_chance() and state.phase is Phase.PLACE:
+            placements[state.current] += 1
+
+    played = run(game, [slow_placements] * 2, [random.Random(p) for p in range(2)], chance_from(random.Random(4)),
+                 on_action=count, turn_of=lambda state: state.turn)
+    assert played.turns == placements
+    assert played.max_seconds == [1.0, 1.0]
+    assert all(longest >= 1.5 for longest in played.max_turn_seconds)  # a placement and its figure, at least
+    plain = run(new_game(Setup(sokol=True)), [slow_placements] * 2, [random.Random(p) for p in range(2)],
+                chance_from(random.Random(4)))
+    assert sum(plain.turns) <= sum(played.turns)  # without turn numbers, an extra turn joins the one before
 
 
 def test_z22_the_castle_view_holds_the_board_but_not_a_fixed_draw_order() -> None:

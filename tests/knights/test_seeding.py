@@ -29,7 +29,7 @@ def test_k3_one_seed_turns_up_the_same_tiles_everywhere() -> None:
     drawn = [tiles_of([str(a) for a in game.actions]) for game in games]
     assert drawn[0] == drawn[1] == order[:len(drawn[0])] and len(drawn[0]) == 7
     served = think(records.setup_to_json(setup), [], seed, ["random", "heuristic", "random"])
-    assert tiles_of(served) == drawn[0]
+    assert tiles_of(served.moves) == drawn[0]
     environment = knights_env(players=3)
     environment.reset(seed=seed)
     for agent in environment.agent_iter():

@@ -17,6 +17,7 @@ from tools.loadtest import legal_actions
 from tests.server.test_server_postgres import client as app_on
 from tests.server.test_server_postgres import race
 from tests.web_client import FakeTime, Json, WebClient, bearer
+from zamek.server.games import Thought
 from zamek.server.games import knights as knights_kind
 
 GAMES = ["castle", "knights"]
@@ -216,7 +217,7 @@ def test_the_card_games_computer_seats_choose_outside_the_request(client: WebCli
     release = threading.Event()
     think = knights_kind.think
 
-    def slow(*args: Any) -> list[str]:
+    def slow(*args: Any) -> Thought:
         release.wait(10)
         return think(*args)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import random
 import threading
 import time
@@ -259,9 +260,10 @@ def test_the_server_answers_while_the_computer_thinks(tmp_path: Path, monkeypatc
         assert client.delete(f"/api/games/{view['id']}", headers=client.seat(view["id"], 1)).status_code == 204
 
 
-def test_the_expert_plays_its_turns_in_the_web_app(tmp_path: Path) -> None:
+def test_the_expert_plays_its_turns_in_the_web_app(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     # The person sits second: the expert's opening turn is thought out in the server's pool, and it is the turn
     # the expert bot chooses from the game's record (the same seeding whichever process plays it).
+    caplog.set_level(logging.INFO, logger="zamek.server")
     with client_for(tmp_path / "g.sqlite3", bot_delay=0) as client:
         view = wait_for_person(client, new_game(client, seat="second", level="expert", seed=3)["id"])
         assert view["level"] == "expert" and view["human"] == 1
@@ -269,7 +271,13 @@ def test_the_expert_plays_its_turns_in_the_web_app(tmp_path: Path) -> None:
         assert record["players"] == ["computer:expert", "person"]
         first_draw, turn = record["moves"][:1], record["moves"][1:]
         assert turn[0][0] != "d" and turn[-1].startswith("draw:")  # a placement first, the person's tile last
-        assert think(record["setup"], first_draw, 3, "expert", 1) == turn
+        thought = think(record["setup"], first_draw, 3, "expert", 1)
+        assert thought.moves == turn
+        # The job records how long the reply took, by decision and by turn (here one turn: no extra turn).
+        assert thought.thinking.turns == 1 and thought.thinking.decisions >= 1
+        assert 0 < thought.thinking.longest <= thought.thinking.longest_turn
+        replied = [r.getMessage() for r in caplog.records if "the computer replied" in r.getMessage()]
+        assert replied and "longest decision" in replied[0] and "longest turn" in replied[0]
 
 
 # ------------------------------------------------------------------- undo

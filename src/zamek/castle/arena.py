@@ -1,4 +1,4 @@
-"""Matches between bots: both seat orders, win rates with confidence intervals, time per decision."""
+"""Matches between bots: both seat orders, win rates with confidence intervals, time per decision and per turn."""
 
 from __future__ import annotations
 
@@ -34,6 +34,11 @@ class GameResult:
     decisions: tuple[int, int]
     think_seconds: tuple[float, float]
     max_seconds: tuple[float, float]
+    """Each seat's longest decision."""
+    turns: tuple[int, int] = (0, 0)
+    """Each seat's turns (an extra turn counts as one); 0 in a report written before turns were counted."""
+    max_turn_seconds: tuple[float, float] = (0.0, 0.0)
+    """Each seat's longest turn, all its decisions together: what a person playing it waits for."""
 
 
 def play_match_game(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
@@ -43,10 +48,11 @@ def play_match_game(players: tuple[str, str], seed: int, setup: Setup, a_seat: i
     bot_rngs = [player_rng(seed, seat) for seat in (0, 1)]
     state = new_game(replace(setup, first_player=0))
     chance = SeededChance(seed, state.tiles)
-    played = run(state, [bot.choose for bot in bots], bot_rngs, chance.outcome)
+    played = run(state, [bot.choose for bot in bots], bot_rngs, chance.outcome, turn_of=lambda s: s.turn)
     d, t, m = played.decisions, played.think_seconds, played.max_seconds
+    turns, longest = played.turns, played.max_turn_seconds
     return GameResult(seed, players, a_seat, (state.scores[0], state.scores[1]), (d[0], d[1]), (t[0], t[1]),
-                      (m[0], m[1]))
+                      (m[0], m[1]), (turns[0], turns[1]), (longest[0], longest[1]))
 
 
 @dataclass
@@ -57,10 +63,17 @@ class BotSummary:
     decisions: int = 0
     think_seconds: float = 0.0
     max_seconds: float = 0.0
+    turns: int = 0
+    max_turn_seconds: float = 0.0
 
     @property
     def mean_seconds(self) -> float:
         return self.think_seconds / self.decisions if self.decisions else 0.0
+
+    @property
+    def mean_turn_seconds(self) -> float:
+        """Mean thinking time a turn (0 where no turns were counted: a report written before they were)."""
+        return self.think_seconds / self.turns if self.turns else 0.0
 
 
 @dataclass
@@ -83,6 +96,8 @@ class ArenaReport:
                 who.decisions += game.decisions[seat]
                 who.think_seconds += game.think_seconds[seat]
                 who.max_seconds = max(who.max_seconds, game.max_seconds[seat])
+                who.turns += game.turns[seat]
+                who.max_turn_seconds = max(who.max_turn_seconds, game.max_turn_seconds[seat])
             if game.scores[0] == game.scores[1]:
                 draws += 1
                 continue
@@ -113,6 +128,8 @@ class ArenaReport:
             "mean_scores": [a.points / n if n else 0.0, b.points / n if n else 0.0],
             "mean_seconds_per_decision": [a.mean_seconds, b.mean_seconds],
             "max_seconds_per_decision": [a.max_seconds, b.max_seconds],
+            "mean_seconds_per_turn": [a.mean_turn_seconds, b.mean_turn_seconds],
+            "max_seconds_per_turn": [a.max_turn_seconds, b.max_turn_seconds],
             "results": [asdict(g) for g in self.games],
         }
 
@@ -128,6 +145,9 @@ class ArenaReport:
             f"  time per decision: {a.name} mean {a.mean_seconds:.3f} s, max {a.max_seconds:.3f} s; "
             f"{b.name} mean {b.mean_seconds:.3f} s, max {b.max_seconds:.3f} s",
         ]
+        if a.turns and b.turns:  # else games from before turns were timed
+            lines.append(f"  time per turn: {a.name} mean {a.mean_turn_seconds:.3f} s, max {a.max_turn_seconds:.3f} s; "
+                         f"{b.name} mean {b.mean_turn_seconds:.3f} s, max {b.max_turn_seconds:.3f} s")
         return "\n".join(lines)
 
 
@@ -181,7 +201,10 @@ def results_from_json(data: object) -> tuple[tuple[str, str], str, list[GameResu
         try:
             games.append(GameResult(row["seed"], _pair(row.get("seats"), str), row["a_seat"],
                                     _pair(row.get("scores"), int), _pair(row.get("decisions"), int),
-                                    _pair(row.get("think_seconds"), float), _pair(row.get("max_seconds"), float)))
+                                    _pair(row.get("think_seconds"), float), _pair(row.get("max_seconds"), float),
+                                    # a report written before turns were counted has neither
+                                    _pair(row.get("turns", [0, 0]), int),
+                                    _pair(row.get("max_turn_seconds", [0.0, 0.0]), float)))
         except ValueError as exc:
             raise ValueError(f"result {number}: {exc}") from None
     return players, data["rules"], games
@@ -244,8 +267,11 @@ def progress_line(report: ArenaReport, result: GameResult) -> str:
     first, second = result.seats
     longest = " / ".join(f"{name} {seconds:.2f} s"
                          for name, seconds in zip(result.seats, result.max_seconds, strict=True))
+    longest_turn = " / ".join(f"{name} {seconds:.2f} s"
+                              for name, seconds in zip(result.seats, result.max_turn_seconds, strict=True))
     return (f"[{len(report.games)}/{report.planned}] seed {result.seed}, {first} first: "
-            f"{first} {result.scores[0]}, {second} {result.scores[1]}; longest decision {longest}; "
+            f"{first} {result.scores[0]}, {second} {result.scores[1]}; longest decision {longest}, "
+            f"turn {longest_turn}; "
             f"so far {a.name} {a.wins}, {b.name} {b.wins}, draws {draws}")
 
 
@@ -281,6 +307,8 @@ def ladder_table(players: list[str], reports: list[ArenaReport]) -> str:
     player's rating (``ladder_ratings``)."""
     rate: dict[tuple[str, str], str] = {}
     seconds: dict[str, list[float]] = {p: [] for p in players}
+    longest: dict[str, float] = dict.fromkeys(players, 0.0)
+    longest_turn: dict[str, float] = dict.fromkeys(players, 0.0)
     ratings = ladder_ratings(players, reports)
     for report in reports:
         a, b, draws = report.summaries()
@@ -290,13 +318,17 @@ def ladder_table(players: list[str], reports: list[ArenaReport]) -> str:
         rate[(a.name, b.name)] = f"{100 * share:.0f}% ({100 * low:.0f}–{100 * high:.0f})"
         low_b, high_b = wilson_interval(b.wins + draws / 2, n)
         rate[(b.name, a.name)] = f"{100 * (1 - share):.0f}% ({100 * low_b:.0f}–{100 * high_b:.0f})"
-        seconds[a.name].append(a.mean_seconds)
-        seconds[b.name].append(b.mean_seconds)
-    lines = ["| row beats column | " + " | ".join(players) + " | rating | mean s/decision |",
-             "|---" * (len(players) + 3) + "|"]
+        for who in (a, b):
+            seconds[who.name].append(who.mean_seconds)
+            longest[who.name] = max(longest[who.name], who.max_seconds)
+            longest_turn[who.name] = max(longest_turn[who.name], who.max_turn_seconds)
+    lines = ["| row beats column | " + " | ".join(players)
+             + " | rating | mean s/decision | max s/decision | max s/turn |",
+             "|---" * (len(players) + 5) + "|"]
     for row in players:
         cells = [rate.get((row, col), "—") for col in players]
         mean = sum(seconds[row]) / len(seconds[row]) if seconds[row] else 0.0
         rating = "—" if ratings is None else f"{ratings[row]:.0f}"
-        lines.append(f"| {row} | " + " | ".join(cells) + f" | {rating} | {mean:.3f} |")
+        turn = f"{longest_turn[row]:.3f}" if longest_turn[row] else "—"  # "—": games from before turns were timed
+        lines.append(f"| {row} | " + " | ".join(cells) + f" | {rating} | {mean:.3f} | {longest[row]:.3f} | {turn} |")
     return "\n".join(lines)

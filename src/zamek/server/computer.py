@@ -32,7 +32,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from zamek.kit.pools import process_pool
 from zamek.server.db import Repository
 from zamek.server.errors import ServiceError
-from zamek.server.games import MoveInfo, Think
+from zamek.server.games import MoveInfo, Think, Thought
 from zamek.server.games.castle import think
 from zamek.server.sessions import Sessions
 from zamek.server.tables import Job
@@ -79,6 +79,10 @@ class ComputerPlayer:
         self._poke = threading.Event()
         self._stopping = threading.Event()
         self._loop: threading.Thread | None = None
+        self.longest_decision = 0.0
+        """The computer's longest decision since this server started, in seconds (of its replies here)."""
+        self.longest_turn = 0.0
+        """Its longest turn, all that turn's decisions together: what a person waited for."""
 
     # ------------------------------------------------------------ life cycle
 
@@ -171,7 +175,9 @@ class ComputerPlayer:
                 return
             kind = live.kind
             args = kind.think_args(live)
-        texts = self._think(kind.think(), *args)
+        thought = self._think(kind.think(), *args)
+        self._note(job, thought)
+        texts = thought.moves
         with live.lock:
             if live.revision != job.revision or live.deleted:
                 return  # changed while the computer thought (an undo): the change dropped this job
@@ -181,11 +187,21 @@ class ComputerPlayer:
             if actions:
                 self.sessions.commit(live, state, actions, infos)
 
-    def _think(self, thinking: Think, *args: Any) -> list[str]:
+    def _think(self, thinking: Think, *args: Any) -> Thought:
         if not self.processes:
             return thinking(*args)
-        future: Future[list[str]] = self._process_pool().submit(thinking, *args)
+        future: Future[Thought] = self._process_pool().submit(thinking, *args)
         return future.result()
+
+    def _note(self, job: Job, thought: Thought) -> None:
+        """Keep the longest decision and the longest turn since the server started, and log each reply's."""
+        spent = thought.thinking
+        with self._lock:
+            self.longest_decision = max(self.longest_decision, spent.longest)
+            self.longest_turn = max(self.longest_turn, spent.longest_turn)
+        log.info("the computer replied in game %s: %d decisions in %d turns, %.2f s in all, longest decision "
+                 "%.2f s, longest turn %.2f s", job.game_id, spent.decisions, spent.turns, spent.seconds,
+                 spent.longest, spent.longest_turn)
 
     def _process_pool(self) -> Executor:
         with self._lock:

@@ -37,17 +37,21 @@ from tests.helpers import (
     tile_toml,
 )
 from zamek.castle import arena as arena_module
+from zamek.castle import fast
 from zamek.castle.arena import (
     ArenaReport,
     GameResult,
     pair_file_name,
     play_match_game,
     progress_line,
+    results_from_json,
     run_arena,
     wilson_interval,
 )
+from zamek.castle.bots import compiled
 from zamek.castle.bots import mcts as mcts_module
 from zamek.castle.bots.base import Bot, Budget
+from zamek.castle.bots.compiled import SearchResult
 from zamek.castle.bots.evaluate import DEFAULT
 from zamek.castle.bots.levels import BOT_NAMES, LEVELS, make_bot
 from zamek.castle.bots.mcts import MCTSBot, ranked_moves
@@ -608,6 +612,49 @@ def test_mcts_respects_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     assert clock.now < 0.21  # and it reads the clock no more once past the deadline
 
 
+class SpendingClock:
+    """A clock that moves only when a (stand-in) search spends the seconds it is given."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def test_all_the_decisions_of_one_turn_share_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn of several decisions (placement, figure, order of scoring, a x2 token, an extra turn's question)
+    ends within the turn's seconds even when each search uses all it is given; the placement gets the most."""
+    clock = SpendingClock()
+    given: list[tuple[tuple[int, int], Phase, float]] = []
+
+    def search(state: GameState, rng: random.Random, *, seconds: float | None, **_: object) -> object:
+        assert seconds is not None
+        given.append(((state.turn, state.current), state.phase, seconds))
+        clock.now += seconds
+        # A one-action move plans no figure: the figure is a decision of its own, searched too.
+        return SearchResult((state.legal_actions()[0],), 1, True, 0, seconds)
+
+    monkeypatch.setattr(mcts_module, "time", clock)
+    monkeypatch.setattr(fast, "AVAILABLE", True)
+    monkeypatch.setattr(compiled, "search", search)
+    bot = MCTSBot(max_seconds=2.5, turn_seconds=2.5)
+    state = datafiles.new_game(Setup(sokol=True, first_player=0))
+    rng = random.Random(3)
+    while not state.is_over():
+        if state.is_chance():
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()) if state.current == 1 else bot.choose(state, rng))
+    per_turn: dict[tuple[int, int], float] = {}
+    for turn, _, seconds in given:
+        per_turn[turn] = per_turn.get(turn, 0.0) + seconds
+    assert max(per_turn.values()) <= 2.5
+    several = [turn for turn in per_turn if sum(1 for t, _, _ in given if t == turn) >= 2]
+    assert several  # turns of more than one search, each of which would have had 2.5 s alone
+    assert {round(seconds, 6) for _, phase, seconds in given if phase is Phase.PLACE} == {round(2.5 * 2 / 3, 6)}
+
+
 def test_ranked_moves_are_sorted_and_legal() -> None:
     g = mid_game(8)
     moves = ranked_moves(g, random.Random(1), 5)
@@ -626,8 +673,11 @@ def test_ranked_moves_are_sorted_and_legal() -> None:
 
 def result(a_seat: int, scores: tuple[int, int], decisions: tuple[int, int] = (10, 10),
            seconds: tuple[float, float] = (1.0, 2.0), seed: int = 1) -> GameResult:
+    """A game whose turns are half its decisions, its longest decision half its thinking, its longest turn
+    three quarters of it."""
     seats = ("A", "B") if a_seat == 0 else ("B", "A")
-    return GameResult(seed, seats, a_seat, scores, decisions, seconds, (seconds[0] / 2, seconds[1] / 2))
+    return GameResult(seed, seats, a_seat, scores, decisions, seconds, (seconds[0] / 2, seconds[1] / 2),
+                      (decisions[0] // 2, decisions[1] // 2), (seconds[0] * 3 / 4, seconds[1] * 3 / 4))
 
 
 def test_arena_report_counts_wins_draws_points_and_time() -> None:
@@ -646,6 +696,9 @@ def test_arena_report_counts_wins_draws_points_and_time() -> None:
     assert a.mean_seconds == pytest.approx(1.4 / 11)
     assert b.mean_seconds == pytest.approx((1.0 + 3.0 + 0.5 + 0.2) / 14)
     assert (a.max_seconds, b.max_seconds) == pytest.approx((0.3, 1.5))
+    assert (a.turns, b.turns) == (2 + 1 + 1 + 1, 2 + 3 + 0 + 1)
+    assert a.mean_turn_seconds == pytest.approx(1.4 / 5)
+    assert (a.max_turn_seconds, b.max_turn_seconds) == pytest.approx((0.45, 2.25))
     data = report.to_json()
     json.dumps(data)  # plain JSON
     assert data["games"] == 4 and data["wins"] == [2, 1] and data["draws"] == 1
@@ -659,6 +712,22 @@ def test_arena_report_counts_wins_draws_points_and_time() -> None:
     assert "win rate of A: 62.5%" in text
     assert "mean score: A 7.5, B 6.2" in text
     assert "time per decision: A mean 0.127 s, max 0.300 s" in text
+    assert "time per turn: A mean 0.280 s, max 0.450 s" in text
+    assert data["mean_seconds_per_turn"] == pytest.approx([1.4 / 5, 4.7 / 6])
+    assert data["max_seconds_per_turn"] == pytest.approx([0.45, 2.25])
+    assert data["max_seconds_per_decision"] == pytest.approx([0.3, 1.5])
+
+
+def test_an_arena_report_written_before_turns_were_counted_still_reads() -> None:
+    report = ArenaReport(("A", "B"), "zamek")
+    report.games = [result(0, (10, 5))]
+    data = report.to_json()
+    for row in data["results"]:  # type: ignore[attr-defined]
+        del row["turns"], row["max_turn_seconds"]
+    _, _, games = results_from_json(json.loads(json.dumps(data)))
+    assert games[0].turns == (0, 0) and games[0].max_seconds == (0.5, 1.0)
+    again = ArenaReport(("A", "B"), "zamek", games)
+    assert again.summaries()[0].mean_turn_seconds == 0.0  # unknown, not a division by zero
 
 
 def test_arena_report_of_a_clean_sweep_and_of_no_games() -> None:
@@ -704,7 +773,7 @@ def test_run_arena_alternates_seats_on_paired_seeds(monkeypatch: pytest.MonkeyPa
 
 def fake_game(players: tuple[str, str], seed: int, setup: Setup, a_seat: int = 0) -> GameResult:
     scores = (20, 10) if players[0] == "greedy" else (10, 20)  # greedy always wins
-    return GameResult(seed, players, a_seat, scores, (1, 1), (0.1, 0.2), (0.05, 0.1))
+    return GameResult(seed, players, a_seat, scores, (1, 1), (0.1, 0.2), (0.05, 0.1), (1, 1), (0.08, 0.15))
 
 
 def test_run_arena_tells_of_each_game_as_it_finishes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -717,7 +786,8 @@ def test_run_arena_tells_of_each_game_as_it_finishes(monkeypatch: pytest.MonkeyP
     report = run_arena("greedy", "random", 3, 7, BASE, on_game=listen)
     assert [(n, planned) for n, planned, _ in heard] == [(1, 3), (2, 3), (3, 3)]
     assert heard[0][2] == ("[1/3] seed 7, greedy first: greedy 20, random 10; "
-                           "longest decision greedy 0.05 s / random 0.10 s; so far greedy 1, random 0, draws 0")
+                           "longest decision greedy 0.05 s / random 0.10 s, turn greedy 0.08 s / random 0.15 s; "
+                           "so far greedy 1, random 0, draws 0")
     assert heard[1][2].startswith("[2/3] seed 7, random first: random 10, greedy 20;")
     assert heard[2][2].endswith("so far greedy 3, random 0, draws 0")
     assert report.to_json()["games_planned"] == 3
@@ -732,8 +802,10 @@ def test_run_arena_plays_real_games_in_both_seat_orders() -> None:
     ]
     for game in report.games:
         again = play_match_game(game.seats, game.seed, Setup(), game.a_seat)
-        assert (again.scores, again.decisions) == (game.scores, game.decisions)
+        assert (again.scores, again.decisions, again.turns) == (game.scores, game.decisions, game.turns)
         assert sum(game.decisions) >= SHORT_TILES
+        assert all(0 < t <= d for t, d in zip(game.turns, game.decisions, strict=True))
+        assert all(most >= longest for most, longest in zip(game.max_turn_seconds, game.max_seconds, strict=True))
     a, b, draws = report.summaries()
     assert a.wins + b.wins + draws == 4
     assert a.points + b.points == sum(sum(g.scores) for g in report.games)
@@ -892,7 +964,7 @@ def test_cli_ladder_resumed_after_a_stop_is_the_ladder_played_at_once(tmp_path: 
     for name in files:
         assert game_keys(pieces / name) == game_keys(tmp_path / "at_once" / name)
     def table_without_times(output: str) -> list[str]:
-        return [line.rsplit("|", 2)[0] for line in output.splitlines() if line.startswith("|")]
+        return [line.rsplit("|", 4)[0] for line in output.splitlines() if line.startswith("|")]  # times: last 3
 
     assert table_without_times(resumed.output) == table_without_times(at_once.output)  # the same table and ratings
     assert len(table_without_times(resumed.output)) == 5

@@ -28,13 +28,14 @@ without it."""
 DEEP_WIDTH: Final = 16
 """Candidate moves the deep and expert levels search at each decision node (hard: 8)."""
 HARD_CAP_SECONDS: Final = 4.0
-"""The hard level stops searching after this long (its budget normally ends far sooner); the second
-below the promised 5 s leaves room for the iteration in progress and a busy machine."""
+"""The hard level's cap on one turn, all its decisions together (its budget normally ends far sooner); the
+second below the promised 5 s leaves room for the iteration in progress and a busy machine."""
 DEEP_CAP_SECONDS: Final = 5.0
-"""The deep level's cap on one decision (it ends by its budget well before, in the compiled core)."""
+"""The deep level's cap on one turn (it ends by its budget well before, in the compiled core)."""
 EXPERT_CAP_SECONDS: Final = 2.5
-"""The expert's cap on one decision: its longest positions reach it, and half a second below the promised
-3 s leaves room for the iteration in progress and a busy machine."""
+"""The expert's cap on one turn, all its decisions together (the placement, the order of scoring, a x2
+token…): its longest turns reach it, and half a second below the promised 3 s leaves room for the iteration
+in progress and a busy machine."""
 STRONGER_CAPS: Final = {"deep": DEEP_CAP_SECONDS, "expert": EXPERT_CAP_SECONDS}
 STRONGER_PLAYOUTS: Final = {"deep": 1, "expert": 2}
 """Turns each leaf of the search is played on before it is judged. Two turns let a leaf see the opponent's
@@ -43,7 +44,7 @@ turn (hard itself) 50%, three 58.5%, none 32.8% (200 games each, seeds 1-100 bot
 
 OFFERED_LEVELS: Final = (*LEVELS, "expert")
 """The levels the web app offers people to play against: the four levels and the expert, whose turns the
-server thinks out in its pool of processes (about half a second each, at most its cap)."""
+server thinks out in its pool of processes (about a second a turn, at most its cap)."""
 
 BOT_NAMES: Final = ("random", "greedy", "learned", "mcts", *LEVELS, *STRONGER_LEVELS)
 
@@ -61,13 +62,13 @@ def make_bot(spec: str) -> Bot:
         bot = make_bot(LEVELS[name])
         bot.name = name
         if isinstance(bot, MCTSBot):
-            bot.max_seconds = HARD_CAP_SECONDS
+            bot.max_seconds = bot.turn_seconds = HARD_CAP_SECONDS
         return bot
     if name in STRONGER_LEVELS and not budget:
         bot = make_bot(STRONGER_LEVELS[name])
         bot.name = name
         if isinstance(bot, MCTSBot):
-            bot.max_seconds = STRONGER_CAPS[name]
+            bot.max_seconds = bot.turn_seconds = STRONGER_CAPS[name]
             bot.width = DEEP_WIDTH
             bot.playout_turns = STRONGER_PLAYOUTS[name]
         return bot

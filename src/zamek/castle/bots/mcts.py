@@ -106,17 +106,41 @@ class MCTSBot:
     opponent: Evaluator | None = None
     """How the opponent is assumed to judge moves (in the tree and in playouts); None: like ``evaluator``."""
     max_seconds: float | None = None
-    """A safety cap on thinking time; the iteration budget normally ends the search well before it."""
+    """A safety cap on one decision's thinking time; the iteration budget normally ends the search well before."""
+    turn_seconds: float | None = None
+    """A cap on all the decisions of one turn together (an extra turn is another turn): what a person waits for.
+    The placement, which decides most, may take two thirds of it; each decision after it half of what is left,
+    so that however many follow (the order of scoring, a x2 token, an extra turn) the turn ends within it."""
     compiled: bool = True
     """Search in the compiled core where it is available (``zamek.castle.bots.compiled``: the same decisions, the
     generator left in the same state, a hundred times sooner); else, and with False, in Python."""
     _plan: tuple[object, PlayerAction] | None = field(default=None, repr=False)
     _me: int = field(default=0, repr=False)
+    _turn: tuple[int, int] = field(default=(-1, -1), repr=False)
+    _turn_spent: float = field(default=0.0, repr=False)
     last_iterations: int = field(default=0, repr=False)
     """Iterations the last search ran (for benchmarks)."""
 
     def choose(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> PlayerAction:
         started = time.perf_counter()  # the time cap counts ranking the candidates too
+        turn = (state.turn, state.current)
+        if turn != self._turn:
+            self._turn, self._turn_spent = turn, 0.0
+        try:
+            return self._choose(state, rng, budget, started)
+        finally:
+            self._turn_spent += time.perf_counter() - started
+
+    def _seconds(self, state: GameState, budget: Budget | None) -> float | None:
+        """This decision's cap: the budget's or the bot's, and within what the turn has left."""
+        seconds = budget.seconds if budget and budget.seconds else self.max_seconds
+        if self.turn_seconds is None:
+            return seconds
+        left = max(0.0, self.turn_seconds - self._turn_spent)
+        share = left * (2 / 3 if state.phase is Phase.PLACE else 1 / 2)
+        return max(1e-9, min(seconds, share) if seconds else share)
+
+    def _choose(self, state: GameState, rng: random.Random, budget: Budget | None, started: float) -> PlayerAction:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -126,7 +150,7 @@ class MCTSBot:
                 return planned
         self._me = state.current
         iterations = budget.iterations if budget and budget.iterations else self.iterations
-        seconds = budget.seconds if budget and budget.seconds else self.max_seconds
+        seconds = self._seconds(state, budget)
         if self.compiled and fast.AVAILABLE:
             left = None if not seconds else max(1e-9, seconds - (time.perf_counter() - started))
             result = fast_players.search(

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from zamek.i18n import Message
 from zamek.kit.errors import RecordError, ZamekError
+from zamek.kit.play import Thinking
 from zamek.server.errors import ServiceError
 
 if TYPE_CHECKING:
@@ -42,9 +43,17 @@ class MoveInfo:
         return str(self.action)
 
 
-Think = Callable[..., list[str]]
-"""The computer's whole turn from a game's record: its moves in notation (chance included) until a person is to
-decide or the game ends. Module-level and pure, so that it runs in a pool of processes."""
+@dataclass(frozen=True)
+class Thought:
+    """The computer's reply: its moves in notation (chance included), and how long its seats thought."""
+
+    moves: list[str]
+    thinking: Thinking = field(default_factory=Thinking)
+
+
+Think = Callable[..., Thought]
+"""The computer's whole reply from a game's record: its moves until a person is to decide or the game ends.
+Module-level and pure (but for the clock it reads), so that it runs in a pool of processes."""
 
 
 class GameKind(ABC):

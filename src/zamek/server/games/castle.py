@@ -3,15 +3,17 @@ undo, and the computer's thinking."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, Final
 
 from zamek import Action, Draw, GameState, Phase, Reveal, Setup, make_bot, new_game, parse_action
 from zamek.castle import record as records
 from zamek.castle.report import move_message
 from zamek.castle.seeding import SeededChance, player_move_rng
+from zamek.kit.play import Thinking
 from zamek.kit.records import parse_moves
 from zamek.server.errors import ServiceError
-from zamek.server.games import GameKind, MoveInfo, Think
+from zamek.server.games import GameKind, MoveInfo, Think, Thought
 
 if TYPE_CHECKING:
     from zamek.server.live import LiveGame
@@ -39,22 +41,26 @@ def chance_for(seed: int, state: GameState) -> Action:
     return SeededChance(seed, state.tiles).outcome(state)
 
 
-def think(setup: dict[str, Any], moves: list[str], seed: int, level: str, human: int) -> list[str]:
+def think(setup: dict[str, Any], moves: list[str], seed: int, level: str, human: int) -> Thought:
     """The computer's whole turn from a game's record: its moves in notation (chance included) until a person is
-    to decide or the game ends. A pure function of its arguments, run in the pool."""
+    to decide or the game ends, and how long it thought (by decision and by turn: an extra turn is a turn).
+    Its moves are a pure function of its arguments; it runs in the pool."""
     state = new_game(records.setup_from_json(setup))
     for move in parse_moves({"moves": moves}, parse_action):
         state.apply(move)
     bot = make_bot(level)
     played: list[str] = []
+    thinking = Thinking()
     while not state.is_over() and (state.is_chance() or state.current != human):
         if state.is_chance():
             action: Action = chance_for(seed, state)
         else:
+            started = time.perf_counter()
             action = bot.choose(state, player_move_rng(seed, state.current, len(moves) + len(played)))
+            thinking.record(state.turn, time.perf_counter() - started)
         state.apply(action)
         played.append(str(action))
-    return played
+    return Thought(played, thinking)
 
 
 def players_for(mode: str, level: str | None, human: int | None) -> list[str]:

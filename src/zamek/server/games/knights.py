@@ -14,12 +14,14 @@ secret choice, is given out only once the game is over.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from zamek import i18n
 from zamek.castle.bots.base import Budget
 from zamek.i18n import Message, catalogue, say
+from zamek.kit.play import Thinking
 from zamek.knights import record as records
 from zamek.knights.bots import BOT_NAMES, make_bot
 from zamek.knights.rules.actions import Action, Draw, parse_action
@@ -43,7 +45,7 @@ from zamek.knights.rules.engine import (
 from zamek.knights.seeding import SeededTiles, player_move_rng
 from zamek.knights.terms import card_name, event_messages, reader_of, tile_name
 from zamek.server.errors import ServiceError, computer_failed
-from zamek.server.games import GameKind, MoveInfo, Think
+from zamek.server.games import GameKind, MoveInfo, Think, Thought
 from zamek.server.knights_schemas import (
     CampCard,
     CancelledCards,
@@ -85,15 +87,17 @@ PHASES: Final[dict[Phase, KnightsPhase]] = {
 
 
 
-def think(setup: dict[str, Any], moves: list[str], seed: int, players: list[str]) -> list[str]:
+def think(setup: dict[str, Any], moves: list[str], seed: int, players: list[str]) -> Thought:
     """The computer seats' choices (and the tiles turned up between them) from a game's record, until a person is
-    to choose or the game ends. A pure function of its arguments, run in the pool."""
+    to choose or the game ends, and how long they thought (a seat's decisions in a row are its turn). Its moves
+    are a pure function of its arguments; it runs in the pool."""
     rules = records.setup_from_json(setup)
     state = KnightsState.new(rules)
     for move in moves:
         state.play(parse_action(move))
     tiles = SeededTiles(seed, rules)
     played: list[str] = []
+    thinking = Thinking()
     while not state.is_over():
         if state.is_chance():
             action: Action = tiles.outcome(state)
@@ -102,10 +106,12 @@ def think(setup: dict[str, Any], moves: list[str], seed: int, players: list[str]
         else:
             kind, seat = players[state.current], state.current
             rng = player_move_rng(seed, seat, len(moves) + len(played))
+            started = time.perf_counter()
             action = make_bot(kind).choose(state, rng, Budget(seconds=MC_SECONDS) if kind == "mc" else None)
+            thinking.record(seat, time.perf_counter() - started)
         state.play(action)
         played.append(str(action))
-    return played
+    return Thought(played, thinking)
 
 
 class KnightsKind(GameKind):
