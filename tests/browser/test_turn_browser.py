@@ -10,6 +10,7 @@ is a document.hidden made to say so.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -55,8 +56,11 @@ window.AudioContext = FakeAudio;
 window.webkitAudioContext = FakeAudio;
 const RealNotification = window.Notification;
 class FakeNotification {
-  constructor(title, options = {}) { window.__notes.push({ title, body: options.body || '' }); }
-  close() {}
+  constructor(title, options = {}) {
+    window.__notes.push({ title, body: options.body || '' });
+    (window.__shown = window.__shown || []).push(this);
+  }
+  close() { this.closed = true; }
   static get permission() { return RealNotification ? RealNotification.permission : 'denied'; }
   static requestPermission() { return RealNotification.requestPermission(); }
 }
@@ -172,6 +176,11 @@ def test_a_notification_comes_where_the_player_allowed_it_and_not_elsewhere(
     play_turn(host)
     friend.wait_for_function("window.__notes.length === 1", timeout=15_000)
     assert notes(host) == []
+    # Clicking the notification (as the system would: its onclick) opens that game, and the note goes.
+    friend.evaluate("window.__shown[window.__shown.length - 1].onclick()")
+    expect(friend).to_have_url(re.compile(f"#/game/{game_id}$"))
+    friend.wait_for_selector("#board")
+    assert friend.evaluate("window.__shown[window.__shown.length - 1].closed") is True
 
 
 def test_rycerze_i_zamki_says_your_move_in_the_title(pages: list[Page], server: Server) -> None:
