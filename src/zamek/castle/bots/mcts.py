@@ -26,6 +26,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Final
 
 from zamek.castle import fast
 from zamek.castle.bots import compiled as fast_players
@@ -39,6 +40,9 @@ from zamek.castle.runner import sample_chance
 
 Move = tuple[PlayerAction, ...]
 """One action, or a placement followed by a figure choice."""
+PLACEMENT_SHARE: Final = 0.8
+"""The part of a turn's seconds its placement may take (with its figure: the turn's main choice); the rest is for
+the questions that may follow, two-choice questions that need far fewer iterations."""
 
 
 def apply_move(state: GameState, move: Move, rng: random.Random, evaluator: Evaluator = DEFAULT) -> None:
@@ -109,8 +113,8 @@ class MCTSBot:
     """A safety cap on one decision's thinking time; the iteration budget normally ends the search well before."""
     turn_seconds: float | None = None
     """A cap on all the decisions of one turn together (an extra turn is another turn): what a person waits for.
-    The placement, which decides most, may take two thirds of it; each decision after it half of what is left,
-    so that however many follow (the order of scoring, a x2 token, an extra turn) the turn ends within it."""
+    The placement, which decides most, may take ``PLACEMENT_SHARE`` of it; each decision after it half of what is
+    left, so that however many follow (the order of scoring, a x2 token, an extra turn) the turn ends within it."""
     compiled: bool = True
     """Search in the compiled core where it is available (``zamek.castle.bots.compiled``: the same decisions, the
     generator left in the same state, a hundred times sooner); else, and with False, in Python."""
@@ -137,7 +141,7 @@ class MCTSBot:
         if self.turn_seconds is None:
             return seconds
         left = max(0.0, self.turn_seconds - self._turn_spent)
-        share = left * (2 / 3 if state.phase is Phase.PLACE else 1 / 2)
+        share = left * (PLACEMENT_SHARE if state.phase is Phase.PLACE else 1 / 2)
         return max(1e-9, min(seconds, share) if seconds else share)
 
     def _choose(self, state: GameState, rng: random.Random, budget: Budget | None, started: float) -> PlayerAction:
