@@ -10,7 +10,8 @@
 - ``legality``: where a tile and a figure may go, what may be played now.
 - ``scoring``: scoring as features close, the order question, the final scoring, and the previews the views and
   the bots ask (a feature's worth, an order choice's outcome).
-- ``breakdown``: the itemised score lines.  ``state``: ``GameState`` and the turn's flow.
+- ``breakdown``: the itemised score lines.  ``state``: ``GameState`` and the turn's flow.  ``projection``: the
+  scores if the game ended now (the final scoring applied to a position).
 - ``actions``: the actions and their notation.  ``position``: positions as text.  ``errors``: what the core
   raises for bad input.
 
