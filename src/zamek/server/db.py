@@ -223,7 +223,7 @@ class Repository:
             session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
         else:
             row.clock, row.ended, row.rematch, row.to_move = extras.clock, extras.ended, extras.rematch, extras.to_move
-            row.deadline_ms = extras.deadline_ms
+            row.deadline_ms, row.takeback = extras.deadline_ms, extras.takeback
 
     # ------------------------------------------------------------- analyses
 
@@ -417,7 +417,7 @@ class Repository:
 
 
 def _extras(row: ExtrasRow) -> Extras:
-    return Extras(row.clock, row.ended, row.rematch, row.to_move, row.deadline_ms)
+    return Extras(row.clock, row.ended, row.rematch, row.to_move, row.deadline_ms, row.takeback)
 
 
 def _aware(moment: datetime) -> datetime:

@@ -79,6 +79,9 @@ class LiveGame:
     """A castle game made from a saved game's record."""
     deadline_ms: int | None = None
     """When the time of the seat to move runs out (before the game has started: its time for a first move)."""
+    takeback: dict[str, Any] | None = None
+    """A castle game with a friend: the takeback asked or declined on this position (:mod:`zamek.server.takeback`);
+    every move clears it."""
 
     @property
     def hints_allowed(self) -> bool:
@@ -95,7 +98,8 @@ class LiveGame:
         return self.ended is not None and self.ended.get("reason") == "abort"
 
     def extras(self) -> Extras:
-        return Extras(self.clock.to_json() if self.clock else None, self.ended, self.rematch, self.seat_to_act())
+        return Extras(self.clock.to_json() if self.clock else None, self.ended, self.rematch, self.seat_to_act(),
+                      self.deadline_ms, self.takeback)
 
     @property
     def waiting_for_friend(self) -> bool:

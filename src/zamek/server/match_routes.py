@@ -3,13 +3,16 @@
 One protocol serves the castle game and Rycerze i zamki: a new match names its ``game``; a view, a move, the live
 events, a resignation, an abort, a rematch, an invitation, the record and the status are asked the same way of
 either (a card game's view is the token's seat's, or the public one). What only one game has answers 409
-``not-for-this-game`` for the other (the castle game's draw at one screen, undo, replays in words, hints).
+``not-for-this-game`` for the other (the castle game's draw at one screen, undo, takebacks, replays in words,
+hints).
 
 Every route answers in the language of the request (``?lang=``, else the browser's ``Accept-Language``). The routes
 of protocol 3 under ``/api/knights``, aliases of these in protocol 4, are gone in protocol 5.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
@@ -20,6 +23,7 @@ from zamek import Setup
 from zamek.server.events import stream
 from zamek.server.games.knights import KNIGHTS
 from zamek.server.knights_schemas import KnightsSavedGame, KnightsView, SeatedKnightsView
+from zamek.server.live import LiveGame
 from zamek.server.routing import Lang, Token, event_stream, last_event_id
 from zamek.server.schemas import (
     GameStatus,
@@ -120,6 +124,29 @@ def add_match_routes(app: FastAPI, service: GameService) -> None:
         live = service.undo(game_id, body.revision if body else None, token)
         return answer(service.view(game_id, lang, live, token=token))
 
+    @app.post("/api/games/{game_id}/takeback", responses=errors(401, 403, 404, 409, 422), response_model=View)
+    def ask_takeback(game_id: str, token: Token, lang: Lang, body: Revision | None = None) -> Response:
+        """A castle game with a friend: ask to take your last turn back (and the other player's reply, if they have
+        moved; ``GameView.takeback``); the other player accepts or declines. One request at a time, one a position."""
+        return seat_changed(service.ask_takeback, game_id, token, lang, body)
+
+    @app.post("/api/games/{game_id}/takeback/accept", responses=errors(401, 403, 404, 409, 422), response_model=View)
+    def accept_takeback(game_id: str, token: Token, lang: Lang, body: Revision | None = None) -> Response:
+        """Accept the other player's request: the game goes back to where their last turn began."""
+        return seat_changed(service.accept_takeback, game_id, token, lang, body)
+
+    @app.post("/api/games/{game_id}/takeback/decline", responses=errors(401, 403, 404, 409, 422), response_model=View)
+    def decline_takeback(game_id: str, token: Token, lang: Lang, body: Revision | None = None) -> Response:
+        """Decline the other player's request: they may ask again after the next move."""
+        return seat_changed(service.decline_takeback, game_id, token, lang, body)
+
+    def seat_changed(change: Callable[[str, str | None, int | None], LiveGame], game_id: str, token: str | None,
+                     lang: str, body: Revision | None) -> Response:
+        """A change a seat asks (``change(game_id, token, revision)``, on the revision its page shows), answered
+        with the match as that seat sees it."""
+        live = change(game_id, token, body.revision if body else None)
+        return answer(service.view(game_id, lang, live, token=token))
+
     def joined(game_id: str, body: Join, lang: str, kind: str | None) -> SeatedView | SeatedKnightsView:
         return service.seated_view(service.join(game_id, body.invite, body.name, kind, body.key), lang,
                                    seated=True)
@@ -138,15 +165,13 @@ def add_match_routes(app: FastAPI, service: GameService) -> None:
     @app.post("/api/games/{game_id}/resign", responses=errors(401, 403, 404, 409, 422), response_model=View)
     def resign(game_id: str, token: Token, lang: Lang, body: Revision | None = None) -> Response:
         """Resign: the other players win."""
-        live = service.resign(game_id, token, body.revision if body else None)
-        return answer(service.view(game_id, lang, live, token=token))
+        return seat_changed(service.resign, game_id, token, lang, body)
 
     @app.post("/api/games/{game_id}/abort", responses=errors(401, 403, 404, 409, 422), response_model=View)
     def abort(game_id: str, token: Token, lang: Lang, body: Revision | None = None) -> Response:
         """Abort a match before every person has made a first move: it ends with no result (409 ``started``
         after)."""
-        live = service.abort(game_id, token, body.revision if body else None)
-        return answer(service.view(game_id, lang, live, token=token))
+        return seat_changed(service.abort, game_id, token, lang, body)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409, 422),
               response_model=Seated)

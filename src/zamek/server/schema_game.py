@@ -89,6 +89,10 @@ class TokenView(Answer):
 
 class PlayerView(Answer):
     score: int
+    projected: int
+    """The score if the game ended now: the final scoring (meadows, the family house's empty area, the end tokens
+    taken, falcon nests) applied to this position (the engine's ``projected_scores``); a finished game's, its score.
+    It reads open information only (Z22): the same for every reader."""
     supply: int
     """Followers in supply."""
     princes: int
@@ -300,6 +304,22 @@ class PromptWords(Answer):
     tile: str | None
 
 
+class TakebackView(Answer):
+    """A castle game with a friend: taking one's last turn back when the other player agrees (``/takeback``,
+    ``/takeback/accept``, ``/takeback/decline``). A takeback goes back to where its seat's last turn began (its tile
+    just drawn): that turn's moves and everything after them (the other player's reply) are taken back."""
+
+    can_ask: list[bool]
+    """Whether each seat may ask now: it has a move to take back, no request is open, and it has not been refused
+    on this position."""
+    asked_by: int | None = None
+    """The seat whose request waits for the other seat's answer."""
+    declined: list[int] = Field(default_factory=list)
+    """The seats whose request was declined on this position: they may ask again after the next move."""
+    moves: list[int] = Field(default_factory=list)
+    """While a request is open: each seat's moves (not the tiles drawn) it would take back."""
+
+
 class GameView(Answer):
     """A castle game's position with everything the page draws (and the game's metadata)."""
 
@@ -366,6 +386,8 @@ class GameView(Answer):
     watching: int = 0
     """The spectators' pages open on the game (its live events without a seat's token) when the view was made; the
     events' ``presence`` tells of each change."""
+    takeback: TakebackView | None = None
+    """A game with a friend, on and under way: takebacks by agreement (None in the other games)."""
 
 
 class SeatedView(GameView):

@@ -30,7 +30,9 @@ answers its kind, its message's code, the rule it enforces and its values beside
 language (``ErrorAnswer``; the kinds ``illegal`` and ``malformed`` became ``illegal-move`` and ``malformed-move``, a
 game over is ``game-over``); a view's lines (moves, score lines, hints, a decision's moves, the card game's events)
 come with their messages (``MessageView``: players as seats, said by each reader as they know them); ``/api/meta``
-names each language (``LanguageView``); the routes of protocol 3 under ``/api/knights`` are gone.
+names each language (``LanguageView``); the routes of protocol 3 under ``/api/knights`` are gone. Added since, which a
+client of version 5 may ignore: each player's ``projected`` score (``PlayerView``) and takebacks by agreement in
+games with a friend (``GameView.takeback``, ``/takeback``, ``/takeback/accept``, ``/takeback/decline``).
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ from zamek.server.schema_game import (
     SeatToken,
     SeatView,
     SetupInfo,
+    TakebackView,
     TokenView,
     UseChoice,
 )
@@ -173,6 +176,7 @@ __all__ = [
     "Secret",
     "SetupInfo",
     "Space",
+    "TakebackView",
     "TokenView",
     "UseChoice",
     "Words",

@@ -1,6 +1,6 @@
 """The match service: the matches of both games in memory and in the database — loading and replaying them,
-creating them, moves committed one transaction each, undo — with joining, endings, aborts and rematches through
-their modules.
+creating them, moves committed one transaction each, undo — with joining, endings, aborts, rematches and takebacks
+through their modules.
 
 A :class:`LiveGame` (:mod:`zamek.server.live`) is a match held in memory: its record (setup, seed, moves) and the
 position those moves reach. Every change goes through :meth:`Sessions.commit`, which writes the whole new move
@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from zamek import MalformedActionError, Phase, Setup, ZamekError
-from zamek.server import creating, endings, joining, rematch
+from zamek.server import creating, endings, joining, rematch, takeback
 from zamek.server.cache import RecentGames
 from zamek.server.clock import Clock, ClockSettings
 from zamek.server.db import Added, Repository
@@ -156,6 +156,7 @@ class Sessions:
             live.state, live.actions, live.infos, live.seats = fresh.state, fresh.actions, fresh.infos, fresh.seats
             live.clock, live.ended, live.rematch, live.deadline_ms = (fresh.clock, fresh.ended, fresh.rematch,
                                                                       fresh.deadline_ms)
+            live.takeback = fresh.takeback
         live.revision = stored.revision
         live.bot_error = None
 
@@ -164,6 +165,7 @@ class Sessions:
         live.seats = self.repo.seats(live.id)
         live.clock = Clock.from_json(extras.clock) if extras.clock else None
         live.ended, live.rematch, live.deadline_ms = extras.ended, extras.rematch, extras.deadline_ms
+        live.takeback = extras.takeback
 
     def _forget(self, live: LiveGame) -> None:
         live.deleted = True
@@ -301,6 +303,15 @@ class Sessions:
     def rematch(self, game_id: str, token: str | None, kind: str | None = None) -> Created:
         return rematch.rematch(self, game_id, token, kind)
 
+    def ask_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
+        return takeback.ask(self, game_id, token, revision)
+
+    def accept_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
+        return takeback.accept(self, game_id, token, revision)
+
+    def decline_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
+        return takeback.decline(self, game_id, token, revision)
+
     def prove(self, live: LiveGame, token: str | None) -> int:
         """The seat ``token`` holds (refused otherwise); its first use ends the invitation's right to give the
         seat again (a friend whose answer to joining was lost asks again with the same invitation until then)."""
@@ -423,12 +434,12 @@ class Sessions:
         return live.started(infos, state)
 
     def extras_of(self, live: LiveGame) -> Extras:
-        return self._extras(live, live.state)
+        return self._extras(live, live.state, takeback=live.takeback)
 
-    def _extras(self, live: LiveGame, state: Any, clock: Clock | None = None, infos: list[MoveInfo] | None = None
-                ) -> Extras:
+    def _extras(self, live: LiveGame, state: Any, clock: Clock | None = None, infos: list[MoveInfo] | None = None,
+                takeback: dict[str, Any] | None = None) -> Extras:
         """What is stored beside the moves: the clock, the end, the rematch, the seat to move and when its time
-        (or, before the game has started, its time for a first move) runs out."""
+        (or, before the game has started, its time for a first move) runs out, the takeback asked or declined."""
         clock = live.clock if clock is None else clock
         to_act = live.seat_to_act(state)
         over = live.ended is not None or state.is_over()
@@ -443,11 +454,12 @@ class Sessions:
                 same_seat = live.deadline_ms is not None and live.seat_to_act() == to_act
                 deadline = live.deadline_ms if same_seat else round(
                     (self.now() + FIRST_MOVE_SECONDS[clock.settings.kind]) * 1000)
-        return Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act, deadline)
+        return Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act, deadline, takeback)
 
     def commit(self, live: LiveGame, state: Any, actions: list[Any], infos: list[MoveInfo], replace: bool = False,
                added: Added | None = None, seats: Sequence[tuple[Seat, Seat]] = ()) -> None:
-        """Store the new move list (and the clock, the end, the rematch, the computer's next turn; and ``added``,
+        """Store the new move list (and the clock, the end, the rematch, the takeback asked, which only a change
+        that makes no move keeps, the computer's next turn; and ``added``,
         a new match made by this change; ``seats``, seats it gives, as seen and as given, the latter already in
         ``live.seats``) in one transaction,
         on the revision the match in memory has, then (only then) change the match in memory.
@@ -465,7 +477,9 @@ class Sessions:
                 clock.stop(self.now())
             elif self.started(live, all_infos, state):
                 clock.run_for(to_act, self.now())
-        extras = self._extras(live, state, clock, all_infos)
+        # A takeback is asked of one position: a move (or a move taken back) or the end lets it lapse.
+        takeback = live.takeback if not actions and not replace and live.ended is None else None
+        extras = self._extras(live, state, clock, all_infos, takeback)
         job_due = self._job_due(live, state)
         over = live.ended is not None or state.is_over()
         written = self.repo.save(
@@ -479,7 +493,7 @@ class Sessions:
             self._reload(live)
             raise ServiceError(409, "stale", "stale")
         live.state, live.actions, live.infos, live.revision = state, all_actions, all_infos, live.revision + 1
-        live.clock, live.deadline_ms = clock, extras.deadline_ms
+        live.clock, live.deadline_ms, live.takeback = clock, extras.deadline_ms, extras.takeback
         live.bot_error = None
         self.changed(live)
         if job_due is not None:

@@ -161,6 +161,9 @@ class ExtrasRow(Base):
     """The seat the game waits for (for the lobby's "your move")."""
     deadline_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
     """When the time of the seat to move runs out (epoch milliseconds; None: no clock runs)."""
+    takeback: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """A castle game with a friend: the takeback asked or declined on this position (:mod:`zamek.server.takeback`);
+    every move clears it."""
 
 
 @dataclass
@@ -170,6 +173,7 @@ class Extras:
     rematch: str | None = None
     to_move: int | None = None
     deadline_ms: int | None = None
+    takeback: dict[str, Any] | None = None
 
 
 class ComputerJobRow(Base):

@@ -34,6 +34,7 @@ from zamek.castle import record as records
 from zamek.castle.report import score_message
 from zamek.castle.rules.breakdown import ScoreItem
 from zamek.castle.rules.geometry import rotate_segment, space_name
+from zamek.castle.rules.projection import projected_scores
 from zamek.castle.rules.setup import ROLES, Setup
 from zamek.castle.rules.tokens import printed_number
 from zamek.castle.terms import counted, feature, role, token
@@ -71,6 +72,7 @@ from zamek.server.schemas import (
     ScoreLine,
     SeatView,
     SetupInfo,
+    TakebackView,
     TokenView,
     UseChoice,
 )
@@ -307,10 +309,12 @@ def game_view(
     live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str, *, can_undo: bool = False,
     undo_refusal: str | None = None, thinking: bool = False, seats: Sequence[SeatView] = (),
     clock: ClockView | None = None, ended: EndedView | None = None, watching: int = 0, reader: Reader = NOBODY,
+    takeback: TakebackView | None = None,
 ) -> GameView:
     """Return everything the page draws for one position of a game (``state``, reached by the moves ``infos``);
     ``ended`` is a resignation or a time out that ended the game at this position, ``watching`` the spectators'
-    pages open on it; the lines in words are as ``reader`` reads them (the request's seat is "you")."""
+    pages open on it; the lines in words are as ``reader`` reads them (the request's seat is "you"); ``takeback``
+    the takebacks of a game with a friend."""
     lang = lang if lang in languages() else BASE
     setup = state.setup
     edition = setup.edition
@@ -329,9 +333,11 @@ def game_view(
         feature = state.feature_at(space, f.feature)
         figures.append(FigureView(player=f.player, space=space, part=f.feature, feature=feature.id,
                                   piece=PIECES[f.piece], kind=feature.kind.key, role=ROLES[feature.kind]))
+    projected = projected_scores(state)
     players = [
         PlayerView(
-            score=state.scores[p], supply=state.supply[p], princes=state.princes[p], falconers=state.falconers[p],
+            score=state.scores[p], projected=projected[p], supply=state.supply[p], princes=state.princes[p],
+            falconers=state.falconers[p],
             family_size=state.family_size[p], family_spaces=spaces.of(state.family_cells[p]), nests=state.nests[p],
             on_gate=state.on_gate[p], tokens=_tokens(state, p, lang),
         )
@@ -371,7 +377,7 @@ def game_view(
         terms=terms_for(lang, edition), prompt_words=prompt, can_undo=can_undo, undo_refusal=undo_refusal,
         seats=list(seats), clock=clock, ended=ended, rematch=live.rematch, hints=live.hints_allowed,
         can_abort=live.invites_friends and not live.over and not live.started(live.infos),
-        watching=watching,
+        watching=watching, takeback=takeback,
     )
 
 
