@@ -11,6 +11,7 @@ import { Board } from "./board.js";
 import { drawChart } from "./chart.js";
 import { icon } from "./icons.js";
 import { gameLayout, highlightOn, renderSidePanels } from "./panels.js";
+import { showTakeback } from "./takeback.js";
 import { tone, turnOptions, turnShown } from "./turn.js";
 import { copyBox, featureWords, figureIcon, figureLabel, geometryFor, h, lineText, main, message, movesText, pageUrl, playerName, seatValue, showError, state, stopPolling, t, termValue, textOf, tileSvg, tokenWords } from "./ui.js";
 
@@ -344,6 +345,7 @@ function renderTurnPanel(view) {
   // Until both players have made a first move (the clocks wait for them), the game may end with no result.
   if (resignAs !== null && view.can_abort) tools.append(h("button", { type: "button", id: "abort", title: t("page.game.abort-hint"), onclick: () => abort(resignAs) }, t("page.game.abort")));
   if (resignAs !== null && !waiting) tools.append(h("button", { type: "button", class: "danger", id: "resign", onclick: () => resign(resignAs) }, t("page.game.resign")));
+  showTakeback(panel, view, refreshGame);
   panel.append(tools, err);
   if (view.mode === "friend" && heldSeats(view).length) panel.append(seatLinks(view));
 }

@@ -258,7 +258,9 @@ export function renderHelp(section = null) {
       p("tokens-end")),
     sectionOf("end", p("end-1"), // Z20, Z21
       h("ul", { class: "help-points" }, h("li", {}, w("end-meadow")), h("li", {}, w("end-family")), h("li", {}, w("end-tokens"))),
-      figure(emptyAreaPicture(w("end-area", { n: 5 })), w("end-area", { n: 5 }))),
+      figure(emptyAreaPicture(w("end-area", { n: 5 })), w("end-area", { n: 5 })),
+      // What the players' panel projects during the game (panels.js links here), and the tokens it counts.
+      p("end-projected"), h("p", {}, h("a", { href: "#/help/tokens", id: "help-end-tokens" }, w("end-see-tokens")))),
     sectionOf("sokol", p("sokol-1"), // F1-F8
       h("ul", { class: "help-list" },
         item(tilePicture(SAMPLES.chapel, T("chapel")), w("sokol-chapel")),

@@ -1,5 +1,5 @@
-// The game's layout and the side panels the game and the replay screens share: the title, the players, the
-// last moves, the score log, the tiles still to come and the legend.
+// The game's layout and the side panels the game and the replay screens share: the title, the players (with the
+// score each would have if the game ended now), the last moves, the score log, the tiles still to come and the legend.
 
 import { icon } from "./icons.js";
 import { drawSwatch, el as svgEl } from "./tiles.js";
@@ -87,11 +87,16 @@ function renderPlayers(view) {
         return h("span", { class: tk.usable ? "token" : "token later", title: tk.usable ? name : t("page.game.token-later", { token: name }) }, h("b", {}, tk.number), " ", tokenEffect(tk.kind));
       })
         : h("span", { class: "muted" }, t("page.game.no-tokens")));
+    // While the game is on: the score the final scoring of this position would give (the engine's projection).
+    const projected = view.over ? null
+      : h("span", { class: "projected muted small", "data-projected": p.projected, title: t("page.game.projected-hint") }, t("page.game.projected", { n: p.projected }));
     panel.append(h("div", { class: `player p${i}${view.current === i && !view.over ? " current" : ""}`, "data-player": i },
       h("div", { class: "player-head" }, h("span", { class: `dot p${i}` }), h("span", { class: "name" }, playerName(view, i)),
-        h("span", { class: "score", "data-score": p.score }, p.score)),
+        h("span", { class: "score", "data-score": p.score }, p.score), projected),
       stats, tokens));
   });
+  // How the end scores (and the tokens it counts), on the rules page.
+  if (!view.over) panel.append(h("p", { class: "small" }, h("a", { href: "#/help/end", id: "projected-help" }, t("page.game.projected-help"))));
 }
 
 function renderRecent(view) {
