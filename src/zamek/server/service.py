@@ -19,6 +19,7 @@ from zamek import Setup, ZamekError
 from zamek.castle import analysis as judging
 from zamek.castle import record as records
 from zamek.i18n import BASE, say
+from zamek.server import takeback
 from zamek.server.advice import analysis_view, distinct_hints, hint_move
 from zamek.server.clock import ClockSettings
 from zamek.server.computer import ComputerPlayer
@@ -53,7 +54,6 @@ from zamek.server.sessions import (
     replay_moves,
 )
 from zamek.server.tables import default_db_url
-from zamek.server.takeback import takeback_view
 from zamek.server.views import (
     castle_reader,
     clock_view,
@@ -192,13 +192,13 @@ class GameService:
         return self.sessions.rematch(game_id, token)
 
     def ask_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
-        return self.sessions.ask_takeback(game_id, token, revision)
+        return takeback.ask(self.sessions, game_id, token, revision)
 
     def accept_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
-        return self.sessions.accept_takeback(game_id, token, revision)
+        return takeback.accept(self.sessions, game_id, token, revision)
 
     def decline_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
-        return self.sessions.decline_takeback(game_id, token, revision)
+        return takeback.decline(self.sessions, game_id, token, revision)
 
     # --------------------------------------------------------------- answers
 
@@ -224,7 +224,8 @@ class GameService:
             words = say(f"{SERVER_KEYS}{refusal}", lang, live.setup.edition) if refusal is not None else None
             return game_view(live, live.state, live.infos, lang, can_undo=refusal is None, undo_refusal=words,
                              thinking=live.thinking, seats=seat_views(live, connected), clock=clock, ended=ended,
-                             watching=watching, reader=castle_reader(live, token), takeback=takeback_view(live))
+                             watching=watching, reader=castle_reader(live, token),
+                             takeback=takeback.takeback_view(live))
 
     def _knights_seat(self, live: LiveGame, token: str | None, asked: int | None, used: bool) -> int | None:
         """The seat whose view a request may have: the token's (``asked`` must be it); None without a token."""

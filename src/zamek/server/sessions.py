@@ -1,6 +1,6 @@
 """The match service: the matches of both games in memory and in the database — loading and replaying them,
-creating them, moves committed one transaction each, undo — with joining, endings, aborts, rematches and takebacks
-through their modules.
+creating them, moves committed one transaction each, undo — with joining, endings, aborts and rematches through
+their modules (takebacks, :mod:`zamek.server.takeback`, commit through it too).
 
 A :class:`LiveGame` (:mod:`zamek.server.live`) is a match held in memory: its record (setup, seed, moves) and the
 position those moves reach. Every change goes through :meth:`Sessions.commit`, which writes the whole new move
@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from zamek import MalformedActionError, Phase, Setup, ZamekError
-from zamek.server import creating, endings, joining, rematch, takeback
+from zamek.server import creating, endings, joining, rematch
 from zamek.server.cache import RecentGames
 from zamek.server.clock import Clock, ClockSettings
 from zamek.server.db import Added, Repository
@@ -154,9 +154,8 @@ class Sessions:
         else:
             fresh = self._load(stored)
             live.state, live.actions, live.infos, live.seats = fresh.state, fresh.actions, fresh.infos, fresh.seats
-            live.clock, live.ended, live.rematch, live.deadline_ms = (fresh.clock, fresh.ended, fresh.rematch,
-                                                                      fresh.deadline_ms)
-            live.takeback = fresh.takeback
+            live.clock, live.ended, live.rematch, live.deadline_ms, live.takeback = (
+                fresh.clock, fresh.ended, fresh.rematch, fresh.deadline_ms, fresh.takeback)
         live.revision = stored.revision
         live.bot_error = None
 
@@ -164,8 +163,8 @@ class Sessions:
         extras = self.repo.extras(live.id)
         live.seats = self.repo.seats(live.id)
         live.clock = Clock.from_json(extras.clock) if extras.clock else None
-        live.ended, live.rematch, live.deadline_ms = extras.ended, extras.rematch, extras.deadline_ms
-        live.takeback = extras.takeback
+        live.ended, live.rematch, live.deadline_ms, live.takeback = (extras.ended, extras.rematch, extras.deadline_ms,
+                                                                     extras.takeback)
 
     def _forget(self, live: LiveGame) -> None:
         live.deleted = True
@@ -302,15 +301,6 @@ class Sessions:
 
     def rematch(self, game_id: str, token: str | None, kind: str | None = None) -> Created:
         return rematch.rematch(self, game_id, token, kind)
-
-    def ask_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
-        return takeback.ask(self, game_id, token, revision)
-
-    def accept_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
-        return takeback.accept(self, game_id, token, revision)
-
-    def decline_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
-        return takeback.decline(self, game_id, token, revision)
 
     def prove(self, live: LiveGame, token: str | None) -> int:
         """The seat ``token`` holds (refused otherwise); its first use ends the invitation's right to give the
@@ -459,9 +449,8 @@ class Sessions:
     def commit(self, live: LiveGame, state: Any, actions: list[Any], infos: list[MoveInfo], replace: bool = False,
                added: Added | None = None, seats: Sequence[tuple[Seat, Seat]] = ()) -> None:
         """Store the new move list (and the clock, the end, the rematch, the takeback asked, which only a change
-        that makes no move keeps, the computer's next turn; and ``added``,
-        a new match made by this change; ``seats``, seats it gives, as seen and as given, the latter already in
-        ``live.seats``) in one transaction,
+        of no move keeps, the computer's next turn; and ``added``, a new match made by this change; ``seats``, seats
+        it gives, as seen and as given, the latter already in ``live.seats``) in one transaction,
         on the revision the match in memory has, then (only then) change the match in memory.
 
         The caller holds ``live.lock``. Raise ServiceError 404 when the match has been deleted meanwhile, and 409
@@ -477,8 +466,7 @@ class Sessions:
                 clock.stop(self.now())
             elif self.started(live, all_infos, state):
                 clock.run_for(to_act, self.now())
-        # A takeback is asked of one position: a move (or a move taken back) or the end lets it lapse.
-        takeback = live.takeback if not actions and not replace and live.ended is None else None
+        takeback = live.takeback if not actions and not replace and live.ended is None else None  # of one position
         extras = self._extras(live, state, clock, all_infos, takeback)
         job_due = self._job_due(live, state)
         over = live.ended is not None or state.is_over()
