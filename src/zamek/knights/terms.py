@@ -74,26 +74,26 @@ def event_messages(event: Event) -> list[Message]:
                                   for p, cards in enumerate(event.choices)]
     if isinstance(event, ShepherdsReturn):
         back = [m("shepherds-of", player=Seat(p), count=n) for p, n in enumerate(event.shepherds) if n]
-        return [m("step1", who=back) if back else m("step1-none")]
+        return [m("step1", n=1, who=back) if back else m("step1-none", n=1)]
     if isinstance(event, DuplicatesCancelled):
         if not event.cards:
-            return [m("step2-none")]
+            return [m("step2-none", n=2)]
         items = [m("step2-item", card=card(c), who=[Seat(p) for p in seats]) for c, seats in event.cards]
-        return [m("step2", cards=clauses(items))]
+        return [m("step2", n=2, cards=clauses(items))]
     if isinstance(event, CastleTaken):
         if event.card is None:
-            return [m("step3-sword", player=Seat(event.player), tile=tile(event.tile))]
-        return [m("step3", player=Seat(event.player), tile=tile(event.tile), card=card(event.card),
+            return [m("step3-sword", n=3, player=Seat(event.player), tile=tile(event.tile))]
+        return [m("step3", n=3, player=Seat(event.player), tile=tile(event.tile), card=card(event.card),
                   strength=event.strength)]
     if isinstance(event, CardsToCamp):
         if not event.cards:
-            return [m("step4-none")]
+            return [m("step4-none", n=4)]
         items = [m("step4-item", card=card(c), player=Seat(p)) for p, c in event.cards]
-        return [m("step4", cards=clauses(items))]
+        return [m("step4", n=4, cards=clauses(items))]
     if isinstance(event, SwordPassed):
         if len(event.tied) > 1:
-            return [m("step5-tie", tied=[Seat(p) for p in event.tied], player=Seat(event.player))]
-        return [m("step5-keeps" if event.player == event.previous else "step5", player=Seat(event.player))]
+            return [m("step5-tie", n=5, tied=[Seat(p) for p in event.tied], player=Seat(event.player))]
+        return [m("step5-keeps" if event.player == event.previous else "step5", n=5, player=Seat(event.player))]
     if isinstance(event, Recruited):
         if event.card is None:
             return [m("recruited-hidden", player=Seat(event.player))]
