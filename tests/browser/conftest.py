@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.browser.pages import CHROMIUM, FLAGS
+from tests.browser.pages import CHROMIUM, FLAGS, KNIGHTS_REVEAL_HELD
 from tests.live_server import Server, start_server
 
 
@@ -47,6 +47,7 @@ def page(browser: Browser) -> Iterator[Page]:
     # tested on its own (test_screen_browser.py).
     context.add_init_script("localStorage.getItem('zamek-auto-pass') || localStorage.setItem('zamek-auto-pass', 'off');"
                         "localStorage.getItem('zamek-auto-draw') || localStorage.setItem('zamek-auto-draw', 'off')")
+    context.add_init_script(KNIGHTS_REVEAL_HELD)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -4,10 +4,12 @@ save a screenshot (to test-screenshots/, ignored by git)."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.helpers import SHOTS
 from tests.live_server import Server
@@ -22,6 +24,12 @@ FLAGS = [
 READY = """() => !document.querySelector('#thinking') && !!(document.querySelector('#game-over')
   || document.querySelector('.legal.now') || document.querySelector('.choice-button')
   || document.querySelector('#draw'))"""
+
+# Rycerze i zamki: the reveal waits for "Next", as after the person's "Pause" (kept in localStorage), unless a test
+# chose otherwise; the tests that step through it click themselves (the reveal playing by itself is tested on its own,
+# test_knights_table_browser.py).
+KNIGHTS_REVEAL_HELD = ("localStorage.getItem('zamek-knights-reveal')"
+                       " || localStorage.setItem('zamek-knights-reveal', 'hold')")
 
 # Ready for the next click in Rycerze i zamki.
 KNIGHTS_READY = """() => !!(document.querySelector('#k-next') || document.querySelector('#k-show')
@@ -97,13 +105,30 @@ def recruit(page: Page) -> None:
     page.wait_for_selector(".k-recruit", state="detached", timeout=20_000)
 
 
+def knights_move(page: Page, reveal: str = "#k-next") -> bool:
+    """Rycerze i zamki: one click of the person at this page (the reveal's ``reveal``: "#k-next" steps, "#k-skip"
+    goes to the result; two cards; a recruit; the hand shown); False when the page offers none."""
+    if page.query_selector("#k-next"):
+        page.click(reveal)
+    elif page.query_selector(".k-card"):
+        choose_cards(page)
+    elif page.query_selector(".k-recruit"):
+        recruit(page)
+    elif page.query_selector("#k-show"):
+        page.click("#k-show")
+    else:
+        return False
+    return True
+
+
 @contextmanager
 def separate_pages(browser: Browser, count: int = 3, init_script: str | None = None) -> Iterator[list[Page]]:
     """Pages in contexts of their own (no shared storage: one player each, or a spectator); no page may raise."""
     made = [browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB", bypass_csp=True)
             for _ in range(count)]
-    if init_script is not None:
-        for context in made:
+    for context in made:
+        context.add_init_script(KNIGHTS_REVEAL_HELD)
+        if init_script is not None:
             context.add_init_script(init_script)
     pages = [c.new_page() for c in made]
     errors: list[str] = []
@@ -113,6 +138,31 @@ def separate_pages(browser: Browser, count: int = 3, init_script: str | None = N
     for context in made:
         context.close()
     assert not errors, errors
+
+
+def seed_knights_games(page: Page, seed: int) -> None:
+    """The card games this page creates get ``seed`` (the same tiles, and the computer's same choices for the same
+    moves): it is added to the page's own request, as the lobby's form has no field for it."""
+
+    def with_seed(route: Route) -> None:
+        body = route.request.post_data_json if route.request.method == "POST" else None
+        if isinstance(body, dict) and body.get("game") == "knights":
+            route.continue_(post_data=json.dumps({**body, "seed": seed}))
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/api/games\?"), with_seed)
+
+
+def start_knights_game(page: Page, url: str, seats: list[str]) -> None:
+    """Start a card game from the lobby, each seat as the form offers it (a person here, or the computer)."""
+    page.goto(url)
+    page.wait_for_selector("#knights-new")
+    page.select_option("#k-players", str(len(seats)))
+    for i, kind in enumerate(seats):
+        page.select_option(f"#k-seat-{i}", kind)
+    page.click("#k-start")
+    page.wait_for_url("**/#/knights/*")
 
 
 def create_knights_game(host: Page, server: Server, seats: list[str], *, clock: str | None = None,

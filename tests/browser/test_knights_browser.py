@@ -1,18 +1,15 @@
-"""Rycerze i zamki in a real browser: a whole 2-seat game, a person against the computer, by clicking.
+"""Rycerze i zamki in a real browser: a whole 2-seat game, a person against the computer, by clicking (on a phone:
+test_knights_table_browser.py).
 
 The browser, the server and the page are the fixtures of tests/browser/conftest.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import KNIGHTS_READY, choose_cards, recruit, shot
+from tests.browser.pages import KNIGHTS_READY, choose_cards, recruit, shot, start_knights_game
 from tests.live_server import Server
-
-NO_SIDEWAYS = "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth + 1"
 
 
 def test_play_a_whole_game_of_knights_against_the_computer(page: Page, server: Server) -> None:
@@ -21,20 +18,8 @@ def test_play_a_whole_game_of_knights_against_the_computer(page: Page, server: S
     assert page.inner_text("#k-round") == "Game over"
 
 
-def test_knights_on_a_phone_never_scrolls_sideways(page: Page, server: Server) -> None:
-    page.set_viewport_size({"width": 390, "height": 844})
-    play_against_the_computer(page, server, check=lambda: page.evaluate(NO_SIDEWAYS))
-
-
-def play_against_the_computer(page: Page, server: Server,
-                              check: Callable[[], bool] = lambda: True) -> None:
-    page.goto(server.url)
-    page.wait_for_selector("#knights-new")
-    page.select_option("#k-players", "2")
-    page.select_option("#k-seat-0", "person")
-    page.select_option("#k-seat-1", "heuristic")
-    page.click("#k-start")
-    page.wait_for_url("**/#/knights/*")
+def play_against_the_computer(page: Page, server: Server) -> None:
+    start_knights_game(page, server.url, ["person", "heuristic"])
     chose = recruited = steps = 0
     revealed_first = False
     for _ in range(400):
@@ -63,9 +48,7 @@ def play_against_the_computer(page: Page, server: Server,
             recruited += 1
         else:
             page.click("#k-show")
-        assert check(), "the page scrolls sideways"
     assert page.query_selector("#k-over")
-    assert check(), "the page scrolls sideways"
     shot(page, "knights-over")
     assert chose >= 5 and chose + recruited <= 7 and steps >= 7
     assert len(page.query_selector_all(".k-ranking tbody tr")) == 2
@@ -76,13 +59,7 @@ def play_against_the_computer(page: Page, server: Server,
 
 
 def test_two_people_at_one_screen_pass_the_device_and_play_to_the_end(page: Page, server: Server) -> None:
-    page.goto(server.url)
-    page.wait_for_selector("#knights-new")
-    page.select_option("#k-players", "3")
-    for i, kind in enumerate(["person", "person", "heuristic"]):
-        page.select_option(f"#k-seat-{i}", kind)
-    page.click("#k-start")
-    page.wait_for_url("**/#/knights/*")
+    start_knights_game(page, server.url, ["person", "person", "heuristic"])
     handovers: list[str] = []
     for _ in range(400):
         page.wait_for_function(KNIGHTS_READY, timeout=20_000)
@@ -95,7 +72,7 @@ def test_two_people_at_one_screen_pass_the_device_and_play_to_the_end(page: Page
         elif page.query_selector("#k-show"):
             who = page.inner_text("#k-show").removeprefix("I am ").removesuffix(": show my hand")
             page.click("#k-show")
-            expect(page.locator("#k-stage h3")).to_contain_text(who)  # the hand of the player named
+            expect(page.locator("#k-stage h3").first).to_contain_text(who)  # the hand of the player named
             handovers.append(who)
         elif page.query_selector(".k-card"):
             choose_cards(page)

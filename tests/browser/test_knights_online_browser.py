@@ -20,7 +20,7 @@ from tests.browser.pages import (
     choose_language,
     create_knights_game,
     join_knights_game,
-    recruit,
+    knights_move,
     separate_pages,
     shot,
 )
@@ -38,28 +38,13 @@ def contexts(browser: Browser) -> Iterator[list[Page]]:
         yield pages
 
 
-def step(page: Page) -> bool:
-    """One click of a player whose page offers one (skipping the reveal); False when it offers none."""
-    if page.query_selector("#k-next"):
-        page.click("#k-skip")
-    elif page.query_selector(".k-card"):
-        choose_cards(page)
-    elif page.query_selector(".k-recruit"):
-        recruit(page)
-    elif page.query_selector("#k-show"):
-        page.click("#k-show")
-    else:
-        return False
-    return True
-
-
 def play_until(pages: list[Page], done: str, timeout: float = 40.0) -> None:
     """The players click until the first page shows ``done``."""
     end = time.monotonic() + timeout
     while not pages[0].query_selector(done):
         if time.monotonic() > end:
             raise AssertionError(f"never {done}: " + " | ".join(p.inner_text("main")[:300] for p in pages))
-        if not any(step(p) for p in pages):
+        if not any(knights_move(p, reveal="#k-skip") for p in pages):
             time.sleep(0.05)
 
 
@@ -150,7 +135,7 @@ def test_a_spectator_sees_the_public_view_and_the_players_see_how_many_watch(
         chooser = next((p for p in (host, friend) if p.query_selector(".k-card")), None)
         if chooser is None:
             for p in (host, friend):
-                step(p)
+                knights_move(p, reveal="#k-skip")
             time.sleep(0.05)
             continue
         choose_cards(chooser)
@@ -234,7 +219,7 @@ def test_the_page_says_the_computer_is_choosing_and_goes_on_when_it_has(page: Pa
         if page.evaluate("window.thinkingSeen.length"):
             break
         page.wait_for_function(KNIGHTS_READY, timeout=20_000)
-        step(page)
+        knights_move(page, reveal="#k-skip")
     assert page.evaluate("window.thinkingSeen") == ["The computer is choosing…"]
     expect(page.locator("#k-thinking")).to_have_count(0, timeout=10_000)
     page.wait_for_function(KNIGHTS_READY, timeout=10_000)

@@ -1,7 +1,9 @@
 // Rycerze i zamki: the lobby's panel (new game, list) and the game screen.
 // The server sends each seat only what that seat may see; the page asks for a person's hand only after
-// the hand-over screen, and shows every reveal step by step. Cards are drawn as cards (a picture, the name,
-// the three strengths with each castle kind's mark) and the tiles as tiles (knights-art.js).
+// the hand-over screen. A round's reveal plays by itself, step by step with a pause between (Pause holds it, Next
+// and "Skip to the result" go on at once), and the round's steps stay on the screen until the next round's. Cards
+// are drawn as cards (a picture, the name, the three strengths with each castle kind's mark) and the tiles as tiles
+// (knights-art.js).
 // Online play as the castle game has it (protocol 4, /api/games): friends elsewhere by an invitation link, a clock,
 // resigning, aborting before everyone has moved, a rematch, spectators (the public view: no hand) and how many
 // watch. Computer seats choose as jobs of the server: a view that says `thinking` is followed by a live `change`.
@@ -39,8 +41,18 @@ const textOf = (x) => (x === null || x === undefined ? "" : typeof x === "string
 const game = {
   id: null, view: null, hand: null, shown: 0, seat: null, selected: [], busy: false, spectator: false, stop: null,
   connected: [], watching: 0, presenceHeard: false, visit: 0, clockAt: 0, poll: null, error: null, noAbort: false,
-  refreshedAt: 0, linksOpen: false,
+  refreshedAt: 0, linksOpen: false, revealTimer: null, revealAt: -1, appeared: -1, stepping: false,
 };
+
+// Whether the reveal waits for "Next" (the person held it): kept for the next rounds and games, as the other
+// options of the page are, until "Continue".
+const REVEAL_KEY = "zamek-knights-reveal";
+const revealHeld = () => localStorage.getItem(REVEAL_KEY) === "hold";
+// How long a step of the reveal stays before the next: the cards every player laid take longer to read.
+const STEP_MS = 1500;
+const CARDS_MS = 2500;
+// The reveal's buttons: when one goes with the step it moved past, the keyboard goes on from the stage.
+const REVEAL_CONTROLS = ["k-hold", "k-next", "k-skip"];
 
 // Each opening of the game screen is a visit, ended by leaving it (the rules page, the lobby) or opening another.
 // An answer that comes back after its visit ended draws nothing: it would put the game over the page now shown.
@@ -137,7 +149,7 @@ export async function openKnights(id, { spectator = false } = {}) {
   const visit = game.visit;
   Object.assign(game, {
     id, view: null, hand: null, seat: null, selected: [], spectator, connected: [], watching: 0, presenceHeard: false,
-    error: null, noAbort: false, busy: false, linksOpen: false,
+    error: null, noAbort: false, busy: false, linksOpen: false, appeared: -1, stepping: false,
   });
   game.shown = Number(localStorage.getItem(seenKey(id)) || 0);
   await refresh();
@@ -164,6 +176,7 @@ function stopLive() {
   game.stop = null;
   clearTimeout(game.poll);
   game.poll = null;
+  stopReveal();
 }
 
 // A friend's invitation to a Rycerze i zamki game: who invites, to what; a name, then the first free seat.
@@ -323,16 +336,29 @@ function markSeen() {
   localStorage.setItem(seenKey(game.id), String(game.shown));
 }
 
+function skipQuiet() {
+  const events = game.view.events;
+  while (game.shown < events.length && quiet(events[game.shown])) game.shown += 1;
+  markSeen();
+}
+
+// What the tests wait for: the position, the step shown, the hand asked for.
+function showRevision() {
+  document.body.dataset.revision = `${game.view.revision}:${game.shown}:${game.seat}`;
+}
+
 function render() {
   const { h, main } = ctx;
   const view = game.view;
+  // The page is drawn again (a step, a live event): the keyboard stays on the button it was on.
+  const focused = main.contains(document.activeElement) ? document.activeElement.id : "";
   main.innerHTML = "";
   // A game ended by a resignation, a clock or an abort: its end at once, not the steps of a round no one plays out.
   if (view.ended) game.shown = view.events.length;
-  while (game.shown < view.events.length && quiet(view.events[game.shown])) game.shown += 1;
-  markSeen();
-  document.body.dataset.revision = `${view.revision}:${game.shown}:${game.seat}`;
-  const stage = h("section", { class: "panel k-stage", id: "k-stage", "aria-live": "polite" });
+  skipQuiet();
+  showRevision();
+  // The steps are told by the page's live region (#announce), one by one as they come: not the whole stage again.
+  const stage = h("section", { class: "panel k-stage", id: "k-stage", tabindex: "-1" });
   const title = h("h2", { id: "k-game-title" }, t("page.knights.title"));
   // A page that acts for no seat (the watch link): the public view, with no hand and no player's button.
   const watching = held().length ? null : h("p", { class: "muted", id: "k-spectating" }, t("page.game.watching"));
@@ -345,10 +371,14 @@ function render() {
   turnShown("knights", view.id, withFriends(view) && !view.over && !open.length && person !== null && person !== undefined
     && held().includes(person) && held().length < view.seats.length);
   // Seats free for friends: the invitation first (the game starts when they come, its first tile with it).
+  game.stepping = false;
   if (open.length && !view.over) stage.append(invitation(view, open));
   else if (game.shown < view.events.length) renderStep(stage);
   else if (view.over) renderOver(stage);
-  else renderTurn(stage, view);
+  else {
+    renderTurn(stage, view);
+    stage.append(lastRound(view.events.length));
+  }
   // The computer seats choose as jobs of the server (while the reveal is stepped through, too): their `change` follows.
   if (view.thinking && !view.over && !open.length) {
     stage.append(h("p", { class: "thinking", id: "k-thinking" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("page.knights.thinking")));
@@ -356,6 +386,11 @@ function render() {
   if (view.bot_error && !view.over) stage.append(h("p", { class: "error", id: "k-bot-error" }, textOf(view.bot_error)));
   if (!view.over) stage.after(toolsRow(view));
   if (withFriends(view) && held().length) stage.parentNode.append(seatLinks(view));
+  if (focused) {
+    const again = document.getElementById(focused) || (REVEAL_CONTROLS.includes(focused) ? stage : null);
+    if (again) again.focus({ preventScroll: true });
+  }
+  scheduleReveal();
 }
 
 // What the stage shows between the reveals: whose turn it is, the hand.
@@ -469,23 +504,26 @@ setInterval(() => {
   if (out && performance.now() - game.refreshedAt > 2000) refreshSoon();
 }, 250);
 
-// The table as the reveal has shown it so far: the events not yet stepped through are taken back from the
-// view (the castles taken and their points, the sword passed, the next tile turned up), so that the table
-// never tells a round's result before its step.
+// The table as the reveal has shown it so far (the step on the screen included): the events not yet come to are
+// taken back from the view (the castles taken and their points, the sword passed, the next tile turned up), so
+// that the table never tells a round's result before its step; the castle at stake stays until the next is
+// turned up.
 function tableAsShown(view) {
-  const hidden = view.events.slice(Math.min(game.shown, view.events.length));
+  const upTo = Math.min(game.shown + 1, view.events.length);
+  const hidden = view.events.slice(upTo);
   if (!hidden.length) return view;
-  const shown = { ...view, points: [...view.points], castles: view.castles.map((c) => [...c]), revealing: true };
+  const turnedUp = view.events.slice(0, upTo).reverse().find((e) => e.type === "TileRevealed");
+  const shown = {
+    ...view, points: [...view.points], castles: view.castles.map((c) => [...c]), revealing: true,
+    tile: turnedUp ? tileOf(turnedUp.tile) : null,
+  };
   for (const e of hidden.slice().reverse()) {
     if (e.type === "CastleTaken") {
       shown.points[e.player] -= e.points;
       const at = shown.castles[e.player].lastIndexOf(e.tile_name);
       if (at >= 0) shown.castles[e.player].splice(at, 1);
     } else if (e.type === "SwordPassed") shown.sword = e.previous;
-    else if (e.type === "TileRevealed") {
-      shown.round = e.round - 1;
-      shown.tile = null;
-    }
+    else if (e.type === "TileRevealed") shown.round = e.round - 1;
   }
   if (hidden.some((e) => e.type === "GameEnded")) shown.over = false;
   return shown;
@@ -498,43 +536,194 @@ function tableView(whole) {
     ? h("div", { class: `k-tile k-kind-${view.tile.kind || "drum"}`, id: "k-tile" },
       knightsTile({ ...view.tile, name: t(`card-tile.${view.tile.id}`) }, 56), h("strong", {}, t(`card-tile.${view.tile.id}`)))
     : h("div", { class: "k-tile" }, "—");
+  // On a phone each seat's row is a block of its own, each number with its column's name (data-label, cards.css);
+  // the roles keep it a table for screen readers.
+  const cell = (column, attrs, ...content) => h("td", { role: "cell", "data-label": t(`page.knights.column.${column}`), ...attrs }, ...content);
   const rows = view.names.map((_, p) =>
-    h("tr", { class: p === view.current && !whole.over ? "k-now" : "", "data-seat": p },
-      h("td", {}, seatLabel(view, p), p === view.sword ? h("span", { class: "k-sword" }, ` [${t("page.knights.sword")}]`) : null,
+    h("tr", { role: "row", class: p === view.current && !whole.over && !view.revealing ? "k-now" : "", "data-seat": p },
+      h("td", { role: "cell", class: "k-seat" }, seatLabel(view, p), p === view.sword ? h("span", { class: "k-sword" }, ` [${t("page.knights.sword")}]`) : null,
         p === view.youngest ? h("span", { class: "muted", title: t("page.knights.youngest") }, " ★") : null,
         whole.clock && PEOPLE.includes(whole.seats[p]) ? [" ", clockBadge(whole, p)] : null),
-      h("td", { class: "num k-points" }, view.points[p]),
-      h("td", { class: "k-castles" }, view.castles[p].length ? view.castles[p].map(textOf).join(t("list.separator")) : "—"),
-      h("td", { class: "num" }, view.hand_sizes[p]),
-      h("td", { class: "num" }, view.camp_sizes[p]),
-      h("td", {}, view.chosen[p] ? "✓" : "")));
+      cell("points", { class: "num k-points" }, view.points[p]),
+      cell("castles", { class: "k-castles" }, view.castles[p].length ? view.castles[p].map(textOf).join(t("list.separator")) : "—"),
+      cell("hand", { class: "num" }, view.hand_sizes[p]),
+      cell("camp", { class: "num" }, view.camp_sizes[p]),
+      cell("chosen", { class: "k-chosen" }, view.chosen[p] ? "✓" : "")));
   return h("section", { class: "panel k-table", id: "k-table" },
     view.over ? h("p", { id: "k-round" }, t("page.result.over")) : h("p", { id: "k-round" }, view.round ? t("page.knights.round", { n: view.round, of: view.rounds }) : "", " ", tile),
-    h("div", { class: "k-scroll" }, h("table", { class: "k-players" },
-      h("thead", {}, h("tr", {}, ["player", "points", "castles", "hand", "camp", "chosen"].map((c) => h("th", {}, t(`page.knights.column.${c}`))))),
-      h("tbody", {}, rows))),
+    h("div", { class: "k-scroll" }, h("table", { class: "k-players", role: "table" },
+      h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, ["player", "points", "castles", "hand", "camp", "chosen"].map((c) => h("th", { role: "columnheader" }, t(`page.knights.column.${c}`))))),
+      h("tbody", { role: "rowgroup" }, rows))),
     h("p", { class: "muted" }, t("page.knights.table-note", { player: { seat: view.sword }, tiles: view.unseen.length ? view.unseen.map(textOf).join(t("list.separator")) : "—" })));
 }
 
+// A step of the reveal. A round's steps (the cards laid, then K4's steps 1 to 5, or the recruitment) gather on the
+// screen one after another; the tile turned up and the game's end are shown on their own, the round before them
+// below. Each step's effect is on the table with it.
 function renderStep(stage) {
   const { h } = ctx;
-  const event = game.view.events[game.shown];
-  const lines = event.messages && event.messages.length ? event.messages.map((m) => t(m.key, m.params || {})) : event.lines;
-  stage.append(h("h3", {}, t("page.knights.reveal")),
-    h("div", { class: `k-event k-ev-${event.type}`, id: "k-event", "data-round": event.round ?? "" }, eventPicture(event), lines.map((l) => h("p", {}, l))),
-    h("div", { class: "k-step-buttons" },
-      h("button", { type: "button", class: "primary", id: "k-next", onclick: () => { game.shown += 1; markSeen(); render(); } }, t("page.knights.next")),
-      h("button", { type: "button", id: "k-skip", onclick: () => { game.shown = game.view.events.length; markSeen(); render(); } }, t("page.knights.skip"))));
+  const at = game.shown;
+  const event = game.view.events[at];
+  game.stepping = true;
+  if (logged(event)) {
+    stage.append(h("h3", {}, t("page.knights.reveal-round", { n: event.round })), roundLog(event.round, at), revealControls());
+  } else {
+    stage.append(h("h3", {}, t("page.knights.reveal")),
+      h("div", { class: `k-event k-ev-${event.type} current${appears(at) ? " fresh" : ""}`, id: "k-event", "data-round": event.round ?? "" },
+        eventPicture(event), stepLines(event, null).map((l) => h("p", {}, l))),
+      revealControls(), lastRound(at));
+  }
+}
+
+// A round's step that goes in its list: not the tile turned up, not the game's end, not one that tells nothing.
+const logged = (event) => event.type !== "TileRevealed" && event.type !== "GameEnded" && !quiet(event);
+const NUMBERED = ["ShepherdsReturn", "DuplicatesCancelled", "CastleTaken", "CardsToCamp", "SwordPassed"];
+
+// An event's lines; a numbered step (K4's 1 to 5) says its number among the steps shown, as some are left out.
+function stepLines(event, n) {
+  if (!(event.messages && event.messages.length)) return event.lines;
+  return event.messages.map((m) => t(m.key, n === null ? m.params || {} : { ...(m.params || {}), n }));
+}
+
+// The numbers of the steps of a round shown up to the event at `upTo`, by event index.
+function stepNumbers(round, upTo) {
+  const numbers = new Map();
+  let n = 0;
+  game.view.events.forEach((e, i) => {
+    if (i <= upTo && e.round === round && logged(e) && NUMBERED.includes(e.type)) numbers.set(i, ++n);
+  });
+  return numbers;
+}
+
+// Whether the step at `at` comes onto the screen now (it moves in, and screen readers are told it), not drawn
+// again for another reason.
+function appears(at) {
+  if (at <= game.appeared) return false;
+  game.appeared = at;
+  const event = game.view.events[at];
+  announce(stepLines(event, stepNumbers(event.round, at).get(at) ?? null).join(" "));
+  return true;
+}
+
+function logItem(event, at, n) {
+  const { h } = ctx;
+  const now = at === game.shown;
+  return h("li", { class: `k-event k-ev-${event.type}${now ? " current" : ""}${now && appears(at) ? " fresh" : ""}`, id: now ? "k-event" : null, "data-round": event.round ?? "" },
+    eventPicture(event), stepLines(event, n ?? null).map((l) => h("p", {}, l)));
+}
+
+// The steps of a round so far, to the event at `upTo`.
+function roundLog(round, upTo) {
+  const numbers = stepNumbers(round, upTo);
+  const items = [];
+  game.view.events.forEach((e, i) => {
+    if (i <= upTo && e.round === round && logged(e)) items.push(logItem(e, i, numbers.get(i)));
+  });
+  return ctx.h("ol", { class: "k-log", id: "k-log", "data-round": round }, items);
+}
+
+// The last round whose steps were all shown before the event at `before`: its result stays on the screen with
+// the next round's tile and hand (or the game's end).
+function lastRound(before) {
+  const { h } = ctx;
+  const last = game.view.events.slice(0, before).reverse().find(logged);
+  if (!last) return "";
+  return h("section", { class: "k-last-round", id: "k-last-round" },
+    h("h3", {}, t("page.knights.last-round", { n: last.round })), roundLog(last.round, before - 1));
+}
+
+function revealControls() {
+  const { h } = ctx;
+  const held = revealHeld();
+  return h("div", { class: "k-step-buttons" },
+    h("button", { type: "button", id: "k-hold", "data-held": String(held), onclick: () => holdReveal(!revealHeld()) },
+      t(held ? "page.knights.resume" : "page.knights.hold")),
+    h("button", { type: "button", class: "primary", id: "k-next", onclick: () => nextStep() }, t("page.knights.next")),
+    h("button", { type: "button", id: "k-skip", onclick: skipReveal }, t("page.knights.skip")));
+}
+
+// The reveal goes on by itself while the stage shows a step and the person has not held it; a drawing of the page
+// for another reason (a live event) leaves the step's time as it was.
+function scheduleReveal() {
+  if (!game.stepping || revealHeld()) {
+    stopReveal();
+    return;
+  }
+  if (game.revealTimer !== null && game.revealAt === game.shown) return;
+  stopReveal();
+  const visit = game.visit;
+  const at = game.shown;
+  game.revealAt = at;
+  game.revealTimer = setTimeout(() => {
+    game.revealTimer = null;
+    if (stillOn(visit) && game.view && game.shown === at) nextStep();
+  }, game.view.events[at].type === "CardsRevealed" ? CARDS_MS : STEP_MS);
+}
+
+function stopReveal() {
+  clearTimeout(game.revealTimer);
+  game.revealTimer = null;
+  game.revealAt = -1;
+}
+
+// The next step: added to the round's list where it belongs there (the buttons stay, with the keyboard on them),
+// else the page drawn again.
+function nextStep() {
+  const view = game.view;
+  if (!view || game.shown >= view.events.length) return;
+  game.shown += 1;
+  skipQuiet();
+  const at = game.shown;
+  const event = view.events[at];
+  const log = document.getElementById("k-log");
+  if (event && logged(event) && log && game.stepping && Number(log.dataset.round) === event.round) {
+    showRevision();
+    const before = document.getElementById("k-event");
+    if (before) {
+      before.removeAttribute("id");
+      before.classList.remove("current", "fresh");
+    }
+    log.append(logItem(event, at, stepNumbers(event.round, at).get(at)));
+    redrawTable();
+    scheduleReveal();
+  } else {
+    render();
+  }
+}
+
+function skipReveal() {
+  game.shown = game.view.events.length;
+  markSeen();
+  render();
+}
+
+// Pause (kept for the next rounds) or Continue: the button says which it does next, and keeps the keyboard.
+function holdReveal(hold) {
+  localStorage.setItem(REVEAL_KEY, hold ? "hold" : "play");
+  const button = document.getElementById("k-hold");
+  if (button) {
+    button.textContent = t(hold ? "page.knights.resume" : "page.knights.hold");
+    button.dataset.held = String(hold);
+  }
+  if (hold) stopReveal();
+  else nextStep(); // the step held was read: the next one now
+}
+
+function announce(text) {
+  const region = document.getElementById("announce");
+  if (region) region.textContent = text;
+}
+
+// A tile of the table from its id ("stone-big", "drum"), as the view gives the one at stake.
+function tileOf(id) {
+  const [kind, size] = id.split("-");
+  return kind === "drum" ? { id, kind: null, points: 0 } : { id, kind, points: size === "big" ? 2 : 1 };
 }
 
 // The pictures of a reveal's step: the tile turned up, or the cards every player laid.
 function eventPicture(event) {
   const { h } = ctx;
-  if (event.type === "TileRevealed") {
-    const [kind, size] = event.tile.split("-");
-    const tile = kind === "drum" ? { kind: null, points: 0, name: "" } : { kind, points: size === "big" ? 2 : 1, name: "" };
-    return h("div", { class: "k-event-art" }, knightsTile(tile, 64));
-  }
+  if (event.type === "TileRevealed") return h("div", { class: "k-event-art" }, knightsTile({ ...tileOf(event.tile), name: "" }, 64));
   if (event.type === "CardsRevealed") {
     return h("div", { class: "k-event-art k-laid" }, event.choices.map((cards, p) =>
       h("span", { class: "k-laid-seat", "data-seat": p }, h("span", { class: "k-laid-name" }, nameOf(game.view, p)), cards.map((c) => cardPicture(c, 34)))));
@@ -600,7 +789,7 @@ function renderOver(stage) {
   tools.append(h("a", { class: "button", href: api.recordUrl(view.id), download: `rycerze-${view.id}.json` }, t("page.lobby.export")),
     h("a", { class: "button", href: "#/" }, t("page.header.games")));
   box.append(tools, h("p", { class: "error", id: "k-error", role: "alert", hidden: !game.error }, game.error || ""));
-  stage.append(box);
+  stage.append(box, lastRound(view.events.length));
 }
 
 // Seats wait for friends: the link to send (it holds the invitation code, never a seat's token), or, for a rematch,
