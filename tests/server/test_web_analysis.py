@@ -10,13 +10,17 @@ from typing import Any
 import pytest
 
 from tests.web_client import Json, WebClient, bearer, finished_record, new_game
+from zamek import new_game as new_game_state
 from zamek import parse_action
 from zamek.castle import analysis as judging
+from zamek.castle.analysis import Hint
 from zamek.castle.data import loader as datafiles
 from zamek.castle.record import make_record
 from zamek.castle.rules.actions import Action
 from zamek.castle.rules.setup import Phase, Setup
 from zamek.castle.runner import random_policy, sample_chance
+from zamek.i18n import Message
+from zamek.server.advice import hint_move
 
 
 def friend_game(client: WebClient, hints: bool | None) -> Json:
@@ -60,6 +64,30 @@ def test_hints_are_the_three_best_legal_moves_of_the_player_to_move(client: WebC
         choices = [c["action"] for c in placed.json()["choices"]]
         assert hint["move"][1] in choices
         assert (hint["part"] is None) == (hint["move"][1] == "pass")
+
+
+def test_hints_name_the_feature_of_their_figure_by_its_spaces_and_the_tiles_side() -> None:
+    """Z47 holds four houses: a squire on each of them, placed on j4 turned 0°, would read alike as "a squire on the
+    house". A hint names the house by the spaces it covers once the tile is there (the tile's own first) and by the
+    side of the tile it touches, in English and Polish, and gives those spaces for the board to shade (issue 37)."""
+    state = new_game_state(Setup(draw_order=("Z47",)))
+    (draw, _), = state.chance_outcomes()
+    state.play(draw)
+    said = {lang: [hint_move(state, Hint(("j4/0", f"follower:{part}"), 0.0), lang) for part in range(4)]
+            for lang in ("en", "pl")}
+    assert [h.words[-1] for h in said["en"]] == [
+        "Player 1 puts a squire on the house on space j4 (north)",
+        "Player 1 puts a squire on the house on spaces j4, S5 (east)",
+        "Player 1 puts a squire on the house on space j4 (south)",
+        "Player 1 puts a squire on the house on space j4 (west)"]
+    assert [h.words[-1] for h in said["pl"]][:2] == [
+        "Gracz 1 stawia figurę: giermek (obszar: dom na polu j4, od północy)",
+        "Gracz 1 stawia figurę: giermek (obszar: dom na polach j4, S5, od wschodu)"]
+    assert [h.feature_spaces for h in said["en"]] == [["j4"], ["j4", "S5"], ["j4"], ["j4"]]
+    assert all(h.messages[-1].key == "move.figure-at" for h in said["en"])
+    # A larger feature: its first spaces, and how many more.
+    many = Message("move.spaces", {"spaces": ["e8", "f8", "f9"], "more": 2})
+    assert (many.text("en"), many.text("pl")) == ("e8, f8, f9 and 2 more", "e8, f8, f9 i 2 innych")
 
 
 def test_hints_need_the_token_of_the_seat_to_move(client: WebClient) -> None:

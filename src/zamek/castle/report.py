@@ -19,9 +19,12 @@ from zamek.castle.rules.actions import (
     parse_action,
 )
 from zamek.castle.rules.breakdown import ScoreItem
+from zamek.castle.rules.geometry import rotate_segment
 from zamek.castle.rules.state import GameState
 from zamek.castle.terms import counted, feature, role, token
 from zamek.i18n import BASE, NOBODY, Message, Reader, Seat, Term, catalogue, clauses, say
+
+SIDES: Final = ("north", "east", "south", "west")
 
 UNITS: Final = {"meadow": "shrines", "family-house": "empty-spaces", "nests": "empty-spaces"}
 """What a score line counts, by its reason (tiles unless named here)."""
@@ -110,8 +113,9 @@ def breakdown(state: GameState, lang: str = BASE, reader: Reader = NOBODY) -> st
     return "\n".join(lines)
 
 
-def move_message(state: GameState, action: Action) -> Message:
-    """A move as a message, for the position ``state`` it is played in; the player is a Seat."""
+def move_message(state: GameState, action: Action, *, where: bool = False) -> Message:
+    """A move as a message, for the position ``state`` it is played in; the player is a Seat. ``where``: a figure's
+    feature is named by where it lies (as a hint names it: a tile may hold two houses)."""
     edition = state.setup.edition
     player = Seat(state.current)
     if isinstance(action, Draw):
@@ -130,6 +134,8 @@ def move_message(state: GameState, action: Action) -> Message:
         figure: Term | Message = role(kind)
         if action.piece is not Piece.FOLLOWER:
             figure = Message("move.special-figure", {"piece": Term(f"term.{action.piece.key}"), "role": figure})
+        if where:
+            return _figure_where(state, action, player, figure)
         return Message("move.figure", {"player": player, "figure": figure, "feature": feature(kind)})
     if isinstance(action, Pass):
         return Message("move.pass", {"player": player})
@@ -139,6 +145,35 @@ def move_message(state: GameState, action: Action) -> Message:
         return Message("move.use", {"player": player, "token": token(action.kind, edition)})
     assert isinstance(action, Decline), action
     return Message("move.decline", {"player": player})
+
+
+SPACES_NAMED: Final = 3
+"""The spaces of a feature named in a hint; of a larger one, how many more it covers."""
+
+
+def placed_feature_spaces(state: GameState, part: int) -> list[str]:
+    """The spaces (start spaces by their id) that the feature of part ``part`` of the tile just placed covers, the
+    tile's own first: the others are where the feature goes on from it."""
+    cell = state.placements[-1][0]
+    cells = state.feature_at(cell, part).cells
+    starts = {s.cell: s.id for s in state.castle.starts}
+    names = [starts.get(c) or state.castle.name_of(c) for c in range(cells.bit_length()) if cells >> c & 1]
+    return sorted(names, key=lambda name: name != state.castle.name_of(cell))
+
+
+def _figure_where(state: GameState, action: Follower, player: Seat, figure: Term | Message) -> Message:
+    """A figure put on a feature of the tile just placed, the feature named by the spaces it covers once the tile is
+    there and by the sides of the tile it touches: the sides tell apart two features of one kind on a tile (every
+    tile's do), the spaces say how far it reaches."""
+    _, tile_index, rotation = state.placements[-1]
+    part = state.tiles.tiles[tile_index].features[action.feature]
+    names = placed_feature_spaces(state, action.feature)
+    sides = sorted({rotate_segment(s, rotation) // 3 for s in part.segments})
+    return Message("move.figure-at", {
+        "player": player, "figure": figure, "feature": feature(part.kind), "count": len(names),
+        "spaces": Message("move.spaces", {"spaces": names[:SPACES_NAMED], "more": max(0, len(names) - SPACES_NAMED)}),
+        "sides": [Term(f"move.side.{SIDES[side]}") for side in sides],
+    })
 
 
 def describe_move(state: GameState, action: Action, lang: str = BASE, reader: Reader = NOBODY) -> str:

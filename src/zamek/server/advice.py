@@ -1,8 +1,10 @@
 """Hints and analyses for the web app: the answers built from :mod:`zamek.castle.analysis`.
 
 A hint is one of the best moves for the player to move, with the expected final lead it leads to; the answer
-also names its placement (space, rotation) and its figure (the feature's index on the tile), so the page draws
-it on the board without parsing notation, and says each action in words and as a message of the catalogue. An
+also names its placement (space, rotation) and its figure (the feature's index on the tile, and the spaces that
+feature covers once the tile is placed), so the page draws it on the board without parsing notation, and says each
+action in words and as a message of the catalogue (a figure's feature named by where it lies: a tile may hold two
+houses). An
 analysis is stored as ``zamek.castle.analysis``'s JSON, language-free; the words and messages of each decision's move
 played and best move are added to each answer from a replay of the game.
 """
@@ -14,7 +16,7 @@ from typing import Any
 
 from zamek import Action, GameState, Setup, ZamekError, new_game, parse_action
 from zamek.castle.analysis import Hint
-from zamek.castle.report import move_message
+from zamek.castle.report import move_message, placed_feature_spaces
 from zamek.castle.rules.actions import Follower, Place
 from zamek.castle.rules.geometry import SEGMENTS, rotate_segment, space_name
 from zamek.castle.rules.tiles import TileDef, canonical_form
@@ -24,14 +26,15 @@ from zamek.server.views import message_view
 
 
 def _messages(state: GameState, texts: Sequence[str]) -> list[Message]:
-    """The actions ``texts`` played one after another from ``state`` (left untouched), as messages (as far as
-    they are the engine's own moves: an action that is not one ends the list)."""
+    """The actions ``texts`` played one after another from ``state`` (left untouched), as messages, a figure's
+    feature named by where it lies (as far as they are the engine's own moves: an action that is not one ends the
+    list)."""
     state = state.copy()
     messages = []
     for text in texts:
         try:
             action = parse_action(text)
-            messages.append(move_message(state, action))
+            messages.append(move_message(state, action, where=True))
             state.apply(action)
         except ZamekError:  # never expected: the moves are the engine's own
             break
@@ -99,19 +102,22 @@ def distinct_hints(state: GameState, hints: Sequence[Hint], count: int) -> list[
 
 
 def hint_move(state: GameState, hint: Hint, lang: str, reader: Reader = NOBODY) -> HintMove:
-    """A hint as the page draws it: the tile's space and rotation, the figure's feature, the words (as ``reader``,
-    the seat to move, reads them) and the messages."""
+    """A hint as the page draws it: the tile's space and rotation, the figure's feature (and the spaces it covers),
+    the words (as ``reader``, the seat to move, reads them) and the messages."""
     words, messages = _said(state, hint.move, lang, reader)
     answer = HintMove(move=list(hint.move), lead=hint.lead, words=words, messages=messages)
+    position = state.copy()
     for text in hint.move:
         try:
             action = parse_action(text)
-        except ZamekError:
-            continue
-        if isinstance(action, Place):
-            answer.space, answer.rotation = space_name(action.x, action.y), action.rotation
-        elif isinstance(action, Follower):
-            answer.part, answer.piece = action.feature, action.piece.key  # type: ignore[assignment]
+            if isinstance(action, Place):
+                answer.space, answer.rotation = space_name(action.x, action.y), action.rotation
+            elif isinstance(action, Follower):
+                answer.part, answer.piece = action.feature, action.piece.key  # type: ignore[assignment]
+                answer.feature_spaces = placed_feature_spaces(position, action.feature)
+            position.apply(action)
+        except ZamekError:  # never expected: the moves are the engine's own
+            break
     return answer
 
 

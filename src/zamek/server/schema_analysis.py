@@ -27,6 +27,8 @@ class HintMove(Answer):
     part: int | None = None
     """The feature (its index on the tile) the figure goes on; None: no figure."""
     piece: PieceKey | None = None
+    feature_spaces: list[Space] = Field(default_factory=list)
+    """The spaces the figure's feature covers once the tile is placed, the tile's own first (none: no figure)."""
 
 
 class Hints(Answer):
