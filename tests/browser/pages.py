@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from playwright.sync_api import Browser, Page, Route, expect
 
@@ -41,15 +42,22 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-def start_game(page: Page, url: str, *, hotseat: bool = False, sokol: bool = False) -> str:
+def start_game(page: Page, url: str, *, hotseat: bool = False, sokol: bool = False, tap: bool = False) -> str:
+    """Start a game from the lobby (against the computer, beginner, unless ``hotseat``), with clicks, or with taps
+    (``tap``: a finger, as a phone's page sees it); the game's id."""
     page.goto(url)
     page.wait_for_selector("#new-game")
+    choose = (lambda selector: page.locator(selector).tap()) if tap else page.check
     if hotseat:
-        page.check("input[name=mode][value=hotseat]")
-    page.check("input[name=level][value=beginner]") if not hotseat else None
+        choose("input[name=mode][value=hotseat]")
+    else:
+        choose("input[name=level][value=beginner]")
     if sokol:
-        page.check("input[name=sokol]")
-    page.click("#start-game")
+        choose("input[name=sokol]")
+    if tap:
+        page.locator("#start-game").tap()
+    else:
+        page.click("#start-game")
     page.wait_for_selector(".legal.now")
     return page.url.rsplit("/", 1)[-1]
 
@@ -90,6 +98,85 @@ def play_step(page: Page) -> bool:
     return True
 
 
+# What the page waits for from the player: "place", "figure" (a figure or "No figure" to choose), "question" (a
+# question of the scoring), "confirm" (a move chosen, to confirm: an option), "over", or null while it is not the
+# player's to act (the computer thinks, the page gives an answer by itself, an answer is on its way).
+WAITING_FOR = """() => {
+  if (document.querySelector('#game-over')) return 'over';
+  if (document.querySelector('#thinking')) return null;
+  if (document.querySelector('#confirm-move')) return 'confirm';
+  const phase = document.body.dataset.phase;
+  const answers = [...document.querySelectorAll('#turn .choice-button')];
+  if (phase === 'place' && document.querySelector('.legal.now')) return 'place';
+  if (phase === 'follower') {
+    if (answers.length === 1 && answers[0].matches('.pass')) return null; // the page answers by itself
+    return answers.length ? 'figure' : null;
+  }
+  return answers.length ? 'question' : null;
+}"""
+
+# The first target of a kind (WAITING_FOR's); on a phone the first highlighted space the board shows, and the figure
+# in the menu the page opens. Null when there is none.
+FIRST_TARGET = """([kind, phone]) => {
+  if (kind === 'confirm') return document.querySelector('#confirm-yes');
+  if (kind === 'place') {
+    const spaces = [...document.querySelectorAll('.legal.now')];
+    if (!phone) return spaces[0] || null;
+    const frame = document.getElementById('board').getBoundingClientRect();
+    return spaces.find((n) => { const r = n.getBoundingClientRect();
+      const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+      return x > frame.left && x < frame.right && y > frame.top && y < frame.bottom; }) || null;
+  }
+  if (kind === 'figure' && phone && document.querySelector('#figure-menu')) {
+    return document.querySelector('#figure-menu .menu-entry:not(.pass)')
+      || document.querySelector('#figure-menu .menu-entry');
+  }
+  return document.querySelector('#turn .choice-button');
+}"""
+
+def wait_for_player(page: Page) -> str:
+    """Wait until the page waits for the player; what for (WAITING_FOR)."""
+    page.wait_for_function(WAITING_FOR, timeout=60_000)
+    return str(page.evaluate(WAITING_FOR))
+
+
+def answer_and_wait(page: Page, act: Callable[[], None]) -> None:
+    """Give one answer and wait for the page to take it."""
+    before = revision(page)
+    asked = page.locator("#confirm-move").count() > 0
+    act()
+    # The position changes, or (a move chosen, with the option to confirm each on) the page asks to confirm it.
+    confirming = "" if asked else " || !!document.querySelector('#confirm-move')"
+    page.wait_for_function(f"document.body.dataset.revision !== {before!r}{confirming}", timeout=30_000)
+
+
+def answer_by_keys(page: Page, kind: str) -> int:
+    """Answer with the keyboard only, always the first target of ``kind``: Tab from wherever the focus is until it is
+    there, then Enter. The key presses."""
+    target = page.evaluate_handle(FIRST_TARGET, [kind, False]).as_element()
+    assert target is not None, kind
+    presses = 0
+    while not target.evaluate("(n) => n === document.activeElement"):
+        page.keyboard.press("Tab")
+        presses += 1
+        assert presses < 400, f"Tab never reaches the {kind}"
+    answer_and_wait(page, lambda: page.keyboard.press("Enter"))
+    return presses + 1
+
+
+def answer_by_pointing(page: Page, kind: str, phone: bool) -> int:
+    """Answer with a click (a tap on a ``phone``), always the first target of ``kind``: the clicks."""
+    target = page.evaluate_handle(FIRST_TARGET, [kind, phone]).as_element()
+    used = 0
+    if target is None and phone and kind == "place":
+        page.locator("#zoom").tap()  # no space shown: the whole castle
+        used += 1
+        target = page.evaluate_handle(FIRST_TARGET, [kind, phone]).as_element()
+    assert target is not None, kind
+    answer_and_wait(page, target.tap if phone else target.click)
+    return used + 1
+
+
 def choose_cards(page: Page) -> None:
     """Rycerze i zamki: play the first and the last card of the hand shown."""
     # Locators, not handles: a live event may draw the hand again between two clicks (the choice is kept).
@@ -121,11 +208,17 @@ def knights_move(page: Page, reveal: str = "#k-next") -> bool:
     return True
 
 
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+"""A phone's browser: 390x844, a touch screen."""
+
+
 @contextmanager
-def separate_pages(browser: Browser, count: int = 3, init_script: str | None = None) -> Iterator[list[Page]]:
-    """Pages in contexts of their own (no shared storage: one player each, or a spectator); no page may raise."""
-    made = [browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB", bypass_csp=True)
-            for _ in range(count)]
+def separate_pages(browser: Browser, count: int = 3, init_script: str | None = None, *,
+                   phone: bool = False) -> Iterator[list[Page]]:
+    """Pages in contexts of their own (no shared storage: one player each, or a spectator), on a desktop (1280x860) or
+    a ``phone``; no page may raise."""
+    screen = PHONE if phone else {"viewport": {"width": 1280, "height": 860}}
+    made = [browser.new_context(**screen, locale="en-GB", bypass_csp=True) for _ in range(count)]
     for context in made:
         context.add_init_script(KNIGHTS_REVEAL_HELD)
         if init_script is not None:
@@ -140,18 +233,24 @@ def separate_pages(browser: Browser, count: int = 3, init_script: str | None = N
     assert not errors, errors
 
 
-def seed_knights_games(page: Page, seed: int) -> None:
-    """The card games this page creates get ``seed`` (the same tiles, and the computer's same choices for the same
-    moves): it is added to the page's own request, as the lobby's form has no field for it."""
+def seed_games(page: Page, seed: int, game: str = "castle") -> None:
+    """The games of ``game`` ("castle" or "knights") this page creates get ``seed`` (the same tiles, and the
+    computer's same choices for the same moves): it is added to the page's own request, as the lobby's form has no
+    field for it."""
 
     def with_seed(route: Route) -> None:
         body = route.request.post_data_json if route.request.method == "POST" else None
-        if isinstance(body, dict) and body.get("game") == "knights":
+        if isinstance(body, dict) and body.get("game", "castle") == game:
             route.continue_(post_data=json.dumps({**body, "seed": seed}))
         else:
             route.continue_()
 
     page.route(re.compile(r"/api/games\?"), with_seed)
+
+
+def seed_knights_games(page: Page, seed: int) -> None:
+    """The card games this page creates get ``seed`` (seed_games)."""
+    seed_games(page, seed, "knights")
 
 
 def start_knights_game(page: Page, url: str, seats: list[str]) -> None:

@@ -53,14 +53,17 @@ def test_three_numbered_hints_on_the_board_against_the_computer(page: Page, serv
     items = page.locator("#hint-list li")
     expect(items).to_have_count(3)
     ghosts = page.locator(".layer-ghosts .ghost-move.hint")
-    expect(ghosts).to_have_count(3)
+    # One drawing for each space hinted, its badge numbering the hints there ("1, 2" where two share it).
+    numbered = ghosts.evaluate_all("nodes => nodes.map(n => n.dataset.hints.split(' '))")
+    assert sorted(int(n) for here in numbered for n in here) == [1, 2, 3]
     svg_texts = "nodes => nodes.map(n => n.textContent)"  # SVG text has no inner text
-    assert page.locator(".layer-ghosts .ghost-badge-text").evaluate_all(svg_texts) == ["1", "2", "3"]
-    notes = page.locator(".layer-ghosts .ghost-note").evaluate_all(svg_texts)
+    assert page.locator(".layer-ghosts .ghost-badge-text").evaluate_all(svg_texts) == [", ".join(h) for h in numbered]
+    notes = dict(page.locator(".layer-ghosts .ghost-note").evaluate_all(
+        "nodes => nodes.map(n => [n.dataset.n, n.textContent])"))
     leads = page.locator("#hint-list .hint-lead").all_inner_texts()
-    # Each lead on the board as in the list (numbered where hints share a space).
-    assert [n.rsplit(" ", 1)[-1] for n in notes] == leads, (notes, leads)
-    assert all(re.fullmatch(r"(\d: )?[+−±]\d+\.\d", n) for n in notes), notes
+    # The lead of a hint alone on its space beside it, as in the list (where hints share a space, the list has them).
+    assert notes == {here[0]: leads[int(here[0]) - 1] for here in numbered if len(here) == 1}, (notes, leads)
+    assert all(re.fullmatch(r"[+−±]\d+\.\d", n) for n in notes.values()), notes
     # Each hint is a placement the drawn tile may take: its space is one of the highlighted ones.
     legal = set(page.eval_on_selector_all(".layer-legal [data-space]", "nodes => nodes.map(n => n.dataset.space)"))
     assert set(ghosts.evaluate_all("nodes => nodes.map(n => n.dataset.space)")) <= legal

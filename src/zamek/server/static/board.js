@@ -3,33 +3,45 @@
 // name places by their space names (e10; start spaces by their id, S5), as the geometry does.
 
 import { COLORS, drawFigure, drawStart, drawTile, el, featureOutline, perimeterPoint, rotatePoint, tileAnchors } from "./tiles.js";
+import { icon } from "./icons.js";
 import { message, seatValue, t, term, termValue, textOf, upperFirst, valueText } from "./ui.js";
 
 // The system asks for less motion: nothing moves (the page's stylesheet stills its own animations as well).
 export const lessMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// A finger is the screen's main pointer.
+export const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
+
+// Whether the player uses a touch screen now: the last pointer that touched the page was a finger (or, before any,
+// a finger is the screen's main pointer). What the page says then names no key.
+let lastPointer = null;
+window.addEventListener("pointerdown", (ev) => (lastPointer = ev.pointerType), { capture: true, passive: true });
+export const touching = () => (lastPointer ? lastPointer === "touch" || lastPointer === "pen" : coarsePointer());
 
 // A figure's box around its foot point, in figure units (drawFigure's shape: arms ±0.52, head -0.5, feet 0.45,
 // half the outline's width around it).
 const FIGURE_BOX = { left: -0.56, right: 0.56, top: -0.54, bottom: 0.49 };
 const GHOST_SIZE = 0.3;
 const TOUCH_PX = 50; // a space on a touch screen, zoomed: its highlight (0.92 of it) more than a finger's 44 px
+const MIN_SPACES = 3; // zoomed in as far as it goes: three spaces across
 
 // Where the ghost figures of a tile stand so that no two of them overlap: each starts on its feature's point and
-// is pushed apart from the others within the tile; when they do not fit they are made smaller, and as a last
-// resort they stand in a grid. `points` are tile-local [x, y]; returns { at: [[x, y]...], size }.
-export function ghostLayout(points, lying, size = GHOST_SIZE) {
+// is pushed apart from the others within the tile (and out of the tile-local boxes `avoid`, {l, r, t, b}, where
+// something else is drawn); when they do not fit they are made smaller, and as a last resort they stand in a grid
+// (below the boxes avoided). `points` are tile-local [x, y]; returns { at: [[x, y]...], size }.
+export function ghostLayout(points, lying, size = GHOST_SIZE, avoid = []) {
   const box = (i, s) => {
     const b = lying[i] ? { left: FIGURE_BOX.top, right: FIGURE_BOX.bottom, top: -FIGURE_BOX.right, bottom: -FIGURE_BOX.left } : FIGURE_BOX; // rotate(-90)
     return { l: b.left * s, r: b.right * s, t: b.top * s, b: b.bottom * s };
   };
   const gap = 0.01;
+  const meets = (p, a, q, b) => p[0] + a.l < q[0] + b.r + gap && q[0] + b.l < p[0] + a.r + gap
+    && p[1] + a.t < q[1] + b.b + gap && q[1] + b.t < p[1] + a.b + gap;
   const overlaps = (at, s) => {
     for (let i = 0; i < at.length; i++) {
+      if (avoid.some((o) => meets(at[i], box(i, s), [0, 0], o))) return true;
       for (let j = i + 1; j < at.length; j++) {
-        const a = box(i, s);
-        const b = box(j, s);
-        if (at[i][0] + a.l < at[j][0] + b.r + gap && at[j][0] + b.l < at[i][0] + a.r + gap
-          && at[i][1] + a.t < at[j][1] + b.b + gap && at[j][1] + b.t < at[i][1] + a.b + gap) return true;
+        if (meets(at[i], box(i, s), at[j], box(j, s))) return true;
       }
     }
     return false;
@@ -42,8 +54,17 @@ export function ghostLayout(points, lying, size = GHOST_SIZE) {
     let at = points.map((p, i) => clamp(p, i, s));
     for (let round = 0; round < 60 && overlaps(at, s); round++) {
       for (let i = 0; i < at.length; i++) {
+        const a = box(i, s);
+        // Out of a box avoided, the shorter way.
+        for (const o of avoid) {
+          const dx = Math.min(at[i][0] + a.r, o.r) - Math.max(at[i][0] + a.l, o.l) + gap * 1.5;
+          const dy = Math.min(at[i][1] + a.b, o.b) - Math.max(at[i][1] + a.t, o.t) + gap * 1.5;
+          if (dx <= gap * 0.5 || dy <= gap * 0.5) continue;
+          if (dx < dy) at[i] = [at[i][0] + (at[i][0] < (o.l + o.r) / 2 ? -dx : dx), at[i][1]];
+          else at[i] = [at[i][0], at[i][1] + (at[i][1] < (o.t + o.b) / 2 ? -dy : dy)];
+          at[i] = clamp(at[i], i, s);
+        }
         for (let j = i + 1; j < at.length; j++) {
-          const a = box(i, s);
           const b = box(j, s);
           // How deep the boxes go into each other along each axis; they are pushed apart along the shallower.
           const dx = Math.min(at[i][0] + a.r, at[j][0] + b.r) - Math.max(at[i][0] + a.l, at[j][0] + b.l) + gap * 1.5;
@@ -65,16 +86,18 @@ export function ghostLayout(points, lying, size = GHOST_SIZE) {
     }
     if (!overlaps(at, s)) return { at, size: s };
   }
-  // A grid of cells, each one figure, always fits.
+  // A grid of cells, each one figure, always fits (below what is avoided).
+  const top = Math.max(0, ...avoid.map((o) => o.b));
   const cols = Math.ceil(Math.sqrt(points.length));
   const rows = Math.ceil(points.length / cols);
-  const s = Math.min(size, 1 / Math.max(cols, rows) / 1.25);
-  return { at: points.map((_, i) => [((i % cols) + 0.5) / cols, (Math.floor(i / cols) + 0.5) / rows]), size: s };
+  const s = Math.min(size, Math.min(1 / cols, (1 - top) / rows) / 1.25);
+  return { at: points.map((_, i) => [((i % cols) + 0.5) / cols, top + ((Math.floor(i / cols) + 0.5) * (1 - top)) / rows]), size: s };
 }
 
 
 export class Board {
-  // `zoom`: on a touch screen too small for the whole castle at a finger's size, start zoomed in.
+  // `zoom`: the board of a game, with + and − buttons; on a touch screen too small for the whole castle at a
+  // finger's size, it starts zoomed in.
   constructor(svg, geometry, { zoom = false } = {}) {
     this.svg = svg;
     this.geo = geometry;
@@ -98,7 +121,7 @@ export class Board {
     el("feMergeNode", { in: "blur" }, merge);
     el("feMergeNode", { in: "SourceGraphic" }, merge);
     this.layers = {};
-    for (const name of ["wall", "spaces", "tiles", "marks", "legal", "preview", "ghosts", "figures", "markers", "highlight"]) {
+    for (const name of ["wall", "spaces", "tiles", "pending", "marks", "legal", "preview", "ghosts", "figures", "markers", "highlight"]) {
       this.layers[name] = el("g", { class: `layer-${name}` }, svg);
     }
     this.drawWall();
@@ -110,41 +133,71 @@ export class Board {
     svg.addEventListener("pointerdown", (ev) => ev.pointerType === "touch" && this.pointAt(ev));
     svg.addEventListener("pointerleave", () => this.hideTip());
     this.followFinger();
-    this.zoomed = false;
+    if (zoom) this.addZoomButtons();
     if (zoom && this.canZoom()) this.setZoom(true);
   }
 
-  // ------------------------------------------------------------------ zoom (a touch screen)
+  // ------------------------------------------------------------------ zoom
 
   // A touch screen on which the whole castle's spaces are smaller than a finger.
   canZoom() {
-    return window.matchMedia("(pointer: coarse)").matches && this.svg.clientWidth > 0 && this.svg.clientWidth / this.full.w < TOUCH_PX;
+    return coarsePointer() && this.svg.clientWidth > 0 && this.svg.clientWidth / this.full.w < TOUCH_PX;
   }
 
-  // Zoomed, a space is TOUCH_PX pixels at least; the part shown is a square within the whole castle.
+  // The part shown: the whole castle or less, down to a few spaces across, always of the whole castle's shape (the
+  // board keeps its size on the page).
+  get zoomed() {
+    return this.box.w < this.full.w - 1e-6;
+  }
+
+  // Zoomed, a space is TOUCH_PX pixels at least (on a screen too small for that, a few spaces across); else the
+  // whole castle.
   setZoom(on) {
-    this.zoomed = on;
-    this.svg.classList.toggle("zoomed", on);
-    if (!on) this.box = { ...this.full };
-    else {
-      const side = Math.min(this.full.w, Math.max(4, (this.svg.clientWidth || 360) / TOUCH_PX));
-      const cx = this.box.x + this.box.w / 2;
-      const cy = this.box.y + this.box.h / 2;
-      this.box = { x: cx - side / 2, y: cy - side / 2, w: side, h: side };
-    }
-    this.applyBox();
+    const width = on ? Math.max(MIN_SPACES, (this.svg.clientWidth || 360) / TOUCH_PX) : this.full.w;
+    this.zoomTo(width);
     if (on && this.view) {
       this.centredFor = null; // zoomed in while placing: on to where the tile fits
       this.render(this.view, this.ui);
     }
   }
 
-  // Keep the part shown within the castle, and show it.
+  // Show `width` spaces across (within the zoom's limits), the point `at` (SVG units; the middle of the part shown
+  // unless given) staying where it is on the screen.
+  zoomTo(width, at = null) {
+    this.box = this.zoomedBox(this.box, width, at);
+    this.applyBox();
+  }
+
+  // The part `from` zoomed to `width` spaces across around the point `at`.
+  zoomedBox(from, width, at = null) {
+    const w = Math.min(this.full.w, Math.max(MIN_SPACES, width));
+    const [ax, ay] = at || [from.x + from.w / 2, from.y + from.h / 2];
+    const k = w / from.w;
+    return { x: ax - (ax - from.x) * k, y: ay - (ay - from.y) * k, w, h: (w * this.full.h) / this.full.w };
+  }
+
+  // One step of the + and − buttons: a third more or less.
+  zoomStep(inwards) {
+    this.zoomTo(this.box.w * (inwards ? 0.75 : 1 / 0.75));
+  }
+
+  // A point of the page (client pixels) in SVG units.
+  svgPoint(clientX, clientY) {
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix) return null;
+    const p = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+    return [p.x, p.y];
+  }
+
+  // Keep the part shown within the castle, and show it; what floats over the board (the guide's marks) hears of it.
   applyBox() {
     const b = this.box;
     b.x = Math.min(Math.max(b.x, this.full.x), this.full.x + this.full.w - b.w);
     b.y = Math.min(Math.max(b.y, this.full.y), this.full.y + this.full.h - b.h);
     this.svg.setAttribute("viewBox", `${b.x.toFixed(3)} ${b.y.toFixed(3)} ${b.w.toFixed(3)} ${b.h.toFixed(3)}`);
+    this.svg.classList.toggle("zoomed", this.zoomed);
+    this.svg.dispatchEvent(new CustomEvent("boardview", { bubbles: true }));
+    if (this.zoomButtons) this.zoomButtons.update();
   }
 
   // Bring the space `space` (SVG corner) to the middle of the part shown.
@@ -163,14 +216,59 @@ export class Board {
     return ox + 0.5 > b.x && ox + 0.5 < b.x + b.w && oy + 0.5 > b.y && oy + 0.5 < b.y + b.h;
   }
 
-  // Zoomed, a finger moves the castle under it; a drag is no tap (the click that ends it is dropped).
+  // Bring space `space` into view: into the part of the castle shown, and the board onto the screen where the page
+  // is scrolled away from it (a phone shows the board above the panels).
+  reveal(space) {
+    if (!this.spaceAt.has(space)) return;
+    if (!this.shows(space)) this.centreOn(space);
+    const rect = this.screenRect(space);
+    if (!rect) return;
+    const margin = 8;
+    if (rect.top >= margin && rect.bottom <= window.innerHeight - margin) return;
+    const middle = (rect.top + rect.bottom) / 2 - window.innerHeight / 2;
+    window.scrollBy({ top: middle, behavior: lessMotion() ? "auto" : "smooth" });
+  }
+
+  // Fingers and wheels: one finger moves a zoomed castle under it (a drag is no tap: the click that ends it is
+  // dropped), two fingers pinch to zoom (and move it as they go), and a pinch of a touchpad or Ctrl with the wheel
+  // zooms around the pointer. The page itself is not zoomed by a pinch on the board.
   followFinger() {
+    const down = new Map(); // pointer id -> its last position
     let drag = null;
+    let pinch = null;
     let dropClick = false;
+    const spread = () => {
+      const [a, b] = [...down.values()];
+      return { d: Math.hypot(a[0] - b[0], a[1] - b[1]), mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] };
+    };
     this.svg.addEventListener("pointerdown", (ev) => {
-      if (this.zoomed && ev.isPrimary) drag = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, box: { ...this.box }, moved: false };
+      if (ev.pointerType === "mouse") {
+        if (this.zoomed && ev.button === 0) drag = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, box: { ...this.box }, moved: false };
+        return;
+      }
+      down.set(ev.pointerId, [ev.clientX, ev.clientY]);
+      if (down.size === 2) {
+        // A second finger: a pinch, from the box as it is (a drag begun by the first finger ends here).
+        const { d, mid } = spread();
+        pinch = { d: Math.max(d, 1), mid, box: { ...this.box }, at: this.svgPoint(...mid) };
+        if (!pinch.at) pinch = null;
+        drag = null;
+        dropClick = true;
+      } else if (down.size === 1 && this.zoomed) {
+        drag = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, box: { ...this.box }, moved: false };
+      }
     });
     this.svg.addEventListener("pointermove", (ev) => {
+      if (down.has(ev.pointerId)) down.set(ev.pointerId, [ev.clientX, ev.clientY]);
+      if (pinch && down.size >= 2) {
+        // Zoomed around the point between the fingers where the pinch began, and moved as they move.
+        const { d, mid } = spread();
+        const box = this.zoomedBox(pinch.box, pinch.box.w * (pinch.d / Math.max(d, 1)), pinch.at);
+        const perPixel = box.w / (this.svg.clientWidth || 1);
+        this.box = { ...box, x: box.x - (mid[0] - pinch.mid[0]) * perPixel, y: box.y - (mid[1] - pinch.mid[1]) * perPixel };
+        this.applyBox();
+        return;
+      }
       if (!drag || ev.pointerId !== drag.id) return;
       const dx = ev.clientX - drag.x;
       const dy = ev.clientY - drag.y;
@@ -182,6 +280,11 @@ export class Board {
       this.applyBox();
     });
     const end = (ev) => {
+      down.delete(ev.pointerId);
+      if (pinch && down.size < 2) {
+        pinch = null;
+        setTimeout(() => (dropClick = false), 0);
+      }
       if (!drag || ev.pointerId !== drag.id) return;
       dropClick = drag.moved;
       drag = null;
@@ -195,6 +298,41 @@ export class Board {
       ev.stopPropagation();
       ev.preventDefault();
     }, true);
+    this.svg.addEventListener("wheel", (ev) => {
+      if (!ev.ctrlKey) return; // a wheel alone scrolls the page
+      ev.preventDefault();
+      const at = this.svgPoint(ev.clientX, ev.clientY);
+      const lines = ev.deltaMode === 1 ? 16 : ev.deltaMode === 2 ? 400 : 1;
+      this.zoomTo(this.box.w * Math.exp(Math.max(-1, Math.min(1, (ev.deltaY * lines) / 300))), at);
+    }, { passive: false });
+  }
+
+  // The + and − buttons over the board's corner (after the board, within its frame).
+  addZoomButtons() {
+    const make = (id, inwards, key, iconName) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = id;
+      b.className = "zoom-step";
+      b.setAttribute("aria-label", t(key));
+      b.title = t(key);
+      b.append(icon(iconName));
+      b.addEventListener("click", () => this.zoomStep(inwards));
+      return b;
+    };
+    const box = document.createElement("div");
+    box.className = "zoom-steps";
+    const less = make("zoom-less", false, "page.board.zoom-less", "zoom-out");
+    const more = make("zoom-more", true, "page.board.zoom-more", "zoom-in");
+    box.append(less, more);
+    this.svg.after(box);
+    this.zoomButtons = {
+      update: () => {
+        less.disabled = !this.zoomed;
+        more.disabled = this.box.w <= MIN_SPACES + 1e-6;
+      },
+    };
+    this.zoomButtons.update();
   }
 
   // Lattice point (y up) to SVG point.
@@ -289,7 +427,8 @@ export class Board {
     this.view = view;
     this.ui = ui;
     this.hideTip();
-    for (const name of ["tiles", "marks", "legal", "preview", "ghosts", "figures", "markers", "highlight"]) this.layers[name].innerHTML = "";
+    for (const name of ["tiles", "pending", "marks", "legal", "preview", "ghosts", "figures", "markers", "highlight"]) this.layers[name].innerHTML = "";
+    this.hints = null;
     view.towers.forEach((holds, i) => {
       const node = this.towerNodes[i];
       node.classList.toggle("taken", !holds);
@@ -327,7 +466,26 @@ export class Board {
     if (view.scoring) this.highlightSpaces(view.scoring.spaces, "scoring", this.layers.marks);
     this.drawLegal(focused);
     this.drawFigureChoices();
+    this.drawPending(ui.pending);
     this.playMotion();
+  }
+
+  // A move chosen and not yet confirmed (an option of the page): the tile on its space as it is turned, or the
+  // figure on its feature of the tile just placed.
+  drawPending(pending) {
+    if (!pending) return;
+    const view = this.view;
+    if (pending.kind === "place" && view.drawn) {
+      this.tileGroup(this.layers.pending, view.drawn.id, pending.space, pending.rotation, "pending-tile");
+      const [ox, oy] = this.spaceOrigin(pending.space);
+      el("rect", { x: ox + 0.03, y: oy + 0.03, width: 0.94, height: 0.94, class: "pending-frame" }, this.layers.pending);
+    } else if (pending.kind === "figure" && pending.part !== null && view.placements.length) {
+      const p = view.placements[view.placements.length - 1];
+      const lying = (this.tilesById.get(p.tile).features[pending.part] || {}).kind === "meadow" && (pending.piece || "follower") === "follower";
+      const g = el("g", { class: "pending-figure", "pointer-events": "none" }, this.layers.highlight);
+      drawFigure(g, this.featurePoint(p.tile, pending.part, p.space, p.rotation), view.current, { piece: pending.piece || "follower", lying });
+      this.showFeature(pending.part, true);
+    }
   }
 
   drawMarkers(view) {
@@ -543,7 +701,8 @@ export class Board {
         "data-space": space, "aria-label": label,
       }, layer);
       r.addEventListener("mouseenter", () => this.preview(space));
-      r.addEventListener("focus", () => this.preview(space));
+      // Focused from the keyboard (not by a click, nor by the page when a mouse made the last move), it shows the tile.
+      r.addEventListener("focus", () => r.matches(":focus-visible") && this.preview(space));
       r.addEventListener("mouseleave", () => this.clearPreview());
       r.addEventListener("blur", () => this.clearPreview());
       r.addEventListener("click", () => this.handlers.place && this.handlers.place(space));
@@ -640,6 +799,74 @@ export class Board {
     this.layers.ghosts.innerHTML = "";
   }
 
+  // The hints (the best moves, numbered from 1, `lead(hint)` the words of each one's expected lead): on each space
+  // hinted, the tile as the first hint there turns it, one badge with the numbers of all the hints there ("1, 2"),
+  // and each one's figure, numbered where several share the space (the figures laid out apart, as the figure
+  // choices are); the lead of a hint alone on its space. Nothing overlaps, however many share a space. A hint turned
+  // otherwise than the first on its space shows its figure when it is pointed at (showHint).
+  drawHints(tileId, hints, player, lead) {
+    this.hints = { tileId, list: hints, player };
+    const bySpace = new Map();
+    hints.forEach((hint, i) => {
+      if (!hint.space || !this.spaceAt.has(hint.space) || !this.tilesById.has(tileId)) return;
+      if (!bySpace.has(hint.space)) bySpace.set(hint.space, []);
+      bySpace.get(hint.space).push({ hint, n: i + 1 });
+    });
+    const tile = this.tilesById.get(tileId);
+    for (const [space, here] of bySpace) {
+      const [ox, oy] = this.spaceOrigin(space);
+      const rotation = here[0].hint.rotation || 0;
+      const g = el("g", { class: "ghost-move hint", "data-space": space, "data-hints": here.map((h) => h.n).join(" "), "pointer-events": "none" }, this.layers.ghosts);
+      this.tileGroup(g, tileId, space, rotation, "ghost-tile");
+      el("rect", { x: ox + 0.03, y: oy + 0.03, width: 0.94, height: 0.94, class: "ghost-frame" }, g);
+      const numbers = here.map((h) => h.n).join(t("list.separator"));
+      const badge = el("g", { class: "ghost-badge-wrap" }, g);
+      const pill = el("rect", { x: ox + 0.04, y: oy + 0.04, width: 0.28, height: 0.26, rx: 0.13, class: "ghost-badge" }, badge);
+      const text = el("text", { x: ox + 0.18, y: oy + 0.225, class: "ghost-badge-text", "text-anchor": "middle" }, badge);
+      text.textContent = numbers;
+      // As wide as its numbers (measured where the board is drawn, else guessed from their length).
+      const width = Math.max(0.28, (text.getComputedTextLength() || 0.09 * numbers.length) + 0.14);
+      pill.setAttribute("width", width.toFixed(3));
+      text.setAttribute("x", (ox + 0.04 + width / 2).toFixed(3));
+      // The figures stand clear of the badge (and of the lead's line, at the bottom, where there is one).
+      const avoid = [{ l: 0.02, r: 0.06 + width, t: 0.02, b: 0.32 }, ...(here.length === 1 ? [{ l: 0.2, r: 0.8, t: 0.74, b: 0.98 }] : [])];
+      const figures = here.filter(({ hint }) => (hint.rotation || 0) === rotation && hint.part !== null && hint.part !== undefined);
+      const lying = figures.map(({ hint }) => tile.features[hint.part].kind === "meadow" && (hint.piece || "follower") === "follower");
+      const layout = ghostLayout(figures.map(({ hint }) => rotatePoint(tileAnchors(tile)[hint.part], rotation)), lying, GHOST_SIZE, avoid);
+      figures.forEach(({ hint, n }, i) => {
+        const at = [ox + layout.at[i][0], oy + layout.at[i][1]];
+        drawFigure(g, at, player, { piece: hint.piece || "follower", lying: lying[i], size: layout.size });
+        if (here.length > 1) el("text", { x: at[0], y: at[1] + 0.05, class: "ghost-figure-n", "text-anchor": "middle", "data-n": n }, g).textContent = String(n);
+      });
+      // The lead of a hint alone on its space; where several share one, their leads are in the list beside the
+      // board (a space has no room for them and their figures).
+      if (here.length === 1) {
+        el("text", { x: ox + 0.5, y: oy + 0.92, class: "ghost-note", "text-anchor": "middle", "data-n": here[0].n }, g).textContent = lead(here[0].hint);
+      }
+    }
+  }
+
+  // Hint `n` (from 1) as it would be played, over the hints drawn: its tile turned as it says, its figure's feature
+  // outlined and the spaces that feature covers shaded (none: no hint shown).
+  showHint(n) {
+    const old = this.layers.highlight.querySelector(".hint-shown");
+    if (old) old.remove();
+    this.layers.ghosts.querySelectorAll(".ghost-move.hint.picked").forEach((g) => g.classList.remove("picked"));
+    const hint = n && this.hints ? this.hints.list[n - 1] : null;
+    if (!hint || !hint.space || !this.spaceAt.has(hint.space)) return;
+    const { tileId, player } = this.hints;
+    const g = el("g", { class: "hint-shown", "data-n": n, "pointer-events": "none" }, this.layers.highlight);
+    if (hint.feature_spaces && hint.feature_spaces.length) this.highlightSpaces(hint.feature_spaces, "hint-feature", g);
+    const tileG = this.tileGroup(g, tileId, hint.space, hint.rotation || 0, "hint-tile");
+    if (hint.part !== null && hint.part !== undefined) {
+      featureOutline(tileG, this.tilesById.get(tileId), hint.part, "feature-outline on hint-outline");
+      const lying = this.tilesById.get(tileId).features[hint.part].kind === "meadow" && (hint.piece || "follower") === "follower";
+      drawFigure(g, this.featurePoint(tileId, hint.part, hint.space, hint.rotation || 0), player, { piece: hint.piece || "follower", lying });
+    }
+    const ghost = [...this.layers.ghosts.querySelectorAll(".ghost-move.hint")].find((x) => x.dataset.hints.split(" ").includes(String(n)));
+    if (ghost) ghost.classList.add("picked");
+  }
+
   // ------------------------------------------------------------------ putting a figure
 
   // After placing: a ghost figure on each feature the person may take, to click; no two of them overlap. A click
@@ -667,7 +894,7 @@ export class Board {
       this.choiceOutlines.set(choice.part, featureOutline(outlines, tile, choice.part, "feature-outline"));
       const at = [ox + layout.at[i][0], oy + layout.at[i][1]];
       const g = drawFigure(this.layers.highlight, at, view.current, { ghost: true, lying: choice.kind === "meadow", size: layout.size });
-      if (this.zoomed) {
+      if (this.zoomed && coarsePointer()) {
         // Too small for a finger: a touch on the tile opens the list of its features instead.
         g.setAttribute("pointer-events", "none");
         g.setAttribute("aria-hidden", "true");

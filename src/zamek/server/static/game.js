@@ -7,7 +7,7 @@
 
 import { leadText } from "./analysis.js";
 import { games, seats, watch } from "./api.js";
-import { Board } from "./board.js";
+import { Board, coarsePointer, touching } from "./board.js";
 import { drawChart } from "./chart.js";
 import { icon } from "./icons.js";
 import { gameLayout, highlightOn, renderSidePanels } from "./panels.js";
@@ -108,7 +108,7 @@ async function showGame(view) {
   if (state.boardFor !== view.id || !document.getElementById("board")) {
     const svg = gameLayout(false);
     state.board = new Board(svg, geo, { zoom: true });
-    state.board.handlers = { place: placeOn, figure: (action) => send(action), menu: () => openFigureMenu({ focus: true }) };
+    state.board.handlers = { place: placeOn, figure: chooseFigure, menu: () => openFigureMenu({ focus: true }) };
     state.boardFor = view.id;
   }
   const before = shown && shown.id === view.id ? shown : null;
@@ -143,7 +143,46 @@ async function showGame(view) {
   }
   if (before && before.phase === "place" && view.phase === "follower" && myTurn(view)) state.figureOffer = `${view.id}:${view.revision}`;
   offerFigure(view);
+  focusTurn(view);
+  offerSkipLink();
   followRematch(view);
+}
+
+// When it becomes the player's turn the keyboard's focus goes to what the turn asks for: the first space where the
+// tile fits, or the first answer to a question (the figure question has its own: offerFigure). Only from nowhere
+// (the page's body, where a redrawn panel leaves it): never out of a text field, a menu or a dialog; and not on a
+// touch screen, where a focus brings nothing but a ring.
+function focusTurn(view) {
+  const key = `${view.id}:${view.revision}`;
+  if (state.turnFocused === key || !myTurn(view) || view.phase === "follower" || state.busy || touching()) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== document.documentElement) return;
+  const target = document.querySelector(view.phase === "place" ? ".legal.now" : "#turn .choice-button");
+  if (!target) return;
+  state.turnFocused = key;
+  target.focus({ preventScroll: true });
+}
+
+// The page's first stop for the keyboard on the game screen: "Skip to the board", to what the turn asks for there
+// (a space, the move to confirm, a figure) or else to the board itself.
+const skipLink = () => document.getElementById("skip-to-board");
+window.addEventListener("hashchange", () => {
+  const link = skipLink();
+  if (link) link.hidden = true; // another screen: the game screen shows it again
+});
+
+function offerSkipLink() {
+  const link = skipLink();
+  if (!link) return;
+  link.textContent = t("page.board.skip");
+  link.hidden = false;
+  link.onclick = (ev) => {
+    ev.preventDefault();
+    const board = document.getElementById("board");
+    const target = document.querySelector("#confirm-move .primary, .legal.now, #figure-menu .menu-entry, #turn .choice-button") || board;
+    if (target === board) board.setAttribute("tabindex", "-1");
+    target.focus();
+  };
 }
 
 // After a placement the figure question has the focus: the keyboard goes on from there. On a touch screen the
@@ -159,9 +198,12 @@ function offerFigure(view) {
     openFigureMenu({ focus: true });
   } else {
     state.figureOffer = null;
-    const first = document.querySelector(".choice-button");
+    const placed = view.placements[view.placements.length - 1];
+    const hinted = state.hintFigure && placed && placed.space === state.hintFigure.space ? state.hintFigure.action : null;
+    const first = (hinted && document.querySelector(`#turn .choice-button[data-action="${hinted}"]`)) || document.querySelector(".choice-button");
     if (first) first.focus();
   }
+  state.hintFigure = null;
 }
 
 // Each new move in words, for screen readers (a polite live region; draws are left out, the placement says it).
@@ -198,11 +240,12 @@ function renderGame() {
   const placing = mine && view.phase === "place" && !state.busy;
   state.placesHeldBack = mine && view.phase === "place" && state.busy;
   const figureChoices = mine && view.phase === "follower" ? view.choices.filter((c) => c.type === "figure" && c.piece === "follower") : [];
-  state.board.render(view, { placing, rotation: state.rotation, figureChoices });
+  state.board.render(view, { placing, rotation: state.rotation, figureChoices, pending: pendingHere(view) });
   if (placing) drawHints(view);
   if (othersPlacing(view) && state.showFits) state.board.shadeFits(view.drawn);
   if (state.menuFor !== `${view.id}:${view.revision}` || !figureChoices.length) closeFigureMenu();
   renderTurnPanel(view);
+  renderConfirm(view);
   renderSidePanels(view);
   renderWatching();
   passWhenNothingElse(view, mine);
@@ -220,8 +263,9 @@ function offerHeldBackPlaces() {
 //   before the next tile is drawn, i.e. within one's own turn);
 // - autoPass: when "No figure" is the only answer (no figure left, or no free feature), the page gives it.
 // - sound: short tones when the other player moves and when points are scored (off unless turned on).
-const OPTIONS = { autoDraw: "zamek-auto-draw", autoPass: "zamek-auto-pass", sound: "zamek-sound" };
-const OFF_BY_DEFAULT = new Set(["sound"]);
+// - confirm: a tile's place and its figure are sent only once confirmed (off unless turned on).
+const OPTIONS = { autoDraw: "zamek-auto-draw", autoPass: "zamek-auto-pass", sound: "zamek-sound", confirm: "zamek-confirm" };
+const OFF_BY_DEFAULT = new Set(["sound", "confirm"]);
 const optionOn = (name) => {
   const stored = localStorage.getItem(OPTIONS[name]);
   return OFF_BY_DEFAULT.has(name) ? stored === "on" : stored !== "off";
@@ -313,7 +357,7 @@ function renderTurnPanel(view) {
         h("button", { type: "button", class: "rotate", id: "rotate-left", "aria-label": t("page.game.rotate-left"), title: t("page.game.rotate-left"), onclick: () => rotate(-1) }, icon("rotate-left")),
         rotated,
         h("button", { type: "button", class: "rotate", id: "rotate-right", "aria-label": t("page.game.rotate-right"), title: t("page.game.rotate-right"), onclick: () => rotate(1) }, icon("rotate-right"))),
-        h("p", { class: "muted small" }, `${90 * state.rotation}° · ${t("page.game.rotate-hint")}`));
+        h("p", { class: "muted small" }, `${90 * state.rotation}° · ${t(touching() ? "page.game.rotate-hint-touch" : "page.game.rotate-hint")}`));
       if (view.hints && !state.spectator) panel.append(hintPanel(view));
     } else if (view.phase === "follower") {
       panel.append(h("p", {}, t("page.game.figure-prompt")), figureChoiceRows(view));
@@ -338,7 +382,7 @@ function renderTurnPanel(view) {
     h("a", { class: "button", href: games.recordUrl(view.id), download: `zamek-${view.id}.json` }, t("page.lobby.export")));
   // A spectator's page draws no tile and answers no question: the options that do are for the players.
   if (view.mode === "hotseat" && !spectating(view)) tools.append(optionBox("autoDraw", "auto-draw"));
-  if (!spectating(view)) tools.append(optionBox("autoPass", "auto-pass"));
+  if (!spectating(view)) tools.append(optionBox("autoPass", "auto-pass"), optionBox("confirm", "confirm-moves", cancelPending));
   tools.append(optionBox("sound", "sound", (on) => on && tone(660, 0, 0.1, "sine", 0.05)));
   if (!spectating(view)) tools.append(...turnOptions(h));
   const resignAs = resigningSeat(view);
@@ -506,7 +550,7 @@ function seatLinks(view) {
 // One row per feature of the tile just placed (its part): the follower with the feature's name, then the Sokół
 // figures as icon buttons; "No figure" last.
 function figureChoiceRows(view) {
-  const list = h("div", { class: "choices" });
+  const list = arrowsThrough(h("div", { class: "choices" }));
   const groups = new Map();
   for (const c of view.choices) {
     const key = c.type === "pass" ? "pass" : c.part;
@@ -517,7 +561,7 @@ function figureChoiceRows(view) {
   for (const group of groups.values()) {
     const c = group[0];
     if (c.type === "pass") {
-      list.append(h("button", { type: "button", class: "choice-button pass", "data-action": c.action, onclick: () => send(c.action) }, t("page.game.pass")));
+      list.append(h("button", { type: "button", class: "choice-button pass", "data-action": c.action, onclick: () => chooseFigure(c.action) }, t("page.game.pass")));
       continue;
     }
     const twin = firstLabels.filter((l) => l === c.role + c.kind).length > 1;
@@ -533,7 +577,7 @@ function figureChoiceRows(view) {
       const first = option === group[0];
       row.append(h("button", {
         type: "button", class: first ? "choice-button" : "choice-button piece", "data-action": option.action,
-        title: labelOf(option), "aria-label": labelOf(option), onclick: () => send(option.action), ...hover,
+        title: labelOf(option), "aria-label": labelOf(option), onclick: () => chooseFigure(option.action), ...hover,
       }, figureIcon(view.current, option.piece), first ? labelOf(option) : null));
     }
     list.append(row);
@@ -597,13 +641,13 @@ function openFigureMenu({ focus = false } = {}) {
     group.forEach((option, i) => {
       row.append(h("button", {
         type: "button", class: i === 0 ? "menu-entry" : "menu-entry piece", "data-action": option.action, "data-part": option.part,
-        "aria-label": where(option), title: where(option), onclick: () => send(option.action), ...point,
+        "aria-label": where(option), title: where(option), onclick: () => chooseFigure(option.action), ...point,
       }, figureIcon(view.current, option.piece), i === 0 ? h("span", {}, where(option)) : null));
     });
     menu.append(row);
   }
   const pass = view.choices.find((c) => c.type === "pass");
-  if (pass) menu.append(h("button", { type: "button", class: "menu-entry pass", "data-action": pass.action, onclick: () => send(pass.action) }, t("page.game.pass")));
+  if (pass) menu.append(h("button", { type: "button", class: "menu-entry pass", "data-action": pass.action, onclick: () => chooseFigure(pass.action) }, t("page.game.pass")));
   menu.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") {
       ev.preventDefault();
@@ -672,8 +716,21 @@ function sidesLabel(c) {
   return t("page.game.figure-sides", { label: figureLabel(c), sides: c.sides.map((k) => message(`page.side.${SIDES[k]}`)) });
 }
 
+// Up and down go from one answer of a list to the next (from the first up to the last: "No figure").
+function arrowsThrough(list) {
+  list.addEventListener("keydown", (ev) => {
+    if ((ev.key !== "ArrowDown" && ev.key !== "ArrowUp") || ev.shiftKey || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const buttons = [...list.querySelectorAll("button")];
+    const i = buttons.indexOf(document.activeElement);
+    if (i < 0) return;
+    ev.preventDefault();
+    buttons[(i + (ev.key === "ArrowDown" ? 1 : buttons.length - 1)) % buttons.length].focus();
+  });
+  return list;
+}
+
 function choiceButtons(choices, label) {
-  const list = h("div", { class: "choices" });
+  const list = arrowsThrough(h("div", { class: "choices" }));
   for (const c of choices) {
     list.append(h("button", {
       type: "button", class: "choice-button", "data-action": c.action, onclick: () => send(c.action),
@@ -745,21 +802,23 @@ async function askHints() {
   } finally {
     state.hintsBusy = false;
   }
-  if (state.screen === "game" && state.view && state.view.id === view.id) renderGame();
+  if (state.screen === "game" && state.view && state.view.id === view.id) {
+    renderGame();
+    // Asked from the keyboard (the H key, or the button the redrawn panel took away): on to the first hint.
+    const first = document.querySelector("#hint-list .hint-item");
+    if (first && document.activeElement === document.body && !touching()) first.focus({ preventScroll: true });
+  }
 }
 
 function drawHints(view) {
   const hints = hintsHere(view);
   if (!hints || !view.drawn) return;
-  const before = new Map(); // hints drawn on each space so far: a later one on the same space gets the next slot
-  hints.list.forEach((hint, i) => {
-    const slot = before.get(hint.space) || 0;
-    before.set(hint.space, slot + 1);
-    const note = slot || hints.list.some((o, j) => j > i && o.space === hint.space) ? `${i + 1}: ${leadText(hint.lead)}` : leadText(hint.lead);
-    state.board.drawGhostMove(view.drawn.id, hint, hints.player, { badge: i + 1, note, cls: "hint", slot });
-  });
+  state.board.drawHints(view.drawn.id, hints.list, hints.player, (hint) => leadText(hint.lead));
+  if (hints.picked) state.board.showHint(hints.picked);
 }
 
+// Each hint in the list: pointing at it or focusing it shows it on the board as it would be played (its feature
+// outlined: a tile may hold two houses); picking it keeps it shown.
 function hintPanel(view) {
   const box = h("div", { class: "hints", id: "hints" },
     h("button", { type: "button", id: "hint", title: t("page.hints.title"), onclick: askHints, disabled: state.hintsBusy }, t("page.hints.hint")));
@@ -769,19 +828,101 @@ function hintPanel(view) {
     box.append(h("p", { class: "muted small" }, t("page.hints.none")));
     return box;
   }
-  box.append(h("ol", { class: "hint-list", id: "hint-list" }, hints.list.map((hint, i) => h("li", { "data-n": i + 1, "data-action": hint.move[0] },
-    h("button", { type: "button", class: "hint-item", title: t("page.hints.pick"), onclick: () => pickHint(hint) },
-      h("span", { class: "hint-n" }, String(i + 1)), h("strong", { class: "hint-lead" }, leadText(hint.lead)), " ",
-      movesText(view, hint.messages, hint.words))))),
+  const show = (n) => state.board.showHint(n ?? hints.picked);
+  box.append(h("ol", { class: "hint-list", id: "hint-list" }, hints.list.map((hint, i) => h("li", { "data-n": i + 1, "data-action": hint.move[0], class: hints.picked === i + 1 ? "picked" : "" },
+    h("button", {
+      type: "button", class: "hint-item", title: t("page.hints.pick"), onclick: () => pickHint(hint, i + 1),
+      onmouseenter: () => show(i + 1), onmouseleave: () => show(null), onfocus: () => show(i + 1), onblur: () => show(null),
+    }, h("span", { class: "hint-n" }, String(i + 1)), h("strong", { class: "hint-lead" }, leadText(hint.lead)), " ",
+    movesText(view, hint.messages, hint.words))))),
     h("p", { class: "muted small" }, t("page.hints.lead-hint")));
   return box;
 }
 
-function pickHint(hint) {
-  if (hint.space === null || hint.rotation === null) return;
+// A hint picked turns the tile as it says and keeps it shown on the board, its space in view (on a phone the board
+// may be scrolled away, or show another part of the castle). With the keyboard the focus goes on to that space
+// (Enter places the tile there), and after the placement to the hint's figure.
+function pickHint(hint, n) {
+  const hints = hintsHere(state.view);
+  if (!hints || hint.space === null || hint.rotation === null) return;
   state.rotation = hint.rotation;
+  hints.picked = n;
+  state.hintFigure = { space: hint.space, action: hint.move[1] || null };
   renderGame();
-  state.board.preview(hint.space);
+  if (touching()) state.board.reveal(hint.space);
+  else {
+    const space = document.querySelector(`.legal.now[data-space="${hint.space}"]`);
+    if (space) space.focus({ preventScroll: true });
+  }
+}
+
+// ------------------------------------------------------------------ confirming a move (an option)
+
+// With the option on, a tile's place and its figure (or none) are sent only once the player confirms them: the board
+// shows the tile there (or the figure on its feature), and a bar under the board asks (Enter confirms, Escape cancels).
+const pendingHere = (view) => (state.pending && state.pending.key === `${view.id}:${view.revision}` ? state.pending : null);
+
+function choose(action, what) {
+  if (!optionOn("confirm")) {
+    send(action);
+    return;
+  }
+  closeFigureMenu();
+  state.pending = { ...what, action, key: `${state.view.id}:${state.view.revision}`, asked: false };
+  renderGame();
+}
+
+// A figure (or "No figure") chosen on the board, in the panel or in the figure menu.
+function chooseFigure(action) {
+  const view = state.view;
+  const c = view && view.choices.find((x) => x.action === action);
+  if (!c) return;
+  const words = c.type === "pass" ? t("page.game.pass") : twinSides(view)(c);
+  choose(action, { kind: "figure", part: c.type === "pass" ? null : c.part, piece: c.piece, words });
+}
+
+function renderConfirm(view) {
+  const old = document.getElementById("confirm-move");
+  const pending = pendingHere(view);
+  if (!pending || !myTurn(view)) {
+    if (old) old.remove();
+    return;
+  }
+  const bar = h("div", { class: "confirm-move", id: "confirm-move", role: "group", "aria-label": t("page.game.confirm-title") },
+    h("span", { class: "confirm-what" }, t("page.game.confirm-question", { move: pending.words })),
+    h("span", { class: "confirm-buttons" },
+      h("button", { type: "button", class: "primary", id: "confirm-yes", onclick: confirmPending }, t("page.game.confirm")),
+      h("button", { type: "button", id: "confirm-no", onclick: cancelPending }, t("page.game.cancel"))));
+  if (old) old.replaceWith(bar);
+  else (document.querySelector(".board-wrap .zoom-steps") || document.getElementById("board")).after(bar);
+  if (!pending.asked) {
+    pending.asked = true;
+    document.getElementById("confirm-yes").focus({ preventScroll: !touching() });
+  }
+}
+
+function confirmPending() {
+  const pending = state.view && pendingHere(state.view);
+  state.pending = null;
+  const bar = document.getElementById("confirm-move");
+  if (bar) bar.remove(); // answered: not to be answered twice while the move is on its way
+  if (pending) send(pending.action);
+}
+
+// Back to choosing: the focus (or the figure menu, on a touch screen) where the choice was made.
+function cancelPending() {
+  const pending = state.pending;
+  state.pending = null;
+  if (!pending || !state.view) return;
+  renderGame();
+  if (pending.kind === "place") {
+    const space = document.querySelector(`.legal[data-space="${pending.space}"]`);
+    if (space && !touching()) space.focus({ preventScroll: true });
+  } else if (coarsePointer()) openFigureMenu({ focus: true });
+  else {
+    const button = document.querySelector(`#turn .choice-button[data-action="${pending.action}"]`);
+    if (button) button.focus();
+  }
 }
 
 // ------------------------------------------------------------------ actions
@@ -807,7 +948,8 @@ function placeOn(space) {
     state.board.preview(space);
     return;
   }
-  send(place.action);
+  choose(place.action, { kind: "place", space, rotation: place.rotation,
+    words: t("page.game.confirm-place", { tile: view.drawn.id, space, degrees: 90 * place.rotation }) });
 }
 
 async function send(action) {
@@ -883,12 +1025,23 @@ async function rematch(seat) {
   }
 }
 
-// The game's keys: R / → and Shift+R / ← turn the tile, U undoes.
+// The game's keys: R / → and Shift+R / ← turn the tile, U undoes, H asks for hints and 1, 2, 3 picks one, Escape
+// takes back a move not yet confirmed.
 export function gameKey(ev) {
   const view = state.view;
   if (!view) return;
   const placing = myTurn(view) && view.phase === "place";
-  if (placing && (ev.key === "r" || ev.key === "ArrowRight")) {
+  const hints = placing && view.hints && !state.spectator ? hintsHere(view) : null;
+  if (ev.key === "Escape" && pendingHere(view)) {
+    ev.preventDefault();
+    cancelPending();
+  } else if (placing && view.hints && !state.spectator && (ev.key === "h" || ev.key === "H")) {
+    ev.preventDefault();
+    askHints();
+  } else if (hints && /^[1-9]$/.test(ev.key) && hints.list[Number(ev.key) - 1]) {
+    ev.preventDefault();
+    pickHint(hints.list[Number(ev.key) - 1], Number(ev.key));
+  } else if (placing && (ev.key === "r" || ev.key === "ArrowRight")) {
     ev.preventDefault();
     rotate(1);
   } else if (placing && (ev.key === "R" || ev.key === "ArrowLeft")) {

@@ -1,6 +1,8 @@
 // The first-game guide: on a player's first game, three short callouts in the turn panel, each pointing at what
 // to do next: ① the drawn tile (and how to turn it), ② the highlighted spaces on the board (a marker floats over
-// one of them), ③ the figure choice (a marker over the ghost figure on the board). The guide watches the page
+// one of them that the board shows), ③ the figure choice (a marker beside the tile just placed, never over it). The
+// markers follow the board when it is moved or zoomed. On a touch screen the callouts name no key and say "tap".
+// The guide watches the page
 // (it needs no hook in the game's code): it shows while a game's first turns are played here and ends once a
 // figure has been put (or passed); "Hide the guide" switches it off. localStorage `zamek-guide`: absent = to
 // show; "done"; "off". The rules page switches it on again.
@@ -8,6 +10,7 @@
 // The callouts sit in the page's flow, never over what they point at, and the floating markers take no
 // pointer events: the guide never stands between a player and a click.
 
+import { touching } from "./board.js";
 import { h, state, t } from "./ui.js";
 
 const KEY = "zamek-guide";
@@ -29,7 +32,7 @@ export function restartGuide() {
 
 let figureAt = null; // the number of moves when the figure callout was shown
 let pointer = null;
-let pointerTarget = null;
+let pointerTarget = null; // () => [the element pointed at, whether the marker stands beside it rather than over it]
 
 export function startGuide() {
   const observer = new MutationObserver(update);
@@ -37,23 +40,28 @@ export function startGuide() {
   observer.observe(document.body, { attributes: true, attributeFilter: ["data-phase", "data-revision"] });
   window.addEventListener("resize", placePointer);
   window.addEventListener("scroll", placePointer, { passive: true });
+  document.addEventListener("boardview", placePointer); // the board moved or zoomed
   update();
 }
 
 const say = (key) => t(`page.guide.${key}`);
+
+// A step's words: on a touch screen those that name no key.
+const words = (key) => (touching() && key !== "figure" ? `${key}-touch` : key);
 
 function callout(step, key, arrow) {
   const box = h("div", { class: `guide-callout guide-${step} arrow-${arrow}`, id: `guide-${step}`, "data-step": step, role: "note" },
     h("p", {}, say(key)),
     step === "spaces" ? null : h("button", { type: "button", class: "guide-hide", onclick: () => setGuide(false) }, say("hide")));
   box.dataset.lang = state.lang;
+  box.dataset.key = key;
   return box;
 }
 
 // Put the callout `step` before `anchor` (or after it), unless it is there already in the page's language.
 function ensure(step, key, anchor, where, arrow) {
   const existing = document.getElementById(`guide-${step}`);
-  if (existing && existing.dataset.lang === state.lang && existing.isConnected
+  if (existing && existing.dataset.lang === state.lang && existing.dataset.key === key && existing.isConnected
       && (where === "before" ? existing.nextElementSibling === anchor : existing.previousElementSibling === anchor)) return;
   if (existing) existing.remove();
   const box = callout(step, key, arrow);
@@ -85,24 +93,45 @@ function update() {
   if (tileRow && document.querySelector(".legal.now")) {
     figureAt = null;
     clear("figure");
-    ensure("tile", "tile", tileRow, "before", "down");
+    ensure("tile", words("tile"), tileRow, "before", "down");
     const hint = tileRow.nextElementSibling && tileRow.nextElementSibling.tagName === "P" ? tileRow.nextElementSibling : tileRow;
-    ensure("spaces", "spaces", hint, "after", "board");
-    showPointer(document.querySelector(".legal.now"), say("mark-spaces"));
+    ensure("spaces", words("spaces"), hint, "after", "board");
+    showPointer(() => [shownSpace(), false], say("mark-spaces"));
   } else if (document.body.dataset.phase === "follower" && choices && choices.querySelector(".choice-button")) {
     clear("tile", "spaces");
     if (figureAt === null) figureAt = view.moves_count;
     ensure("figure", "figure", choices, "before", "down");
-    showPointer(document.querySelector(".layer-highlight .figure.ghost"), say("mark-figure"));
+    showPointer(() => [placedTile(), true], say("mark-figure"));
   } else {
     clear("tile", "spaces", "figure");
     showPointer(null);
   }
 }
 
-// A marker floating just above `target` on the board (none: hidden).
-function showPointer(target, label = "") {
-  if (!target) {
+// The first highlighted space that the board shows (a board zoomed in shows a part of the castle).
+function shownSpace() {
+  const board = document.getElementById("board");
+  if (!board) return null;
+  const frame = board.getBoundingClientRect();
+  return [...document.querySelectorAll(".legal.now")].find((n) => {
+    const r = n.getBoundingClientRect();
+    const x = (r.left + r.right) / 2;
+    const y = (r.top + r.bottom) / 2;
+    return x > frame.left && x < frame.right && y > frame.top && y < frame.bottom;
+  }) || null;
+}
+
+// The tile just placed, as it is drawn (its art may reach past its space).
+function placedTile() {
+  const view = state.view;
+  const placed = view && view.placements[view.placements.length - 1];
+  return placed ? document.querySelector(`.layer-tiles .placed-wrap[data-space="${placed.space}"]`) : null;
+}
+
+// A marker floating over the board (`find`: what it points at now, and whether it stands beside it; none: hidden):
+// just above a space, or beside the tile just placed, clear of it.
+function showPointer(find, label = "") {
+  if (!find) {
     if (pointer) pointer.hidden = true;
     pointerTarget = null;
     return;
@@ -113,18 +142,28 @@ function showPointer(target, label = "") {
   }
   pointer.querySelector(".guide-pointer-label").textContent = label;
   pointer.hidden = false;
-  pointerTarget = target;
+  pointerTarget = find;
   placePointer();
 }
 
 function placePointer() {
-  if (!pointer || pointer.hidden || !pointerTarget) return;
-  if (!pointerTarget.isConnected) {
+  if (!pointer || !pointerTarget) return;
+  const [target, beside] = pointerTarget();
+  const board = document.getElementById("board");
+  if (!target || !target.isConnected || !board) {
     pointer.hidden = true;
     return;
   }
-  const box = pointerTarget.getBoundingClientRect();
+  pointer.hidden = false;
+  const box = target.getBoundingClientRect();
+  const frame = board.getBoundingClientRect();
   const size = pointer.getBoundingClientRect();
+  const gap = beside ? 10 : -4; // over a space its tip reaches into it; beside the tile it keeps clear (bobbing too)
+  // Above the target; beside a tile at the top of the board's frame, below it (pointing up).
+  const below = beside && box.top - size.height - gap < frame.top;
+  pointer.classList.toggle("up", below);
+  pointer.querySelector(".guide-pointer-arrow").textContent = below ? "▲" : "▼";
+  const top = below ? box.bottom + gap : box.top - size.height - gap;
   pointer.style.left = `${Math.round(window.scrollX + box.left + box.width / 2 - size.width / 2)}px`;
-  pointer.style.top = `${Math.round(window.scrollY + box.top - size.height + 4)}px`;
+  pointer.style.top = `${Math.round(window.scrollY + top)}px`;
 }
