@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
+from tools.count_castle_inputs import play as count_inputs
 
 from tests.browser.pages import (
     answer_by_keys,
@@ -227,6 +228,16 @@ def test_skip_to_the_board_comes_first_and_a_reply_leaves_a_field_alone(
         page.wait_for_selector(".legal.now")
         page.wait_for_timeout(200)
         assert page.evaluate("document.activeElement.id") == "lang-switch"
+
+
+def test_the_input_count_plays_with_each_kind_of_input(browser: Browser, server: Server) -> None:
+    """tools/count_castle_inputs.py, on a few turns: the clicks, key presses and taps it counts."""
+    counts = {mode: count_inputs(browser, server.url, mode, HOUSES_SEED, turns=3)
+              for mode in ("mouse", "keyboard", "phone")}
+    for count in counts.values():
+        assert count.turns == 3 and len(count.per_turn) == 3 and count.inputs == sum(count.per_turn)
+        assert count.decisions <= count.inputs <= 5 * count.turns, count
+    assert counts["keyboard"].per_turn == counts["mouse"].per_turn, "a key press for each click"
 
 
 # ------------------------------------------------------------------------------------------ a phone
