@@ -655,6 +655,33 @@ def test_all_the_decisions_of_one_turn_share_its_budget(monkeypatch: pytest.Monk
     assert {round(seconds, 6) for _, phase, seconds in given if phase is Phase.PLACE} == {2.0}  # 80% of the turn
 
 
+def test_the_expert_searches_a_question_with_its_candidates_share_of_the_iterations(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A placement gets the expert's whole budget; a question of the scoring (Z15 order, Z19 x2 token or extra
+    turn) with two answers an eighth of it, two of the sixteen candidates it is sized for."""
+    asked: dict[Phase, set[tuple[int, int]]] = {}
+
+    def search(state: GameState, rng: random.Random, *, iterations: int, **_: object) -> object:
+        asked.setdefault(state.phase, set()).add((len(state.legal_actions()), iterations))
+        return SearchResult((state.legal_actions()[0],), iterations, True, 0, 0.0)
+
+    monkeypatch.setattr(fast, "AVAILABLE", True)
+    monkeypatch.setattr(compiled, "search", search)
+    expert = make_bot("expert")
+    assert isinstance(expert, MCTSBot) and expert.scaled_questions and not make_bot("hard").scaled_questions  # type: ignore[attr-defined]
+    state = datafiles.new_game(Setup(sokol=True, first_player=0))
+    rng = random.Random(5)
+    while not state.is_over():
+        if state.is_chance():
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()) if state.current == 1 else expert.choose(state, rng))
+    assert {iterations for _, iterations in asked[Phase.PLACE]} == {expert.iterations}
+    questions = [pair for phase, pairs in asked.items() if phase is not Phase.PLACE for pair in pairs]
+    assert (2, expert.iterations // 8) in questions
+    assert all(iterations == expert.iterations * min(n, 16) // 16 for n, iterations in questions)
+
+
 def test_ranked_moves_are_sorted_and_legal() -> None:
     g = mid_game(8)
     moves = ranked_moves(g, random.Random(1), 5)

@@ -32,10 +32,11 @@ HARD_CAP_SECONDS: Final = 4.0
 second below the promised 5 s leaves room for the iteration in progress and a busy machine."""
 DEEP_CAP_SECONDS: Final = 5.0
 """The deep level's cap on one turn (it ends by its budget well before, in the compiled core)."""
-EXPERT_CAP_SECONDS: Final = 2.5
+EXPERT_CAP_SECONDS: Final = 2.0
 """The expert's cap on one turn, all its decisions together (the placement, the order of scoring, a x2
-token…): its longest turns reach it, and half a second below the promised 3 s leaves room for the iteration
-in progress and a busy machine."""
+token…): its longest turns reach it. A second below the promised 3 s leaves room for a busy machine, and keeps
+its mean turn under the promised 1.5 s on one core of this workplace's machine (1.29 s over six games against
+hard; 1.54 s with a 2.5 s cap)."""
 STRONGER_CAPS: Final = {"deep": DEEP_CAP_SECONDS, "expert": EXPERT_CAP_SECONDS}
 STRONGER_PLAYOUTS: Final = {"deep": 1, "expert": 2}
 """Turns each leaf of the search is played on before it is judged. Two turns let a leaf see the opponent's
@@ -71,6 +72,7 @@ def make_bot(spec: str) -> Bot:
             bot.max_seconds = bot.turn_seconds = STRONGER_CAPS[name]
             bot.width = DEEP_WIDTH
             bot.playout_turns = STRONGER_PLAYOUTS[name]
+            bot.scaled_questions = True
         return bot
     number: int | None = None
     if budget:

@@ -119,6 +119,10 @@ class MCTSBot:
     """Search in the compiled core where it is available (``zamek.castle.bots.compiled``: the same decisions, the
     generator left in the same state, a hundred times sooner); else, and with False, in Python."""
     _plan: tuple[object, PlayerAction] | None = field(default=None, repr=False)
+    scaled_questions: bool = False
+    """Search a question (a figure not planned, the order of scoring, a x2 token, an extra turn) with the iterations
+    of its candidates only: ``iterations`` are for ``width`` candidates, and a yes-or-no question has two, so its
+    time goes to the placements, where it matters."""
     _me: int = field(default=0, repr=False)
     _turn: tuple[int, int] = field(default=(-1, -1), repr=False)
     _turn_spent: float = field(default=0.0, repr=False)
@@ -154,6 +158,8 @@ class MCTSBot:
                 return planned
         self._me = state.current
         iterations = budget.iterations if budget and budget.iterations else self.iterations
+        if self.scaled_questions and state.phase is not Phase.PLACE and len(actions) < self.width:
+            iterations = max(1, iterations * len(actions) // self.width)
         seconds = self._seconds(state, budget)
         if self.compiled and fast.AVAILABLE:
             left = None if not seconds else max(1e-9, seconds - (time.perf_counter() - started))
