@@ -355,17 +355,18 @@ def new_game(api: Api, seed: int, *, mode: str = "computer", level: str = "begin
 
 def knights_game(api: Api) -> str:
     """A Rycerze i zamki game, the person against the heuristic player, played to round KNIGHTS_ROUND's choice."""
-    created: View = api.post("/api/knights", {"seats": ["person", "heuristic"], "seed": KNIGHTS_SEED})
+    created: View = api.post("/api/games", {"game": "knights", "seats": ["person", "heuristic"],
+                                          "seed": KNIGHTS_SEED})
     game_id = str(created["id"])
     TOKENS[game_id] = seat_tokens(created)
     token = TOKENS[game_id][0]
-    view: View = api.get(f"/api/knights/{game_id}", token)  # the person's view: the hand, the legal choices
+    view: View = api.get(f"/api/games/{game_id}", token)  # the person's view: the hand, the legal choices
     while not (view["phase"] == "choose" and view["round"] >= KNIGHTS_ROUND and view["person_to_act"] == 0):
         if view["over"]:
             raise RuntimeError(f"the Rycerze i zamki game (seed {KNIGHTS_SEED}) ended before round {KNIGHTS_ROUND}")
         rng = random.Random(f"screenshots-knights:{KNIGHTS_SEED}:{view['revision']}")
         action = rng.choice(view["legal"])
-        view = api.post(f"/api/knights/{game_id}/actions", {"action": action, "revision": view["revision"]}, token)
+        view = api.post(f"/api/games/{game_id}/actions", {"action": action, "revision": view["revision"]}, token)
     return game_id
 
 
