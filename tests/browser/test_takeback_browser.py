@@ -45,13 +45,19 @@ def game_json(page: Page, server: Server, game_id: str) -> Any:
 def test_a_takeback_asked_declined_then_accepted_by_the_other_player(contexts: list[Page], server: Server) -> None:
     host, friend, spectator = contexts
     game_id = start_friend_game(host, friend, server)  # Ala (host) moves first
-    first_tile = host.get_attribute("#drawn-tile", "aria-label")
-    assert first_tile
-    start = game_json(host, server, game_id)["moves_count"]
     expect(host.locator("#takeback")).to_have_count(0)  # nothing to take back yet
     whole_turn(host)
     expect(friend.locator(".legal.now").first).to_be_visible()
-    expect(friend.locator("#takeback")).to_have_count(0)  # Ola has made no move
+    expect(host.locator("#takeback")).to_have_count(0)  # the first moves cannot be taken back
+    whole_turn(friend)  # both have made their first move: the game has begun
+    expect(host.locator(".legal.now").first).to_be_visible()
+    first_tile = host.get_attribute("#drawn-tile", "aria-label")
+    assert first_tile
+    opened = game_json(host, server, game_id)
+    start = opened["moves_count"]
+    whole_turn(host)
+    expect(friend.locator(".legal.now").first).to_be_visible()
+    expect(friend.locator("#takeback")).to_have_count(0)  # Ola's only turn was her first
 
     host.click("#takeback")
     expect(host.locator("#takeback-waiting")).to_have_text("Takeback proposed: waiting for Ola to answer…")
@@ -76,14 +82,14 @@ def test_a_takeback_asked_declined_then_accepted_by_the_other_player(contexts: l
     expect(prompt).to_contain_text("Twoja odpowiedź też zostałaby cofnięta.")
     friend.click("#takeback-accept")
 
-    # Both pages are back at Ala's first tile, nothing placed: the same tile, drawn again by the seed.
+    # Both pages are back at Ala's second tile, as placed then: the same tile, drawn again by the seed.
     expect(host.locator("#drawn-tile")).to_have_attribute("aria-label", first_tile)
     expect(host.locator(".legal.now").first).to_be_visible()
     expect(friend.locator("#their-tile")).to_have_attribute("aria-label", first_tile)
     expect(prompt).to_have_count(0)
     expect(host.locator("#takeback, #takeback-waiting, #takeback-declined")).to_have_count(0)
     view = game_json(host, server, game_id)
-    assert view["moves_count"] == start and view["placements"] == []
+    assert view["moves_count"] == start and view["placements"] == opened["placements"]
 
 
 def position_record(seed: int, turn: int) -> dict[str, Any]:

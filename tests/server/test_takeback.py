@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.server.test_matches import decide, joined, new_match, public
 from tests.server.test_server_postgres import client as app_on
 from tests.web_client import FakeTime, Json, WebClient, bearer
@@ -34,10 +36,16 @@ def whole_turn(web: WebClient, gid: str) -> int:
     return seat
 
 
-def friend_game(web: WebClient, **options: Any) -> str:
+def friend_game(web: WebClient, begun: bool = True, **options: Any) -> str:
+    """A castle game with a friend, joined; ``begun``: both players have made their first move (the first moves
+    cannot be taken back)."""
     match = new_match(web, "castle", **options)
     joined(web, match)
-    return str(match["id"])
+    gid = str(match["id"])
+    if begun:
+        whole_turn(web, gid)
+        whole_turn(web, gid)
+    return gid
 
 
 def test_a_takeback_goes_back_to_where_the_turn_began_and_chance_stays(any_url: str) -> None:
@@ -166,22 +174,43 @@ def test_an_open_request_survives_a_restart_and_is_answered_through_another_proc
         assert post(restarted, gid, "/decline", 1 - ala_again).status_code == 200
 
 
-def test_no_time_is_given_back(clocked: tuple[WebClient, FakeTime]) -> None:
+@pytest.mark.parametrize("clock", [{"kind": "live", "minutes": 5, "increment": 0},
+                                   {"kind": "live", "minutes": 5, "increment": 3},
+                                   {"kind": "correspondence", "days": 1}], ids=["live", "increment", "by-days"])
+def test_no_time_is_given_back(clocked: tuple[WebClient, FakeTime], clock: dict[str, Any]) -> None:
     web, fake = clocked
-    gid = friend_game(web, clock={"kind": "live", "minutes": 5, "increment": 0})
+    gid = friend_game(web, begun=False, clock=clock)
     ala = whole_turn(web, gid)
     olek = whole_turn(web, gid)  # both have made a first move: the clocks run, Ala's first
-    assert public(web, gid)["clock"] == public(web, gid)["clock"] | {"running": ala, "left_ms": [300_000, 300_000]}
+    start = public(web, gid)["clock"]["left_ms"]
+    increment = clock.get("increment", 0) * 1000
     fake.advance(10)
-    whole_turn(web, gid)  # Ala's turn takes 10 s
+    whole_turn(web, gid)  # Ala's turn takes 10 s, and earns her the increment (a live clock)
+    after_turn = public(web, gid)["clock"]["left_ms"][ala]
     fake.advance(40)
     assert post(web, gid, "", ala).status_code == 200  # after 40 s of Olek's; his clock runs on while he thinks
     fake.advance(5)
     assert post(web, gid, "/accept", olek).status_code == 200
-    clock = public(web, gid)["clock"]
-    # Back to Ala's turn, her clock running from now: her 10 s are not given back, Olek is charged his 45 s.
-    assert clock["running"] == ala
-    assert clock["left_ms"][ala] == 300_000 - 10_000 and clock["left_ms"][olek] == 300_000 - 45_000
+    left = public(web, gid)["clock"]
+    # Back to Ala's turn, her clock running from now: nothing she spent comes back; Olek is charged his 45 s, with
+    # no increment and no new day: his turn did not end.
+    assert left["running"] == ala
+    assert left["left_ms"][ala] == after_turn
+    assert left["left_ms"][olek] == start[olek] - 45_000
+    if clock["kind"] == "live":
+        assert after_turn == start[ala] - 10_000 + increment
+
+
+def test_the_first_moves_cannot_be_taken_back(client: WebClient) -> None:
+    """Going back to before both players had moved would re-open the game's abort and idle its clock."""
+    gid = friend_game(client, begun=False)
+    ala = whole_turn(client, gid)
+    whole_turn(client, gid)
+    assert public(client, gid)["takeback"]["can_ask"][ala] is False
+    refused(post(client, gid, "", ala), 409, "takeback-first-moves")
+    whole_turn(client, gid)  # Ala's second turn: that one can be taken back
+    assert public(client, gid)["takeback"]["can_ask"][ala] is True
+    assert post(client, gid, "", ala).status_code == 200
 
 
 def test_the_projected_scores_are_the_engines_and_the_same_for_every_reader(client: WebClient) -> None:

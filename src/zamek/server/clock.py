@@ -86,6 +86,13 @@ class Clock:
                 self.left_ms[done] = self.settings.start_ms
         self.running, self.since = seat, (now if seat is not None else None)
 
+    def turn_back(self, seat: int | None, now: float) -> None:
+        """A takeback gives the turn back to ``seat`` at ``now``: the seat that was thinking is charged its time,
+        with no increment and no new turn's time (its turn did not end), and ``seat``'s time runs from now."""
+        if self.running is not None:
+            self.left_ms[self.running] = self.left(self.running, now)
+        self.running, self.since = seat, (now if seat is not None else None)
+
     def stop(self, now: float) -> None:
         """The game ends at ``now`` before its rules end it (a resignation, a time out): the seat that was thinking
         is charged its time, with no increment (a seat out of time keeps none)."""

@@ -18,7 +18,6 @@ from zamek.server.clock import Clock
 from zamek.server.games import GameKind, MoveInfo
 from zamek.server.games.castle import CASTLE, COMPUTER, FRIEND, HOTSEAT, chance_for, step
 from zamek.server.seats import Seat
-from zamek.server.tables import Extras
 
 __all__ = [
     "COMPUTER",
@@ -96,10 +95,6 @@ class LiveGame:
     @property
     def aborted(self) -> bool:
         return self.ended is not None and self.ended.get("reason") == "abort"
-
-    def extras(self) -> Extras:
-        return Extras(self.clock.to_json() if self.clock else None, self.ended, self.rematch, self.seat_to_act(),
-                      self.deadline_ms, self.takeback)
 
     @property
     def waiting_for_friend(self) -> bool:

@@ -447,7 +447,8 @@ class Sessions:
         return Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act, deadline, takeback)
 
     def commit(self, live: LiveGame, state: Any, actions: list[Any], infos: list[MoveInfo], replace: bool = False,
-               added: Added | None = None, seats: Sequence[tuple[Seat, Seat]] = ()) -> None:
+               added: Added | None = None, seats: Sequence[tuple[Seat, Seat]] = (), taken_back: bool = False
+               ) -> None:
         """Store the new move list (and the clock, the end, the rematch, the takeback asked, which only a change
         of no move keeps, the computer's next turn; and ``added``, a new match made by this change; ``seats``, seats
         it gives, as seen and as given, the latter already in ``live.seats``) in one transaction,
@@ -464,6 +465,8 @@ class Sessions:
             clock = Clock.from_json(clock.to_json())
             if live.ended is not None:
                 clock.stop(self.now())
+            elif taken_back:  # a takeback: the turn goes back, and no time with it
+                clock.turn_back(to_act, self.now())
             elif self.started(live, all_infos, state):
                 clock.run_for(to_act, self.now())
         takeback = live.takeback if not actions and not replace and live.ended is None else None  # of one position

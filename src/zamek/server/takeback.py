@@ -52,6 +52,13 @@ def kept_moves(infos: Sequence[MoveInfo], seat: int) -> int | None:
     return next(i for i in mine if i > since)
 
 
+def started_before(infos: Sequence[MoveInfo], seat: int, kept: int) -> bool:
+    """Whether the game has begun in its first ``kept`` moves, where ``seat`` is to take its turn back: whether that
+    seat decided anything before. Turns alternate, so the other seat's first turn then came before too, and was over.
+    A takeback that would go back before the game began is refused: it could then be aborted, its clock idle."""
+    return any(not info.chance and info.player == seat for info in infos[:kept])
+
+
 def ask(sessions: Sessions, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
     """The seat of ``token`` asks to take its last turn back."""
     live = sessions.get(game_id)
@@ -62,8 +69,11 @@ def ask(sessions: Sessions, game_id: str, token: str | None, revision: int | Non
             raise ServiceError(409, "takeback", "takeback-open")
         if seat in request["declined"]:
             raise ServiceError(409, "takeback", "takeback-declined")
-        if kept_moves(live.infos, seat) is None:
+        kept = kept_moves(live.infos, seat)
+        if kept is None:
             raise ServiceError(409, "takeback", "nothing-to-take-back")
+        if not started_before(live.infos, seat, kept):
+            raise ServiceError(409, "takeback", "takeback-first-moves")
         check_clock(sessions, live)
         _store(sessions, live, request | {"asked_by": seat})
     return live
@@ -79,7 +89,8 @@ def accept(sessions: Sessions, game_id: str, token: str | None, revision: int | 
         assert kept is not None  # a request is asked only with a move to take back, and lapses with any move
         actions = live.actions[:kept]
         state, infos = live.kind.replay(live.setup, actions)
-        sessions.commit(live, state, actions, infos, replace=True)  # a change of the moves: the request lapses
+        # a change of the moves: the request lapses
+        sessions.commit(live, state, actions, infos, replace=True, taken_back=True)
     return live
 
 
@@ -101,7 +112,8 @@ def takeback_view(live: LiveGame) -> TakebackView | None:
     asked_by: int | None = request["asked_by"]
     declined: list[int] = request["declined"]
     seats = range(len(live.players))
-    can_ask = [asked_by is None and s not in declined and kept_moves(live.infos, s) is not None for s in seats]
+    can_ask = [asked_by is None and s not in declined and (kept := kept_moves(live.infos, s)) is not None
+               and started_before(live.infos, s, kept) for s in seats]
     moves: list[int] = []
     if asked_by is not None:
         kept = kept_moves(live.infos, asked_by) or 0
