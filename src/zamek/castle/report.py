@@ -25,6 +25,9 @@ from zamek.castle.terms import counted, feature, role, token
 from zamek.i18n import BASE, NOBODY, Message, Reader, Seat, Term, catalogue, clauses, say
 
 SIDES: Final = ("north", "east", "south", "west")
+"""A tile's sides in the order of its segments, as a hint names the side a feature lies on."""
+SPACES_NAMED: Final = 3
+"""The spaces of a feature named in a hint; of a larger one, how many more it covers."""
 
 UNITS: Final = {"meadow": "shrines", "family-house": "empty-spaces", "nests": "empty-spaces"}
 """What a score line counts, by its reason (tiles unless named here)."""
@@ -145,10 +148,6 @@ def move_message(state: GameState, action: Action, *, where: bool = False) -> Me
         return Message("move.use", {"player": player, "token": token(action.kind, edition)})
     assert isinstance(action, Decline), action
     return Message("move.decline", {"player": player})
-
-
-SPACES_NAMED: Final = 3
-"""The spaces of a feature named in a hint; of a larger one, how many more it covers."""
 
 
 def placed_feature_spaces(state: GameState, part: int) -> list[str]:
