@@ -321,7 +321,7 @@ def test_the_expert_searches_wider_and_longer_than_hard_within_its_cap() -> None
     assert isinstance(expert, MCTSBot) and isinstance(hard, MCTSBot)
     assert expert.name == "expert" and "expert" in BOT_NAMES and "expert" not in LEVELS
     assert expert.iterations == 64 * hard.iterations and expert.width == 2 * hard.width
-    assert expert.max_seconds is not None and expert.max_seconds < 3  # the promise: 3 s a decision at most
+    assert expert.turn_seconds is not None and expert.turn_seconds < 3  # the promise: 3 s a turn at most
     assert "expert" in CliRunner().invoke(main, ["bots"]).output
 
 
@@ -333,7 +333,7 @@ def test_the_expert_chooses_a_legal_action_the_same_for_a_seed(setup: Setup) -> 
     first, again = make_bot("expert"), make_bot("expert")
     for bot in (first, again):
         assert isinstance(bot, MCTSBot)
-        bot.max_seconds = None  # the cap is a safety net for a busy machine; here the budget alone must decide
+        bot.max_seconds = bot.turn_seconds = None  # the caps are for a busy machine; here the budget must decide
     for state in list(sampled_decisions(setup, range(2), every=9))[:3]:
         action = first.choose(state.copy(), random.Random(5))
         assert action in state.legal_actions()
