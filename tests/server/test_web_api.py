@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 import threading
 import time
 from datetime import UTC, datetime
@@ -17,6 +18,8 @@ from sqlalchemy.exc import OperationalError
 from tests.helpers import FIXTURES, SRC
 from tests.web_client import Json, WebClient, client_for, finished_record, new_game, wait_for_person
 from zamek.castle import fast
+from zamek.castle.bots.levels import EXPERT_CAP_SECONDS
+from zamek.castle.bots.mcts import PLACEMENT_SHARE
 from zamek.castle.data import loader as datafiles
 from zamek.castle.record import make_record
 from zamek.castle.rules.actions import Action
@@ -272,12 +275,20 @@ def test_the_expert_plays_its_turns_in_the_web_app(tmp_path: Path, caplog: pytes
         first_draw, turn = record["moves"][:1], record["moves"][1:]
         assert turn[0][0] != "d" and turn[-1].startswith("draw:")  # a placement first, the person's tile last
         thought = think(record["setup"], first_draw, 3, "expert", 1)
-        assert thought.moves == turn
         # The job records how long the reply took, by decision and by turn (here one turn: no extra turn).
         assert thought.thinking.turns == 1 and thought.thinking.decisions >= 1
         assert 0 < thought.thinking.longest <= thought.thinking.longest_turn
         replied = [r.getMessage() for r in caplog.records if "the computer replied" in r.getMessage()]
-        assert replied and "longest decision" in replied[0] and "longest turn" in replied[0]
+        assert replied and "longest turn" in replied[0]
+        served = re.search(r"longest decision ([0-9.]+) s", replied[0])
+        assert served is not None
+        # The same choice wherever it is thought, unless a busy machine cut either search short at the expert's
+        # cap on its placement (then its choice depends on the machine, as the README says).
+        cut_short = PLACEMENT_SHARE * EXPERT_CAP_SECONDS * 0.95
+        if max(float(served.group(1)), thought.thinking.longest) < cut_short:
+            assert thought.moves == turn
+        else:
+            assert thought.moves[0][0] != "d" and thought.moves[-1] == turn[-1]  # the person's tile: the seed's
 
 
 # ------------------------------------------------------------------- undo
