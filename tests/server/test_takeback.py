@@ -15,6 +15,8 @@ from tests.server.test_server_postgres import client as app_on
 from tests.web_client import FakeTime, Json, WebClient, bearer
 from zamek.castle import record as records
 from zamek.castle.rules.projection import projected_scores
+from zamek.server.games import MoveInfo
+from zamek.server.takeback import kept_moves, started_before
 
 
 def post(web: WebClient, gid: str, route: str, seat: int | None, **body: Any) -> Any:
@@ -224,3 +226,19 @@ def test_the_projected_scores_are_the_engines_and_the_same_for_every_reader(clie
     for view in views:
         assert [p["projected"] for p in view["players"]] == expected
         assert all(p["projected"] >= p["score"] for p in view["players"])
+
+
+def test_an_extra_turn_is_taken_back_with_the_turn_that_earned_it() -> None:
+    """Z19: an extra turn follows its player's turn straight away; a takeback of that player's last turn takes both
+    back, to the first decision after the other player's last one, and the draw before it stays."""
+    def moves(*who: tuple[str, int]) -> list[MoveInfo]:
+        return [MoveInfo(name, player, None, chance=name == "draw") for name, player in who]
+
+    game = moves(("draw", 0), ("place", 0), ("figure", 0),            # Ala's first turn
+                 ("draw", 1), ("place", 1), ("figure", 1),            # Olek's
+                 ("draw", 0), ("place", 0), ("figure", 0), ("extra", 0),  # Ala's turn, earning an extra turn
+                 ("draw", 0), ("place", 0), ("figure", 0))            # and the extra turn
+    assert kept_moves(game, 0) == 7  # back to the place after Ala's draw of index 6
+    assert started_before(game, 0, 7)
+    assert kept_moves(game, 1) == 4 and started_before(game, 1, 4) is False  # Olek's only turn was his first
+    assert kept_moves(game[:3], 1) is None  # Olek has decided nothing
