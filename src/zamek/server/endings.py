@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zamek.server.errors import ServiceError, reloaded
+from zamek.server.errors import ServiceError, restored_on_failure
 from zamek.server.live import LiveGame
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def abort(sessions: Sessions, game_id: str, token: str | None, revision: int | N
         sessions.check_revision(live, revision)
         if live.over:
             raise ServiceError(409, "game-over", "game-over")
-        if sessions.started(live, live.infos):
+        if live.started(live.infos):
             raise ServiceError(409, "started", "started")
         end_game(sessions, live, {"reason": "abort"})
     return live
@@ -48,12 +48,8 @@ def end_game(sessions: Sessions, live: LiveGame, ended: dict[str, object]) -> No
     """The game ends before its rules end it (its clock stops, charging the seat that was thinking)."""
     before = live.ended
     live.ended = dict(ended)
-    try:
+    with restored_on_failure(lambda: setattr(live, "ended", before)):
         sessions.commit(live, live.state, [], [])
-    except Exception as exc:
-        if not reloaded(exc):
-            live.ended = before
-        raise
 
 
 def expire_clocks(sessions: Sessions) -> list[str]:
@@ -68,7 +64,7 @@ def expire_clocks(sessions: Sessions) -> list[str]:
             with live.lock:
                 if live.over or live.clock is None:
                     continue
-                if not sessions.started(live, live.infos):
+                if not live.started(live.infos):
                     if live.deadline_ms is not None and live.deadline_ms <= round(moment * 1000):
                         end_game(sessions, live, {"reason": "abort"})
                         ended.append(live.id)

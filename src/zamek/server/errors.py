@@ -10,7 +10,7 @@ says the message in the request's language, in the words of the game's edition; 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
 
@@ -111,6 +111,18 @@ def reloaded(exc: BaseException) -> bool:
     """Whether a refused commit brought the match in memory up to date from the database (it was stale): what the
     request had changed in memory is then the database's, not to be put back."""
     return isinstance(exc, ServiceError) and exc.error == "stale"
+
+
+@contextmanager
+def restored_on_failure(restore: Callable[[], None]) -> Iterator[None]:
+    """Around a commit of what a request changed in memory: if the commit fails, ``restore`` puts it back, unless the
+    failure brought the match up to date from the database (``reloaded``)."""
+    try:
+        yield
+    except Exception as exc:
+        if not reloaded(exc):
+            restore()
+        raise
 
 
 @contextmanager

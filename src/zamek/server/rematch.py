@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from zamek.server.db import Added
-from zamek.server.errors import ServiceError, reloaded
+from zamek.server.errors import ServiceError, restored_on_failure
 from zamek.server.live import Created, LiveGame
 from zamek.server.seats import Seat, SeatPlayer, digest, new_secret, seats_for
 from zamek.server.tables import now
@@ -68,13 +68,9 @@ def _offer(sessions: Sessions, live: LiveGame, seat: int) -> Created:
     settings = live.clock.settings if live.clock is not None else None
     new = sessions.new_match(live.kind, live.mode, players, live.setup, settings, seats, agreed_hints=live.agreed_hints)
     live.rematch = new.id
-    try:
+    with restored_on_failure(lambda: setattr(live, "rematch", None)):
         sessions.commit(live, live.state, [], [], added=Added(sessions.stored(new), new.seats,
                                                               sessions.extras_of(new), None))
-    except Exception as exc:
-        if not reloaded(exc):
-            live.rematch = None
-        raise
     sessions.keep(new)
     return Created(new, {mine: tokens[mine]})
 
@@ -89,12 +85,8 @@ def _take(sessions: Sessions, old: LiveGame, new: LiveGame, seat: int) -> Create
         taken = Seat(taken.index, "person", taken.token_digest, None, taken.name, taken.joined_at)
         before = new.seats
         new.seats = [taken if s.index == mine else s for s in before]
-        try:
+        with restored_on_failure(lambda: setattr(new, "seats", before)):
             sessions.commit(new, new.state, [], [], seats=[(current, taken)])  # the others learn of the arrival
-        except Exception as exc:
-            if not reloaded(exc):
-                new.seats = before
-            raise
     return Created(new, {mine: token})
 
 

@@ -419,10 +419,6 @@ class Sessions:
         if revision is not None and revision != live.revision:
             raise ServiceError(409, "stale", "stale")
 
-    @staticmethod
-    def started(live: LiveGame, infos: list[MoveInfo], state: Any = None) -> bool:
-        return live.started(infos, state)
-
     def extras_of(self, live: LiveGame) -> Extras:
         return self._extras(live, live.state, takeback=live.takeback)
 
@@ -437,8 +433,8 @@ class Sessions:
         if clock is not None and not over:
             if clock.running is not None and clock.since is not None:
                 deadline = round(clock.since * 1000) + clock.left_ms[clock.running]
-            elif to_act is not None and live.everyone_seated and not self.started(
-                    live, live.infos if infos is None else infos, state):
+            elif to_act is not None and live.everyone_seated and not live.started(
+                    live.infos if infos is None else infos, state):
                 # The time for a first move starts when the turn comes to the seat, and goes on through the
                 # changes that leave it there (a question of the same turn, a page asking again for its seat).
                 same_seat = live.deadline_ms is not None and live.seat_to_act() == to_act
@@ -467,7 +463,7 @@ class Sessions:
                 clock.stop(self.now())
             elif taken_back:  # a takeback: the turn goes back, and no time with it
                 clock.turn_back(to_act, self.now())
-            elif self.started(live, all_infos, state):
+            elif live.started(all_infos, state):
                 clock.run_for(to_act, self.now())
         takeback = live.takeback if not actions and not replace and live.ended is None else None  # of one position
         extras = self._extras(live, state, clock, all_infos, takeback)

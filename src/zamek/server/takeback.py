@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from zamek.server.endings import check_clock
-from zamek.server.errors import ServiceError, reloaded
+from zamek.server.errors import ServiceError, restored_on_failure
 from zamek.server.games import MoveInfo
 from zamek.server.games.castle import CASTLE, FRIEND
 from zamek.server.live import LiveGame
@@ -163,9 +163,5 @@ def _store(sessions: Sessions, live: LiveGame, request: dict[str, Any]) -> None:
     """Store a change of the request alone (no move: it stays with the position); the other pages hear of it."""
     before = live.takeback
     live.takeback = request
-    try:
+    with restored_on_failure(lambda: setattr(live, "takeback", before)):
         sessions.commit(live, live.state, [], [])
-    except Exception as exc:
-        if not reloaded(exc):
-            live.takeback = before
-        raise
