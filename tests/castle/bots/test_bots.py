@@ -612,6 +612,17 @@ def test_mcts_respects_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     assert clock.now < 0.21  # and it reads the clock no more once past the deadline
 
 
+def play_against_random(bot: Bot, seed: int) -> None:
+    """A whole Sokół game: ``bot`` first, then a random player, chance and both from ``Random(seed)``."""
+    state = datafiles.new_game(Setup(sokol=True, first_player=0))
+    rng = random.Random(seed)
+    while not state.is_over():
+        if state.is_chance():
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()) if state.current == 1 else bot.choose(state, rng))
+
+
 class SpendingClock:
     """A clock that moves only when a (stand-in) search spends the seconds it is given."""
 
@@ -639,13 +650,7 @@ def test_all_the_decisions_of_one_turn_share_its_budget(monkeypatch: pytest.Monk
     monkeypatch.setattr(fast, "AVAILABLE", True)
     monkeypatch.setattr(compiled, "search", search)
     bot = MCTSBot(max_seconds=2.5, turn_seconds=2.5)
-    state = datafiles.new_game(Setup(sokol=True, first_player=0))
-    rng = random.Random(3)
-    while not state.is_over():
-        if state.is_chance():
-            state.apply(sample_chance(state, rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()) if state.current == 1 else bot.choose(state, rng))
+    play_against_random(bot, seed=3)
     per_turn: dict[tuple[int, int], float] = {}
     for turn, _, seconds in given:
         per_turn[turn] = per_turn.get(turn, 0.0) + seconds
@@ -669,13 +674,7 @@ def test_the_expert_searches_a_question_with_its_candidates_share_of_the_iterati
     monkeypatch.setattr(compiled, "search", search)
     expert = make_bot("expert")
     assert isinstance(expert, MCTSBot) and expert.scaled_questions and not make_bot("hard").scaled_questions  # type: ignore[attr-defined]
-    state = datafiles.new_game(Setup(sokol=True, first_player=0))
-    rng = random.Random(5)
-    while not state.is_over():
-        if state.is_chance():
-            state.apply(sample_chance(state, rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()) if state.current == 1 else expert.choose(state, rng))
+    play_against_random(expert, seed=5)
     assert {iterations for _, iterations in asked[Phase.PLACE]} == {expert.iterations}
     questions = [pair for phase, pairs in asked.items() if phase is not Phase.PLACE for pair in pairs]
     assert (2, expert.iterations // 8) in questions
