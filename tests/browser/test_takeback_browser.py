@@ -3,7 +3,8 @@
 A takeback by agreement between two people in two browser contexts (a game with a friend by link,
 tests/browser/test_online_browser.py's ``start_friend_game``): Ala asks to take her turn back, Ola sees the request
 by herself (live events) and declines; later Ala asks again, after Ola's reply, and Ola (reading Polish) accepts: both
-pages are back at Ala's first tile. A spectator is offered nothing.
+pages are back at Ala's first tile. Then Ala asks once more and withdraws her request. A spectator is offered
+nothing.
 
 The projected scores: beside each score, what the final scoring of the position would give, the engine's number for
 it (``projected_scores``), with the way to the rules page's section on the end of the game, in English and Polish.
@@ -90,6 +91,17 @@ def test_a_takeback_asked_declined_then_accepted_by_the_other_player(contexts: l
     expect(host.locator("#takeback, #takeback-waiting, #takeback-declined")).to_have_count(0)
     view = game_json(host, server, game_id)
     assert view["moves_count"] == start and view["placements"] == opened["placements"]
+
+    # Ala asks again after her next turn, then thinks better of it and withdraws her request (in English again).
+    choose_language(friend, "en")
+    whole_turn(host)
+    expect(friend.locator(".legal.now").first).to_be_visible()
+    host.click("#takeback")
+    expect(prompt).to_be_visible()
+    host.click("#takeback-withdraw")
+    expect(prompt).to_have_count(0)
+    expect(host.locator("#takeback-withdrawn")).to_contain_text("You withdrew your takeback request")
+    expect(host.locator("#takeback")).to_have_count(0)  # not again before the next move
 
 
 def position_record(seed: int, turn: int) -> dict[str, Any]:

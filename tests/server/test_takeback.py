@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tools.loadtest import legal_actions
 
 from tests.server.test_matches import decide, joined, new_match, public
 from tests.server.test_server_postgres import client as app_on
@@ -74,7 +75,8 @@ def test_a_takeback_goes_back_to_where_the_turn_began_and_chance_stays(any_url: 
         assert back["moves_count"] == first["moves_count"] and back["current"] == ala
         for field in ("drawn", "placements", "figures", "players", "remaining", "phase"):
             assert back[field] == first[field], field
-        assert back["takeback"] == {"can_ask": [False, False], "asked_by": None, "declined": [], "moves": []}
+        assert back["takeback"] == {"can_ask": [False, False], "asked_by": None, "declined": [], "withdrawn": [],
+                                    "moves": []}
         # Chance is the seed's: Ala's turn played again brings Olek the same tile.
         whole_turn(web, gid)
         assert public(web, gid)["drawn"]["id"] == after["drawn"]["id"]
@@ -242,3 +244,57 @@ def test_an_extra_turn_is_taken_back_with_the_turn_that_earned_it() -> None:
     assert started_before(game, 0, 7)
     assert kept_moves(game, 1) == 4 and started_before(game, 1, 4) is False  # Olek's only turn was his first
     assert kept_moves(game[:3], 1) is None  # Olek has decided nothing
+
+
+def test_a_move_sent_from_the_position_stands_when_a_takeback_was_asked_meanwhile(any_url: str) -> None:
+    """Asking or declining a takeback raises the game's revision but keeps its position (``position``): the other
+    player's move, sent from their page of that position as the request came, is played and the request lapses;
+    their page keys its hints and menus on the position. A page of an older position is still stale. The position's
+    revision is stored with the request: another process, here the one the move reaches, knows it too."""
+    with app_on(any_url) as web:
+        gid = friend_game(web)
+        ala = whole_turn(web, gid)
+        olek = 1 - ala
+        decide(web, gid)  # Olek places his tile: he is to decide on a figure
+        page = public(web, gid)  # Olek's page
+        assert page["position"] == page["revision"]
+        assert post(web, gid, "", ala, revision=page["revision"]).status_code == 200
+        asked = public(web, gid)
+        assert asked["revision"] == page["revision"] + 1 and asked["position"] == page["position"]
+        assert post(web, gid, "/decline", olek, revision=page["revision"]).status_code == 200
+
+    with app_on(any_url) as other:
+        declined = public(other, gid)
+        assert declined["revision"] == page["revision"] + 2 and declined["position"] == page["position"]
+
+        def act(revision: int) -> Any:
+            return other.post(f"/api/games/{gid}/actions", headers=web.seat(gid, olek),
+                              json={"action": legal_actions(page)[0], "revision": revision})
+
+        old = act(page["revision"] - 1)  # a page from before Olek's placement
+        assert old.status_code == 409 and old.json()["error"] == "stale"
+        moved = act(page["revision"])
+        assert moved.status_code == 200, moved.text
+        after = public(other, gid)
+        assert after["moves_count"] > page["moves_count"] and after["position"] == after["revision"]
+        assert after["takeback"]["declined"] == []  # the move let the declined request lapse
+
+
+def test_the_asking_seat_withdraws_its_request_and_may_not_ask_again_before_the_next_move(client: WebClient) -> None:
+    gid = friend_game(client)
+    ala = whole_turn(client, gid)
+    olek = 1 - ala
+    refused(post(client, gid, "/withdraw", ala), 409, "no-own-takeback")  # nothing asked yet
+    assert post(client, gid, "", ala).status_code == 200
+    refused(post(client, gid, "/withdraw", olek), 409, "no-own-takeback")  # Olek answers; he withdraws nothing
+    refused(post(client, gid, "/withdraw", None), 401, "needs-token")
+    withdrawn = post(client, gid, "/withdraw", ala)
+    assert withdrawn.status_code == 200, withdrawn.text
+    view = public(client, gid)["takeback"]
+    assert view["asked_by"] is None and view["withdrawn"] == [ala] and view["declined"] == []
+    assert not view["can_ask"][ala]
+    refused(post(client, gid, "", ala), 409, "takeback-withdrawn")  # no asking over and over
+    refused(post(client, gid, "/accept", olek), 409, "no-takeback")
+    whole_turn(client, gid)  # Olek's turn: the position changes
+    view = public(client, gid)["takeback"]
+    assert view["withdrawn"] == [] and view["can_ask"][ala]

@@ -83,6 +83,14 @@ class LiveGame:
     every move clears it."""
 
     @property
+    def position_revision(self) -> int:
+        """The revision this game's position was reached at: a change that is no move (a takeback asked or
+        declined) raises the revision and keeps the position, so a move sent from the page of that position
+        still stands."""
+        reached = (self.takeback or {}).get("at")
+        return reached if isinstance(reached, int) and reached <= self.revision else self.revision
+
+    @property
     def hints_allowed(self) -> bool:
         """Whether a player may ask for hints: against the computer and at one screen always, against a friend
         when both agreed."""

@@ -140,6 +140,11 @@ def add_match_routes(app: FastAPI, service: GameService) -> None:
         """Decline the other player's request: they may ask again after the next move."""
         return seat_changed(service.decline_takeback, game_id, token, lang, body)
 
+    @app.post("/api/games/{game_id}/takeback/withdraw", responses=errors(401, 403, 404, 409, 422), response_model=View)
+    def withdraw_takeback(game_id: str, token: Token, lang: Lang, body: Revision | None = None) -> Response:
+        """Withdraw your own request before it is answered: you may ask again after the next move."""
+        return seat_changed(service.withdraw_takeback, game_id, token, lang, body)
+
     def seat_changed(change: Callable[[str, str | None, int | None], LiveGame], game_id: str, token: str | None,
                      lang: str, body: Revision | None) -> Response:
         """A change a seat asks (``change(game_id, token, revision)``, on the revision its page shows), answered

@@ -36,6 +36,8 @@ class Hints(Answer):
 
     revision: int
     """The revision they are for (a move since makes them stale)."""
+    position: int
+    """The revision their position was reached at (the view's ``position``)."""
     player: int
     hints: list[HintMove]
 

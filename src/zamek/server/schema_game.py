@@ -306,8 +306,9 @@ class PromptWords(Answer):
 
 class TakebackView(Answer):
     """A castle game with a friend: taking one's last turn back when the other player agrees (``/takeback``,
-    ``/takeback/accept``, ``/takeback/decline``). A takeback goes back to where its seat's last turn began (its tile
-    just drawn): that turn's moves and everything after them (the other player's reply) are taken back."""
+    ``/takeback/accept``, ``/takeback/decline``, ``/takeback/withdraw``). A takeback goes back to where its seat's
+    last turn began (its tile just drawn): that turn's moves and everything after them (the other player's reply)
+    are taken back."""
 
     can_ask: list[bool]
     """Whether each seat may ask now: it has a move to take back, no request is open, and it has not been refused
@@ -316,6 +317,8 @@ class TakebackView(Answer):
     """The seat whose request waits for the other seat's answer."""
     declined: list[int] = Field(default_factory=list)
     """The seats whose request was declined on this position: they may ask again after the next move."""
+    withdrawn: list[int] = Field(default_factory=list)
+    """The seats that withdrew their request on this position: they may ask again after the next move."""
     moves: list[int] = Field(default_factory=list)
     """While a request is open: each seat's moves (not the tiles drawn) it would take back."""
 
@@ -333,6 +336,9 @@ class GameView(Answer):
     seed: int | None
     """The game's seed, once it is over: before, it would tell every tile and token to come (Z22)."""
     revision: int
+    position: int
+    """The revision its position was reached at (a takeback asked or declined raises the revision alone): what a
+    page keys its hints and menus on."""
     thinking: bool
     bot_error: str | None
     moves_count: int

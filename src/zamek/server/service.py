@@ -200,6 +200,9 @@ class GameService:
     def decline_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
         return takeback.decline(self.sessions, game_id, token, revision)
 
+    def withdraw_takeback(self, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
+        return takeback.withdraw(self.sessions, game_id, token, revision)
+
     # --------------------------------------------------------------- answers
 
     def view(self, game_id: str, lang: str, changed: LiveGame | None = None, token: str | None = None,
@@ -344,10 +347,12 @@ class GameService:
             if not live.human_to_act() or seat != to_act:
                 raise ServiceError(409, "not-your-turn", "hints-mover")
             state, revision, reader = live.state.copy(), live.revision, castle_reader(live, token)
+            position = live.position_revision
         # Judged outside the game's lock: its other requests need not wait for the judging. Every move is judged
         # anyway: the best ones that are different moves (a symmetric tile turned is one move) are kept.
         found = distinct_hints(state, judging.hints(state, judging.ALL_MOVES), count)
-        return Hints(revision=revision, player=to_act, hints=[hint_move(state, h, lang, reader) for h in found])
+        return Hints(revision=revision, position=position, player=to_act,
+                     hints=[hint_move(state, h, lang, reader) for h in found])
 
     def analysis(self, game_id: str, lang: str) -> AnalysisView:
         """A finished game's analysis: computed once and stored with the game (again when the estimate changed)."""

@@ -416,7 +416,8 @@ class Sessions:
 
     @staticmethod
     def check_revision(live: LiveGame, revision: int | None) -> None:
-        if revision is not None and revision != live.revision:
+        """Refuse a request sent from a page that shows another position than the game's (409 ``stale``)."""
+        if revision is not None and not live.position_revision <= revision <= live.revision:
             raise ServiceError(409, "stale", "stale")
 
     def extras_of(self, live: LiveGame) -> Extras:

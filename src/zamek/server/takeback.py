@@ -9,8 +9,9 @@ within one's own turn, before the next tile is drawn.
 The flow: a seat asks (``/takeback``); the other seat sees the request in the game's view (the change's live event
 brings it) and accepts (``/takeback/accept``: the game is replayed without those moves, so the position is exactly
 the one of that moment, and chance, fixed by the seed, brings the same tiles and tokens again) or declines
-(``/takeback/decline``). One request is open at a time, and a seat whose request was declined may not ask again
-before the next move: a request belongs to one position, and any move (or the end of the game) lets it lapse.
+(``/takeback/decline``); or the asking seat withdraws it (``/takeback/withdraw``). One request is open at a time, and
+a seat whose request was declined, or who withdrew it, may not ask again before the next move (so that no one can
+ask over and over): a request belongs to one position, and any move (or the end of the game) lets it lapse.
 
 Clocks: nothing stops while a request waits, and no time comes back: once accepted, the clock runs for the seat to
 move in the position gone back to, from then on (the seat whose time ran until then is charged it, as at the end of
@@ -69,6 +70,8 @@ def ask(sessions: Sessions, game_id: str, token: str | None, revision: int | Non
             raise ServiceError(409, "takeback", "takeback-open")
         if seat in request["declined"]:
             raise ServiceError(409, "takeback", "takeback-declined")
+        if seat in request["withdrawn"]:
+            raise ServiceError(409, "takeback", "takeback-withdrawn")
         kept = kept_moves(live.infos, seat)
         if kept is None:
             raise ServiceError(409, "takeback", "nothing-to-take-back")
@@ -104,6 +107,18 @@ def decline(sessions: Sessions, game_id: str, token: str | None, revision: int |
     return live
 
 
+def withdraw(sessions: Sessions, game_id: str, token: str | None, revision: int | None = None) -> LiveGame:
+    """The asking seat withdraws its open request: it may not ask again before the next move."""
+    live = sessions.get(game_id)
+    with live.lock:
+        seat = _checked(sessions, live, token, revision)
+        request = _request(live)
+        if request["asked_by"] != seat:
+            raise ServiceError(409, "takeback", "no-own-takeback")
+        _store(sessions, live, {**request, "asked_by": None, "withdrawn": sorted({*request["withdrawn"], seat})})
+    return live
+
+
 def takeback_view(live: LiveGame) -> TakebackView | None:
     """The takebacks of a game with a friend that is on, as its view shows them (None in any other game)."""
     if not _takes_back(live) or live.over or live.waiting_for_friend:
@@ -111,15 +126,17 @@ def takeback_view(live: LiveGame) -> TakebackView | None:
     request = _request(live)
     asked_by: int | None = request["asked_by"]
     declined: list[int] = request["declined"]
+    withdrawn: list[int] = request["withdrawn"]
     seats = range(len(live.players))
-    can_ask = [asked_by is None and s not in declined and (kept := kept_moves(live.infos, s)) is not None
-               and started_before(live.infos, s, kept) for s in seats]
+    can_ask = [asked_by is None and s not in declined and s not in withdrawn
+               and (kept := kept_moves(live.infos, s)) is not None and started_before(live.infos, s, kept)
+               for s in seats]
     moves: list[int] = []
     if asked_by is not None:
         kept = kept_moves(live.infos, asked_by) or 0
         undone = [info.player for info in live.infos[kept:] if not info.chance]
         moves = [undone.count(s) for s in seats]
-    return TakebackView(can_ask=can_ask, asked_by=asked_by, declined=declined, moves=moves)
+    return TakebackView(can_ask=can_ask, asked_by=asked_by, declined=declined, withdrawn=withdrawn, moves=moves)
 
 
 def _takes_back(live: LiveGame) -> bool:
@@ -151,17 +168,23 @@ def _answering(sessions: Sessions, live: LiveGame, token: str | None, revision: 
 
 
 def _request(live: LiveGame) -> dict[str, Any]:
-    """The takeback asked or declined on the game's position: ``asked_by`` (a seat or None), ``declined`` (seats)."""
+    """The takeback asked, declined or withdrawn on the game's position: ``asked_by`` (a seat or None), ``declined``
+    and ``withdrawn`` (seats)."""
     stored = live.takeback or {}
     asked_by = stored.get("asked_by")
-    declined = stored.get("declined")
-    return {"asked_by": asked_by if isinstance(asked_by, int) else None,
-            "declined": [s for s in declined if isinstance(s, int)] if isinstance(declined, list) else []}
+
+    def seats(key: str) -> list[int]:
+        found = stored.get(key)
+        return [s for s in found if isinstance(s, int)] if isinstance(found, list) else []
+
+    return {"asked_by": asked_by if isinstance(asked_by, int) else None, "declined": seats("declined"),
+            "withdrawn": seats("withdrawn")}
 
 
 def _store(sessions: Sessions, live: LiveGame, request: dict[str, Any]) -> None:
-    """Store a change of the request alone (no move: it stays with the position); the other pages hear of it."""
+    """Store a change of the request alone (no move: it stays with the position, whose revision it keeps as
+    ``at``: a move sent from that position's page still stands); the other pages hear of it."""
     before = live.takeback
-    live.takeback = request
+    live.takeback = {**request, "at": live.position_revision}
     with restored_on_failure(lambda: setattr(live, "takeback", before)):
         sessions.commit(live, live.state, [], [])

@@ -361,7 +361,8 @@ def game_view(
     return GameView(
         id=live.id, mode=MODES[live.mode], level=live.level, human=live.human,
         seed=live.seed if live.over else None,  # Z22: the seed fixes every tile and token to come
-        revision=live.revision, thinking=thinking, bot_error=computer_failed(live.bot_error, lang),
+        revision=live.revision, position=live.position_revision, thinking=thinking,
+        bot_error=computer_failed(live.bot_error, lang),
         moves_count=len(live.actions),
         rules=setup.name, setup=SetupInfo.model_validate(public_setup(setup, live.over)), edition=edition,
         sokol=setup.sokol, board=setup.board, gate_guard=setup.gate_guard, lang=lang, phase=PHASES[state.phase],

@@ -47,6 +47,9 @@ export async function openGame(id, { spectator = false } = {}) {
 
 // The seats this page acts for: the tokens held (none for a spectator).
 export const heldSeats = (view) => (state.spectator ? [] : seats.held(view.id));
+// What a page's choices (hints, a move waiting for confirmation, the figure menu) belong to: the position, which a
+// takeback asked or declined leaves as it was while the revision goes on.
+const positionKey = (view) => `${view.id}:${view.position}`;
 const myTurn = (view) => view.human_to_act && heldSeats(view).includes(view.current);
 // "Your move" (the tab's title, the tone, the notification): in a game with a friend elsewhere, the page's seat is to
 // act (against the computer the reply comes at once, and at one screen nobody waits for the page).
@@ -141,7 +144,7 @@ async function showGame(view) {
       if (item.spaces.length && item.points > 0) state.board.flashScored(item.spaces, item.points, item.player ?? 0);
     }
   }
-  if (before && before.phase === "place" && view.phase === "follower" && myTurn(view)) state.figureOffer = `${view.id}:${view.revision}`;
+  if (before && before.phase === "place" && view.phase === "follower" && myTurn(view)) state.figureOffer = positionKey(view);
   offerFigure(view);
   focusTurn(view);
   offerSkipLink();
@@ -153,7 +156,7 @@ async function showGame(view) {
 // (the page's body, where a redrawn panel leaves it): never out of a text field, a menu or a dialog; and not on a
 // touch screen, where a focus brings nothing but a ring.
 function focusTurn(view) {
-  const key = `${view.id}:${view.revision}`;
+  const key = positionKey(view);
   if (state.turnFocused === key || !myTurn(view) || view.phase === "follower" || state.busy || touching()) return;
   const active = document.activeElement;
   if (active && active !== document.body && active !== document.documentElement) return;
@@ -190,7 +193,7 @@ function offerSkipLink() {
 // is still on its way (a live event brought the position first), the menu waits for that answer, which shows the
 // same position again (until then the page takes no answer).
 function offerFigure(view) {
-  if (state.figureOffer !== `${view.id}:${view.revision}`) return;
+  if (state.figureOffer !== positionKey(view)) return;
   const coarse = window.matchMedia("(pointer: coarse)").matches;
   if (coarse && view.choices.some((c) => c.type === "figure")) {
     if (state.busy) return;
@@ -243,7 +246,7 @@ function renderGame() {
   state.board.render(view, { placing, rotation: state.rotation, figureChoices, pending: pendingHere(view) });
   if (placing) drawHints(view);
   if (othersPlacing(view) && state.showFits) state.board.shadeFits(view.drawn);
-  if (state.menuFor !== `${view.id}:${view.revision}` || !figureChoices.length) closeFigureMenu();
+  if (state.menuFor !== positionKey(view) || !figureChoices.length) closeFigureMenu();
   renderTurnPanel(view);
   renderConfirm(view);
   renderSidePanels(view);
@@ -298,11 +301,11 @@ function playSounds(moved) {
 // may show the position while the page's own move that led to it is still on its way (the page takes no move then):
 // it acts once that move's answer is in.
 function actSoon(view, mark, delay, act) {
-  const key = `${view.id}:${view.revision}`;
+  const key = positionKey(view);
   if (state[mark] === key) return;
   state[mark] = key;
   const attempt = () => {
-    if (!state.view || `${state.view.id}:${state.view.revision}` !== key) return;
+    if (!state.view || positionKey(state.view) !== key) return;
     if (state.busy) setTimeout(attempt, 100);
     else act();
   };
@@ -617,7 +620,7 @@ function openFigureMenu({ focus = false } = {}) {
   const art = drawn ? drawn.getBoundingClientRect() : space;
   const rect = { left: Math.min(space.left, art.left), top: Math.min(space.top, art.top),
     right: Math.max(space.right, art.right), bottom: Math.max(space.bottom, art.bottom) };
-  state.menuFor = `${view.id}:${view.revision}`;
+  state.menuFor = positionKey(view);
   const menu = h("div", { class: "figure-menu", id: "figure-menu", role: "dialog", "aria-label": t("page.game.figure-menu") },
     h("div", { class: "menu-head" }, h("strong", {}, t("page.game.figure-menu")),
       h("button", { type: "button", class: "menu-close", id: "figure-menu-close", "aria-label": t("page.close"), title: t("page.close"), onclick: () => closeFigureMenu(true) }, "×")));
@@ -787,7 +790,7 @@ export function endedWords(ended) {
 // The three best moves for the player to move (the server judges them by the expert's estimate of the final lead,
 // and gives them only to the seat to move, in a game that allows hints): numbered on the board, faint, and listed
 // beside it; a click on one turns the tile as it says and shows it there (placing it is still the player's click).
-const hintsHere = (view) => (state.hints && state.hints.key === `${view.id}:${view.revision}` ? state.hints : null);
+const hintsHere = (view) => (state.hints && state.hints.key === positionKey(view) ? state.hints : null);
 
 async function askHints() {
   const view = state.view;
@@ -795,7 +798,7 @@ async function askHints() {
   state.hintsBusy = true;
   try {
     const answer = await games.hints(view.id, state.lang, tokenFor(view.current));
-    state.hints = { key: `${view.id}:${answer.revision}`, list: answer.hints, player: answer.player };
+    state.hints = { key: `${view.id}:${answer.position}`, list: answer.hints, player: answer.player };
     state.error = null;
   } catch (err) {
     state.error = err.message;
@@ -860,7 +863,7 @@ function pickHint(hint, n) {
 
 // With the option on, a tile's place and its figure (or none) are sent only once the player confirms them: the board
 // shows the tile there (or the figure on its feature), and a bar under the board asks (Enter confirms, Escape cancels).
-const pendingHere = (view) => (state.pending && state.pending.key === `${view.id}:${view.revision}` ? state.pending : null);
+const pendingHere = (view) => (state.pending && state.pending.key === positionKey(view) ? state.pending : null);
 
 function choose(action, what) {
   if (!optionOn("confirm")) {
@@ -868,7 +871,7 @@ function choose(action, what) {
     return;
   }
   closeFigureMenu();
-  state.pending = { ...what, action, key: `${state.view.id}:${state.view.revision}`, asked: false };
+  state.pending = { ...what, action, key: positionKey(state.view), asked: false };
   renderGame();
 }
 

@@ -1,6 +1,6 @@
 // Taking back one's last turn in a castle game with a friend, when the other player agrees (the server's
-// /takeback, /takeback/accept, /takeback/decline): the button that asks, the note while the request waits, the other
-// player's Accept / Decline, and the note that a request was declined. What may be asked, and what a takeback takes
+// /takeback, /takeback/accept, /takeback/decline, /takeback/withdraw): the button that asks, the note while the request
+// waits with its Withdraw, the other player's Accept / Decline, and the note that a request was declined or withdrawn. What may be asked, and what a takeback takes
 // back (the asking player's last turn and the other player's reply, if any), is the server's: the view's `takeback`.
 // The other page learns of a request, and of its answer, through the game's live events.
 
@@ -18,7 +18,7 @@ async function send(view, seat, route, refresh) {
   if (state.busy) return;
   state.busy = true;
   try {
-    await call("POST", `/api/games/${view.id}/takeback${route}?lang=${encodeURIComponent(state.lang)}`, { revision: view.revision }, seats.token(view.id, seat));
+    await call("POST", `/api/games/${view.id}/takeback${route}?lang=${encodeURIComponent(state.lang)}`, { revision: view.position }, seats.token(view.id, seat));
     state.error = null;
   } catch (err) {
     state.error = err.message;
@@ -42,11 +42,16 @@ export function showTakeback(panel, view, refresh) {
         h("button", { type: "button", class: "primary", id: "takeback-accept", onclick: () => send(view, seat, "/accept", refresh) }, t("page.game.takeback-accept")),
         h("button", { type: "button", id: "takeback-decline", onclick: () => send(view, seat, "/decline", refresh) }, t("page.game.takeback-decline")))));
   } else if (takeback.asked_by === seat) {
-    panel.append(h("p", { class: "muted", id: "takeback-waiting" }, t("page.game.takeback-waiting", { player: seatValue(other) })));
+    panel.append(h("div", { class: "invitation", role: "group" },
+      h("p", { class: "muted", id: "takeback-waiting" }, t("page.game.takeback-waiting", { player: seatValue(other) })),
+      h("div", { class: "tools" },
+        h("button", { type: "button", id: "takeback-withdraw", onclick: () => send(view, seat, "/withdraw", refresh) }, t("page.game.takeback-withdraw")))));
   } else if (takeback.can_ask[seat]) {
     panel.append(h("div", { class: "tools" },
       h("button", { type: "button", id: "takeback", title: t("page.game.takeback-hint"), onclick: () => send(view, seat, "", refresh) }, t("page.game.takeback"))));
   } else if (takeback.declined.includes(seat)) {
     panel.append(h("p", { class: "muted small", id: "takeback-declined" }, t("page.game.takeback-declined")));
+  } else if (takeback.withdrawn.includes(seat)) {
+    panel.append(h("p", { class: "muted small", id: "takeback-withdrawn" }, t("page.game.takeback-withdrawn")));
   }
 }
