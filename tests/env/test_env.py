@@ -280,7 +280,8 @@ def test_bad_input_is_refused_clearly_and_changes_nothing() -> None:
 
 
 def test_the_gymnasium_environment_plays_play_game_s_game_against_its_level() -> None:
-    """The opponent thinks with the stream play_game gives its seat: a bot's move against a bot's move."""
+    """The opponent thinks with the stream play_game gives its seat: a bot's move against a bot's move; also in an
+    environment that played a game before (each game's opponent starts afresh)."""
     import zamek.env  # noqa: F401
     from zamek.castle.bots.levels import make_bot
     from zamek.castle.seeding import player_rng
@@ -290,6 +291,9 @@ def test_the_gymnasium_environment_plays_play_game_s_game_against_its_level() ->
     assert isinstance(game, CastleGymEnv)
     mine = make_bot("easy")
     played = play_game(seed, [mine.choose, make_bot("medium").choose])
+    game.reset(seed=seed + 1)
+    for _ in range(5):  # part of another game, left unfinished
+        game.step(int(np.flatnonzero(game.game.observe(game.agent)["action_mask"])[0]))
     game.reset(seed=seed)
     rng = player_rng(seed, 0)
     me = make_bot("easy")

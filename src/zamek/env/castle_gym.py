@@ -68,6 +68,9 @@ class CastleGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         else:
             self.seat = random.Random(f"zamek-env-seat:{seed}").randrange(2)
         self._rng = player_rng(self.game.seed_used, 1 - self.seat)
+        # A fresh opponent each game: what a bot carries within one (the time its turn has spent, the figure it
+        # planned) belongs to that game; a new game's first turn could otherwise look like the old game's.
+        self.bot = make_bot(self.opponent_name)
         self._python = None
         self._lost = False
         # With the score reward, what the opponent's opening moves changed counts in the agent's first step: a
