@@ -364,6 +364,10 @@ def knights_game(api: Api) -> str:
     while not (view["phase"] == "choose" and view["round"] >= KNIGHTS_ROUND and view["person_to_act"] == 0):
         if view["over"]:
             raise RuntimeError(f"the Rycerze i zamki game (seed {KNIGHTS_SEED}) ended before round {KNIGHTS_ROUND}")
+        if not view["legal"]:  # the computer's turn: it plays in the server's own time
+            time.sleep(0.1)
+            view = api.get(f"/api/games/{game_id}", token)
+            continue
         rng = random.Random(f"screenshots-knights:{KNIGHTS_SEED}:{view['revision']}")
         action = rng.choice(view["legal"])
         view = api.post(f"/api/games/{game_id}/actions", {"action": action, "revision": view["revision"]}, token)

@@ -787,3 +787,13 @@ def test_cli_arena() -> None:
 def test_cli_cards_table() -> None:
     result = run("knights", "cards", "--lang", "pl")
     assert "rycerz" in result.stdout and "6" in result.stdout
+
+
+def test_k8_a_hidden_recruit_is_told_in_the_readers_person() -> None:
+    """A recruit whose card the reader does not see (a page's public log) speaks to its own player in the second
+    person, in both languages."""
+    hidden = Recruited(4, 0, None)
+    assert event_lines(hidden, "en", you=0) == ["You take a card back from the camp."]
+    assert event_lines(hidden, "en", you=1) == ["Player 1 takes a card back from the camp."]
+    assert event_lines(hidden, "pl", you=0) == ["Odzyskujesz jedną kartę z obozu."]
+    assert event_lines(hidden, "pl", you=1) == ["Gracz 1 odzyskuje jedną kartę z obozu."]
