@@ -636,6 +636,7 @@ SUCCESS: dict[tuple[str, str], str] = {
     ("post", "/api/games/{game_id}/takeback"): "GameView|KnightsView",
     ("post", "/api/games/{game_id}/takeback/accept"): "GameView|KnightsView",
     ("post", "/api/games/{game_id}/takeback/decline"): "GameView|KnightsView",
+    ("post", "/api/games/{game_id}/takeback/withdraw"): "GameView|KnightsView",
     ("post", "/api/games/{game_id}/join"): "SeatedView|SeatedKnightsView",
     ("post", "/api/games/{game_id}/invite"): "Invitation",
     ("post", "/api/games/{game_id}/resign"): "GameView|KnightsView",
@@ -652,7 +653,8 @@ SUCCESS: dict[tuple[str, str], str] = {
 SEATED = {"/api/games/{game_id}/actions", "/api/games/{game_id}/draw", "/api/games/{game_id}/undo",
           "/api/games/{game_id}/resign", "/api/games/{game_id}/abort", "/api/games/{game_id}/invite",
           "/api/games/{game_id}/rematch", "/api/games/{game_id}", "/api/games/{game_id}/takeback",
-          "/api/games/{game_id}/takeback/accept", "/api/games/{game_id}/takeback/decline"}
+          "/api/games/{game_id}/takeback/accept", "/api/games/{game_id}/takeback/decline",
+          "/api/games/{game_id}/takeback/withdraw"}
 """The routes that change a game (and need a seat's token), by path: their POST or DELETE."""
 OPEN_OBJECTS = {"MessageView.params", "ErrorAnswer.params"}
 """A message's values: which a message takes is the catalogue's (its arguments), said in MessageView's description."""
