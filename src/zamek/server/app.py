@@ -40,6 +40,7 @@ from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS
 from zamek.castle.rules.tokens import TokenKind, printed_number
 from zamek.knights.rules.cards import Card, CastleKind, load_cards
 from zamek.server.errors import ServiceError, invalid_request
+from zamek.server.expiry import keep_purging
 from zamek.server.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
 from zamek.server.knights_schemas import LobbyGames
 from zamek.server.layout import Geometry, geometry
@@ -168,10 +169,14 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         service.resume()
         clocks = asyncio.create_task(watch_clocks())
+        purging = asyncio.create_task(keep_purging(service.purge_expired, config.purge_seconds))
         yield
         clocks.cancel()
+        purging.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await clocks
+        with contextlib.suppress(asyncio.CancelledError):
+            await purging
         service.close()
 
     app = FastAPI(title="Zamek", version=str(API_VERSION), description=DESCRIPTION, lifespan=lifespan,

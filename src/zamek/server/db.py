@@ -18,20 +18,28 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Literal
 
 from sqlalchemy import (
+    ColumnElement,
+    String,
+    and_,
+    bindparam,
     delete,
+    exists,
+    false,
     func,
     or_,
     select,
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -39,6 +47,8 @@ from zamek.server.seats import Seat
 from zamek.server.tables import (
     AnalysisRow,
     ComputerJobRow,
+    ExpiredMatch,
+    ExpiryLimits,
     Extras,
     ExtrasRow,
     Job,
@@ -57,6 +67,8 @@ Written = Literal["stored", "stale", "gone"]
 """What became of a change: stored; refused because the game changed meanwhile; refused because it is deleted."""
 CHANNEL: Final = "zamek"
 """The PostgreSQL notification channel of game changes (payloads: see :mod:`zamek.server.pgevents`)."""
+PURGE_LOCK: Final = 0x5A414D4550  # "ZAMEP"
+"""The PostgreSQL advisory lock of a purge of expired matches: one process purges at a time."""
 
 
 @dataclass(frozen=True)
@@ -77,8 +89,10 @@ class _SeatChanged(Exception):
 class Repository:
     """Load and store games; each method is one transaction."""
 
-    def __init__(self, url: str, migrate: bool = True) -> None:
+    def __init__(self, url: str, migrate: bool = True, clock: Callable[[], float] = time.time) -> None:
         self.engine = make_engine(url)
+        self.clock = clock
+        """The server's time (seconds since the epoch), as the game clocks read it: when a match was last active."""
         self.postgres = self.engine.dialect.name == "postgresql"
         if migrate:
             from zamek.server.migrate import upgrade  # loads Alembic: only when asked for
@@ -117,7 +131,7 @@ class Repository:
 
     def _insert(self, session: Session, added: Added) -> None:
         game = added.match
-        session.add(MatchRow(**game.__dict__))
+        session.add(MatchRow(**game.__dict__, active_ms=round(self.clock() * 1000)))
         self._add_seats(session, game.id, added.seats, added.extras)
         if added.job_due_ms is not None:
             session.add(ComputerJobRow(game_id=game.id, revision=game.revision, due_ms=added.job_due_ms, attempts=0))
@@ -195,7 +209,7 @@ class Repository:
         """Change a game's row only if it is still at revision ``expected`` (and then its extras); None when it was
         changed, else why not."""
         result = session.execute(update(MatchRow).where(MatchRow.id == game_id, MatchRow.revision == expected)
-                                 .values(**values, updated_at=now()))
+                                 .values(**values, updated_at=now(), active_ms=round(self.clock() * 1000)))
         if not getattr(result, "rowcount", 0):
             return "stale" if session.get(MatchRow, game_id) is not None else "gone"
         if extras is not None:
@@ -224,6 +238,49 @@ class Repository:
         else:
             row.clock, row.ended, row.rematch, row.to_move = extras.clock, extras.ended, extras.rematch, extras.to_move
             row.deadline_ms, row.takeback = extras.deadline_ms, extras.takeback
+
+    # --------------------------------------------------------------- expiry
+
+    def expired(self, moment_ms: int, limits: ExpiryLimits, limit: int | None = None) -> list[ExpiredMatch]:
+        """The matches past ``limits`` at ``moment_ms`` (see :func:`_expired`), the longest left first."""
+        expired = _expired(moment_ms, limits)
+        if expired is None:
+            return []
+        query = (select(MatchRow.id, MatchRow.kind, MatchRow.mode, MatchRow.active_ms, _unjoined(moment_ms, limits))
+                 .where(expired).order_by(MatchRow.active_ms, MatchRow.id).limit(limit))
+        with Session(self.engine) as session:
+            return [ExpiredMatch(game_id, kind, mode, active_ms, bool(unjoined))
+                    for game_id, kind, mode, active_ms, unjoined in session.execute(query)]
+
+    def purge_expired(self, moment_ms: int, limits: ExpiryLimits, batch: int = 500, wait: bool = False
+                      ) -> list[str]:
+        """Remove up to ``batch`` matches past ``limits``, and all they have, in one transaction; their ids. Each is
+        checked again as it is removed (:mod:`zamek.server.expiry`); on PostgreSQL one process purges at a time (the
+        others find nothing to do, or with ``wait`` wait for it), and a match whose row a change holds is skipped."""
+        expired = _expired(moment_ms, limits)
+        if expired is None:
+            return []
+        with self._writing() as session:
+            if self.postgres and wait:
+                session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PURGE_LOCK})
+            elif self.postgres and not session.scalar(text("SELECT pg_try_advisory_xact_lock(:key)"),
+                                                      {"key": PURGE_LOCK}):
+                return []
+            chosen = select(MatchRow.id).where(expired).order_by(MatchRow.active_ms).limit(batch)
+            if self.postgres:
+                chosen = chosen.with_for_update(skip_locked=True)
+            ids = list(session.scalars(delete(MatchRow).where(MatchRow.id.in_(chosen.scalar_subquery()), expired)
+                                       .returning(MatchRow.id)))
+            if ids:
+                session.execute(delete(SeatRow).where(SeatRow.game_id.in_(ids)))
+                session.execute(delete(ExtrasRow).where(ExtrasRow.game_id.in_(ids)))
+                session.execute(delete(ComputerJobRow).where(ComputerJobRow.game_id.in_(ids)))
+                session.execute(delete(AnalysisRow).where(AnalysisRow.game_id.in_(ids)))
+                if self.postgres:  # the other processes end the games' live events, as for a deleted game
+                    session.execute(text("SELECT pg_notify(:channel, 'g ' || id) FROM unnest(:ids) AS id")
+                                    .bindparams(bindparam("ids", type_=ARRAY(String()))),
+                                    {"channel": CHANNEL, "ids": ids})
+            return ids
 
     # ------------------------------------------------------------- analyses
 
@@ -414,6 +471,30 @@ class Repository:
             query = query.where(MatchRow.kind == kind)
         with Session(self.engine) as session:
             return [StoredMatch.of(r) for r in session.scalars(query)]
+
+
+def _unjoined(moment_ms: int, limits: ExpiryLimits) -> ColumnElement[bool]:
+    """A match made for friends, none of whom has come (it waits for a seat and nothing has changed since it was
+    made), for longer than ``limits.unjoined_ms``."""
+    if limits.unjoined_ms is None:
+        return false()
+    open_seat = exists().where(SeatRow.game_id == MatchRow.id, SeatRow.player == "open")
+    return and_(MatchRow.revision == 0, open_seat, MatchRow.active_ms < moment_ms - limits.unjoined_ms)
+
+
+def _expired(moment_ms: int, limits: ExpiryLimits) -> ColumnElement[bool] | None:
+    """Which matches are past ``limits`` at ``moment_ms`` (None: no limit is set): unfinished (a finished one is a
+    record, kept), no clock running (its player has time left: the clock ends the game), and either made for friends
+    who never came (``limits.unjoined_ms``) or unchanged for ``limits.idle_ms``."""
+    waiting = []
+    if limits.idle_ms is not None:
+        waiting.append(MatchRow.active_ms < moment_ms - limits.idle_ms)
+    if limits.unjoined_ms is not None:
+        waiting.append(_unjoined(moment_ms, limits))
+    if not waiting:
+        return None
+    clock_runs = exists().where(ExtrasRow.game_id == MatchRow.id, ExtrasRow.deadline_ms.is_not(None))
+    return and_(MatchRow.status == "playing", ~clock_runs, or_(*waiting))
 
 
 def _extras(row: ExtrasRow) -> Extras:

@@ -15,6 +15,7 @@ import uvicorn
 
 from zamek.server.app import create_app
 from zamek.server.db import Repository
+from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
 from zamek.server.guard import local_addresses
 from zamek.server.service import WebConfig
 from zamek.server.tables import default_db_url
@@ -47,10 +48,13 @@ def exposure_warning(host: str, port: int) -> list[str]:
     ]
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, open_browser: bool = True) -> None:
-    """Serve the app until interrupted; open the page in the browser once the server listens."""
+def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, open_browser: bool = True,
+          expire_unjoined_hours: float = 0.0, expire_idle_days: float = 0.0) -> None:
+    """Serve the app until interrupted; open the page in the browser once the server listens. The games are kept
+    unless the limits of expiry are set (:mod:`zamek.server.expiry`; 0: never)."""
     url_db = db_url or default_db_url()
-    app = create_app(WebConfig(db_url=url_db, allowed_hosts=served_hosts(host)))
+    app = create_app(WebConfig(db_url=url_db, allowed_hosts=served_hosts(host),
+                               expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days))
     # Live event streams never end by themselves: a stopping server cuts them after a second.
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=1))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
@@ -82,14 +86,16 @@ CONFIG_VARIABLE = "ZAMEK_SERVE_CONFIG"
 
 def serve_workers(db_url: str, workers: int, host: str, port: int, computer_processes: int = 1,
                   allowed_hosts: tuple[str, ...] = (), forwarded_allow_ips: str = "127.0.0.1",
-                  computer_delay: float = 0.8, computer_lease: float = 15.0) -> None:
+                  computer_delay: float = 0.8, computer_lease: float = 15.0,
+                  expire_unjoined_hours: float = UNJOINED_HOURS, expire_idle_days: float = IDLE_DAYS) -> None:
     """Serve the app from ``workers`` processes sharing the database at ``db_url``, until interrupted; uvicorn
     starts a worker again when one dies."""
     if db_url.startswith("sqlite") and workers > 1:
         raise ValueError("several workers need a database server (PostgreSQL); SQLite serves one process: zamek play")
     Repository(db_url).close()  # the schema is upgraded once, before the workers start
     config = {"db_url": db_url, "allowed_hosts": list(allowed_hosts or served_hosts(host)),
-              "bot_workers": computer_processes, "bot_delay": computer_delay, "bot_lease": computer_lease}
+              "bot_workers": computer_processes, "bot_delay": computer_delay, "bot_lease": computer_lease,
+              "expire_unjoined_hours": expire_unjoined_hours, "expire_idle_days": expire_idle_days}
     os.environ[CONFIG_VARIABLE] = json.dumps(config)
     print(f"Zamek: {workers} workers on {host}:{port}, games stored in {Repository.describe(db_url)}", flush=True)
     uvicorn.run("zamek.server.server:app_from_environment", factory=True, host=host, port=port, workers=workers,
@@ -102,7 +108,9 @@ def app_from_environment() -> object:
     raw = json.loads(os.environ[CONFIG_VARIABLE])
     app = create_app(WebConfig(db_url=raw["db_url"], allowed_hosts=tuple(raw["allowed_hosts"]),
                                bot_workers=int(raw["bot_workers"]), bot_processes=True,
-                               bot_delay=float(raw["bot_delay"]), bot_lease=float(raw["bot_lease"])))
+                               bot_delay=float(raw["bot_delay"]), bot_lease=float(raw["bot_lease"]),
+                               expire_unjoined_hours=float(raw["expire_unjoined_hours"]),
+                               expire_idle_days=float(raw["expire_idle_days"])))
     gc.collect()
     gc.freeze()
     return app

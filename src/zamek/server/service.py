@@ -19,7 +19,7 @@ from zamek import Setup, ZamekError
 from zamek.castle import analysis as judging
 from zamek.castle import record as records
 from zamek.i18n import BASE, say
-from zamek.server import takeback
+from zamek.server import expiry, takeback
 from zamek.server.advice import analysis_view, distinct_hints, hint_move
 from zamek.server.clock import ClockSettings
 from zamek.server.computer import ComputerPlayer
@@ -53,7 +53,7 @@ from zamek.server.sessions import (
     players_of,
     replay_moves,
 )
-from zamek.server.tables import default_db_url
+from zamek.server.tables import ExpiryLimits, default_db_url
 from zamek.server.views import (
     castle_reader,
     clock_view,
@@ -98,6 +98,12 @@ class WebConfig:
     addresses. ``"*"`` allows any."""
     clock: Callable[[], float] = time.time
     """What time it is (seconds since the epoch) for the game clocks; tests set it."""
+    expire_unjoined_hours: float = expiry.UNJOINED_HOURS
+    """A friend's game nobody has joined is removed this long after it was made (0: never; :mod:`.expiry`)."""
+    expire_idle_days: float = expiry.IDLE_DAYS
+    """An unfinished game left unchanged this long is removed (0: never); a finished one is kept."""
+    purge_seconds: float = expiry.PURGE_SECONDS
+    """How often the server removes the games past those limits."""
 
 
 def events_for(repo: Repository) -> GameEvents:
@@ -115,7 +121,7 @@ class GameService:
 
     def __init__(self, config: WebConfig, events: GameEvents | None = None) -> None:
         self.config = config
-        self.repo = Repository(config.db_url or default_db_url())
+        self.repo = Repository(config.db_url or default_db_url(), clock=config.clock)
         self.events: GameEvents = events if events is not None else events_for(self.repo)
         self.sessions = Sessions(self.repo, config.clock, config.bot_delay, config.cached_games)
         self.computer = ComputerPlayer(self.sessions, self.repo, config.bot_workers if config.bot_processes else 0,
@@ -138,6 +144,11 @@ class GameService:
 
     def expire_clocks(self) -> list[str]:
         return self.sessions.expire_clocks()
+
+    def purge_expired(self) -> list[str]:
+        """Remove the unfinished games past the configured limits (:mod:`zamek.server.expiry`); their ids."""
+        limits = ExpiryLimits.of(self.config.expire_unjoined_hours, self.config.expire_idle_days)
+        return expiry.purge(self.sessions, self.events, limits)
 
     # --------------------------------------------------------------- changes
 

@@ -17,6 +17,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Index,
     Integer,
     String,
     create_engine,
@@ -80,6 +81,11 @@ class MatchRow(Base):
     """A game against a friend whose players agreed to hints (the creator asked, the friend joined knowing it)."""
     imported: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
     """A castle game made from a saved game's record (the lobby marks it: it may repeat the game it came from)."""
+    active_ms: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    """When the match was made or last changed, by the server's clock (epoch milliseconds, as the game clocks'
+    deadlines): a match left unfinished long after it is removed (:mod:`zamek.server.expiry`)."""
+
+    __table_args__ = (Index("ix_matches_status_active_ms", "status", "active_ms"),)
 
 
 @dataclass
@@ -215,6 +221,32 @@ class StoredAnalysis:
     moves: int
     analysis: dict[str, Any]
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class ExpiryLimits:
+    """How long an unfinished match is kept (milliseconds; None: for ever): a friend's game nobody has joined, and any
+    match left unchanged (:mod:`zamek.server.expiry`)."""
+
+    unjoined_ms: int | None = None
+    idle_ms: int | None = None
+
+    @classmethod
+    def of(cls, unjoined_hours: float, idle_days: float) -> ExpiryLimits:
+        """The limits an operator sets (0: never)."""
+        return cls(round(unjoined_hours * 3_600_000) if unjoined_hours > 0 else None,
+                   round(idle_days * 86_400_000) if idle_days > 0 else None)
+
+
+@dataclass(frozen=True)
+class ExpiredMatch:
+    """A match past a limit of :class:`ExpiryLimits`: ``unjoined`` (its friends never came) or idle."""
+
+    id: str
+    kind: str
+    mode: str
+    active_ms: int
+    unjoined: bool
 
 
 @dataclass(frozen=True)
