@@ -7,6 +7,7 @@ module per group.
 ``zamek.cli.matches``       arena, ladder (computer players against each other)
 ``zamek.cli.training``      train, train-value (the computer players' estimates)
 ``zamek.cli.web``           play, serve, migrate (the web app)
+``zamek.cli.stored``        games expired (the games a server stores: those past the limits of expiry)
 ``zamek.cli.research``      env-bench (the research environments)
 ``zamek.cli.knights``       knights ... (the card game Rycerze i zamki)
 ``zamek.cli.options``       what the castle commands share: --lang, --rules and its aliases
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import click
 
-from zamek.cli import games, info, matches, research, training, web
+from zamek.cli import games, info, matches, research, stored, training, web
 from zamek.cli.knights import knights
 
 __all__ = ["main"]
@@ -37,6 +38,7 @@ for command in (
     matches.arena, matches.ladder_command,
     training.train_command, training.train_value,
     web.play, web.serve_command, web.migrate_command,
+    stored.games_group,
     research.env_bench,
     knights,
 ):

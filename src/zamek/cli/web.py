@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import click
 
+from zamek.cli.stored import expiry_options
+from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
+
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -12,11 +15,14 @@ import click
 @click.option("--db", "db_url", default=None,
               help="SQLAlchemy database URL (default: a SQLite file in your user data directory).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
-def play(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
+@expiry_options(unjoined_hours=0.0, idle_days=0.0)  # your own games, on your own machine: kept unless you ask
+def play(host: str, port: int, db_url: str | None, no_browser: bool, expire_unjoined_hours: float,
+         expire_idle_days: float) -> None:
     """Play in the browser: start the local web app and open it."""
     from zamek.server.server import serve  # the web stack loads only for this command
 
-    serve(host, port, db_url, open_browser=not no_browser)
+    serve(host, port, db_url, open_browser=not no_browser, expire_unjoined_hours=expire_unjoined_hours,
+          expire_idle_days=expire_idle_days)
 
 
 @click.command(name="serve")
@@ -36,9 +42,10 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
               help="Seconds the computer waits before replying (a person may take their move back meanwhile).")
 @click.option("--computer-lease", type=click.FloatRange(1, 3600), default=15.0, show_default=True,
               help="Seconds a worker holds a computer's turn it took; if it dies, another takes the turn after this.")
+@expiry_options(UNJOINED_HOURS, IDLE_DAYS)
 def serve_command(db_url: str, workers: int, host: str, port: int, computer_processes: int,
                   allowed_hosts: tuple[str, ...], forwarded_allow_ips: str, computer_delay: float,
-                  computer_lease: float) -> None:
+                  computer_lease: float, expire_unjoined_hours: float, expire_idle_days: float) -> None:
     """Run the web app for many players: several worker processes on one shared database (PostgreSQL).
 
     The database's schema is upgraded first. Put it behind a reverse proxy that terminates TLS."""
@@ -48,7 +55,7 @@ def serve_command(db_url: str, workers: int, host: str, port: int, computer_proc
 
     try:
         serve_workers(db_url, workers, host, port, computer_processes, allowed_hosts, forwarded_allow_ips,
-                      computer_delay, computer_lease)
+                      computer_delay, computer_lease, expire_unjoined_hours, expire_idle_days)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     except SQLAlchemyError as exc:
