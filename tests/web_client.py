@@ -61,7 +61,7 @@ class WebClient(TestClient):
 
     def _keep(self, response: httpx.Response) -> None:
         json = response.headers.get("content-type", "").startswith("application/json")
-        if response.status_code in (200, 201) and json:
+        if response.status_code in (200, 201) and json and response.request.method != "HEAD":  # HEAD: no body
             response.read()
             body = response.json()
             if isinstance(body, dict) and "tokens" in body:

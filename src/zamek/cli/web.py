@@ -26,26 +26,38 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool, expire_unjo
 
 
 @click.command(name="serve")
-@click.option("--db", "db_url", required=True, envvar="ZAMEK_DB",
-              help="The database every worker shares, e.g. postgresql://zamek@localhost/zamek (or $ZAMEK_DB).")
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Web worker processes.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (the reverse proxy's).")
-@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--db", "db_url", required=True, envvar="ZAMEK_DB", show_envvar=True,
+              help="The database every worker shares, e.g. postgresql://zamek@localhost/zamek.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, envvar="ZAMEK_WORKERS",
+              show_envvar=True, help="Web worker processes.")
+@click.option("--host", default="127.0.0.1", show_default=True, envvar="ZAMEK_HOST", show_envvar=True,
+              help="Address to listen on (the reverse proxy's).")
+@click.option("--port", type=int, default=8000, show_default=True, envvar="ZAMEK_PORT", show_envvar=True,
+              help="Port to listen on.")
 @click.option("--computer-processes", type=click.IntRange(1, 64), default=1, show_default=True,
+              envvar="ZAMEK_COMPUTER_PROCESSES", show_envvar=True,
               help="Processes each worker thinks out the computer's turns in.")
-@click.option("--allowed-host", "allowed_hosts", multiple=True,
-              help="A name the site is served as (its Host header), e.g. zamek.example.org; repeat for more. "
-                   "Default: this machine's names.")
-@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True,
+@click.option("--allowed-host", "allowed_hosts", multiple=True, envvar="ZAMEK_ALLOWED_HOSTS", show_envvar=True,
+              help="A name the site is served as (its Host header), e.g. zamek.example.org; repeat for more (in the "
+                   "environment: separated by spaces). The loopback names are always allowed (a local health "
+                   "check or Prometheus). Default: this machine's names.")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, envvar="ZAMEK_FORWARDED_ALLOW_IPS",
+              show_envvar=True,
               help="The reverse proxies whose X-Forwarded-For/-Proto headers are believed ('*': any).")
 @click.option("--computer-delay", type=click.FloatRange(0, 60), default=0.8, show_default=True,
+              envvar="ZAMEK_COMPUTER_DELAY", show_envvar=True,
               help="Seconds the computer waits before replying (a person may take their move back meanwhile).")
 @click.option("--computer-lease", type=click.FloatRange(1, 3600), default=15.0, show_default=True,
+              envvar="ZAMEK_COMPUTER_LEASE", show_envvar=True,
               help="Seconds a worker holds a computer's turn it took; if it dies, another takes the turn after this.")
 @expiry_options(UNJOINED_HOURS, IDLE_DAYS)
+@click.option("--metrics-allow-ips", default="127.0.0.1,::1", show_default=True, envvar="ZAMEK_METRICS_ALLOW_IPS",
+              show_envvar=True, help="Addresses and networks (comma-separated) that may read /metrics, as the "
+                                     "client's address after --forwarded-allow-ips ('*': any; '': nobody).")
 def serve_command(db_url: str, workers: int, host: str, port: int, computer_processes: int,
                   allowed_hosts: tuple[str, ...], forwarded_allow_ips: str, computer_delay: float,
-                  computer_lease: float, expire_unjoined_hours: float, expire_idle_days: float) -> None:
+                  computer_lease: float, expire_unjoined_hours: float, expire_idle_days: float,
+                  metrics_allow_ips: str) -> None:
     """Run the web app for many players: several worker processes on one shared database (PostgreSQL).
 
     The database's schema is upgraded first. Put it behind a reverse proxy that terminates TLS."""
@@ -55,7 +67,8 @@ def serve_command(db_url: str, workers: int, host: str, port: int, computer_proc
 
     try:
         serve_workers(db_url, workers, host, port, computer_processes, allowed_hosts, forwarded_allow_ips,
-                      computer_delay, computer_lease, expire_unjoined_hours, expire_idle_days)
+                      computer_delay, computer_lease, expire_unjoined_hours, expire_idle_days,
+                      metrics_allow_ips.split(","))
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     except SQLAlchemyError as exc:

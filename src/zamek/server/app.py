@@ -45,6 +45,7 @@ from zamek.server.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityH
 from zamek.server.knights_schemas import LobbyGames
 from zamek.server.layout import Geometry, geometry
 from zamek.server.match_routes import add_match_routes
+from zamek.server.metrics import add_health_and_metrics
 from zamek.server.routing import Lang, Token, chosen_language, preferred_language
 from zamek.server.schemas import (
     API_HEADER,
@@ -190,6 +191,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     # (a game view of 39 kB is 4 kB); answers under COMPRESS_FROM_BYTES and the live events (text/event-stream, left
     # out by Starlette) go as they are.
     app.add_middleware(GZipMiddleware, minimum_size=COMPRESS_FROM_BYTES)
+    # /healthz, /metrics, and the count of every request: middleware added after this line is not counted.
+    add_health_and_metrics(app, service, config.metrics_allow_ips)
 
     def language_of(request: Request) -> str:
         return chosen_language(request.query_params.get("lang"), request.headers.get("accept-language"))
@@ -237,13 +240,13 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     static = config.static_dir or STATIC
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(static / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=static), name="static")
 
-    @app.get("/api/docs", include_in_schema=False)
+    @app.api_route("/api/docs", methods=["GET", "HEAD"], include_in_schema=False)
     def docs() -> Response:
         """The protocol's routes as a plain page (no scripts, nothing from another site); the models are in
         ``/api/openapi.json``."""

@@ -3,6 +3,7 @@ processes on one shared database)."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -10,6 +11,7 @@ import socket
 import threading
 import time
 import webbrowser
+from collections.abc import Sequence
 
 import uvicorn
 
@@ -17,10 +19,12 @@ from zamek.server.app import create_app
 from zamek.server.db import Repository
 from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
 from zamek.server.guard import local_addresses
+from zamek.server.metrics import SHARED_FOLDER_VARIABLE, allowed_networks, shared_metrics_folder
 from zamek.server.service import WebConfig
 from zamek.server.tables import default_db_url
 
 EVERYWHERE = ("0.0.0.0", "::", "")
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 
 def served_hosts(host: str) -> tuple[str, ...]:
@@ -87,20 +91,30 @@ CONFIG_VARIABLE = "ZAMEK_SERVE_CONFIG"
 def serve_workers(db_url: str, workers: int, host: str, port: int, computer_processes: int = 1,
                   allowed_hosts: tuple[str, ...] = (), forwarded_allow_ips: str = "127.0.0.1",
                   computer_delay: float = 0.8, computer_lease: float = 15.0,
-                  expire_unjoined_hours: float = UNJOINED_HOURS, expire_idle_days: float = IDLE_DAYS) -> None:
+                  expire_unjoined_hours: float = UNJOINED_HOURS, expire_idle_days: float = IDLE_DAYS,
+                  metrics_allow_ips: Sequence[str] = ("127.0.0.1", "::1")) -> None:
     """Serve the app from ``workers`` processes sharing the database at ``db_url``, until interrupted; uvicorn
-    starts a worker again when one dies."""
+    starts a worker again when one dies. Several workers count their metrics in a folder they share."""
     if db_url.startswith("sqlite") and workers > 1:
         raise ValueError("several workers need a database server (PostgreSQL); SQLite serves one process: zamek play")
+    allowed_networks(metrics_allow_ips)  # a mistake is told now, not by every worker
     Repository(db_url).close()  # the schema is upgraded once, before the workers start
-    config = {"db_url": db_url, "allowed_hosts": list(allowed_hosts or served_hosts(host)),
+    # The loopback names too: a health check or Prometheus on this machine asks for 127.0.0.1 (a page that DNS
+    # rebinding points here still names its own site, refused).
+    names = [*allowed_hosts, *LOOPBACK_NAMES] if allowed_hosts else served_hosts(host)
+    config = {"db_url": db_url, "allowed_hosts": list(dict.fromkeys(names)),
               "bot_workers": computer_processes, "bot_delay": computer_delay, "bot_lease": computer_lease,
-              "expire_unjoined_hours": expire_unjoined_hours, "expire_idle_days": expire_idle_days}
+              "expire_unjoined_hours": expire_unjoined_hours, "expire_idle_days": expire_idle_days,
+              "metrics_allow_ips": list(metrics_allow_ips)}
     os.environ[CONFIG_VARIABLE] = json.dumps(config)
     print(f"Zamek: {workers} workers on {host}:{port}, games stored in {Repository.describe(db_url)}", flush=True)
-    uvicorn.run("zamek.server.server:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips, timeout_graceful_shutdown=1,
-                log_level="info")
+    # One worker counts in its own memory, unless the operator named a folder (prometheus_client read it already).
+    with contextlib.ExitStack() as stack:
+        if workers > 1 or SHARED_FOLDER_VARIABLE in os.environ:
+            stack.enter_context(shared_metrics_folder())
+        uvicorn.run("zamek.server.server:app_from_environment", factory=True, host=host, port=port, workers=workers,
+                    proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips, timeout_graceful_shutdown=1,
+                    log_level="info")
 
 
 def app_from_environment() -> object:
@@ -110,7 +124,8 @@ def app_from_environment() -> object:
                                bot_workers=int(raw["bot_workers"]), bot_processes=True,
                                bot_delay=float(raw["bot_delay"]), bot_lease=float(raw["bot_lease"]),
                                expire_unjoined_hours=float(raw["expire_unjoined_hours"]),
-                               expire_idle_days=float(raw["expire_idle_days"])))
+                               expire_idle_days=float(raw["expire_idle_days"]),
+                               metrics_allow_ips=tuple(raw["metrics_allow_ips"])))
     gc.collect()
     gc.freeze()
     return app

@@ -96,6 +96,9 @@ class WebConfig:
     """The names the server is served as (its ``Host`` header; ``testserver`` is the test client's);
     any other is refused (DNS rebinding). ``zamek play --host H`` adds H and, for 0.0.0.0, this machine's
     addresses. ``"*"`` allows any."""
+    metrics_allow_ips: tuple[str, ...] = ("127.0.0.1", "::1")
+    """The addresses and networks that may read ``/metrics`` (``*``: any; none: nobody); see
+    :mod:`zamek.server.metrics`."""
     clock: Callable[[], float] = time.time
     """What time it is (seconds since the epoch) for the game clocks; tests set it."""
     expire_unjoined_hours: float = expiry.UNJOINED_HOURS
