@@ -6,8 +6,9 @@ Needs only Python 3.11+. The virtual environment is (re)installed when pyproject
 core's sources change.
 ``start`` runs the web app (``zamek play``; extra arguments go to it).
 ``test`` runs everything CI runs: ruff, mypy --strict and the whole test suite (``pytest -n auto``; extra
-arguments go to pytest). It also installs Debian's Chromium (for the browser tests) and PostgreSQL (the tests
-start a throwaway server of their own) when they are missing and we are root (apt-get).
+arguments go to pytest). It also installs Debian's Chromium (for the browser tests), PostgreSQL (the tests
+start a throwaway server of their own) and nginx and Caddy (tests/deploy runs deploy/'s configurations) when they
+are missing and we are root (apt-get).
 ``test --fast`` runs ruff, mypy and the tests without a browser, without PostgreSQL and without the heavy
 property and statistical tests (``pytest -n auto -m "not browser and not pg and not heavy"``; the markers are
 explained in tests/conftest.py): a few minutes on two cores, for the edit-test loop. It installs nothing
@@ -55,15 +56,18 @@ def ensure_env(extras: tuple[str, ...]) -> None:
 
 
 def ensure_system_packages() -> None:
-    """Install Debian's Chromium (browser tests) and PostgreSQL (database tests) when missing and we may (root
-    with apt-get)."""
+    """Install Debian's Chromium (browser tests), PostgreSQL (database tests), nginx and Caddy (the reverse proxies
+    of deploy/, tests/deploy) when missing and we may (root with apt-get)."""
     missing = [package for package, present in (
         ("chromium", Path("/usr/bin/chromium").exists()),
         ("postgresql", any(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))),
+        ("nginx", shutil.which("nginx", path="/usr/sbin:/usr/bin") is not None),
+        ("caddy", shutil.which("caddy", path="/usr/sbin:/usr/bin") is not None),
     ) if not present]
     if not missing or not shutil.which("apt-get") or os.geteuid() != 0:
         return
-    print(f"Installing {' and '.join(missing)} for the tests: apt-get update && apt-get install -y {' '.join(missing)}",
+    print(f"Installing {' and '.join(missing)} for the tests: apt-get update && apt-get install -y {' '.join(missing)}"
+          " (where systemd runs, Debian starts nginx's and caddy's services: systemctl disable --now nginx caddy)",
           flush=True)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
