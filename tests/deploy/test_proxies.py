@@ -355,3 +355,16 @@ def test_nginx_answers_429_past_a_burst_of_requests_and_relents(proxy: Proxy) ->
     assert refused and all(a.headers["retry-after"] == "1" for a in refused)
     time.sleep(1.5)
     assert [a.status_code for a in ask(1, 5)] == [200] * 5  # the limit relents as time passes
+
+
+def test_a_browser_speaking_http2_creates_a_game_and_gets_its_live_events(proxy: Proxy) -> None:
+    # Browsers speak HTTP/2 to the proxy: the Host comes as :authority, and the page's POST carries its Origin.
+    curl = [program("curl"), "-sS", "--http2", "--cacert", str(proxy.authority), "--interface", CLIENT_ADDRESS]
+    created = subprocess.run([*curl, "-w", "\n%{http_version} %{http_code}", "-H", "Content-Type: application/json",
+                              "-H", f"Origin: {proxy.url}", "--data", '{"mode": "friend", "seat": "first"}',
+                              f"{proxy.url}/api/games"], capture_output=True, text=True, timeout=30)
+    body, status = created.stdout.rsplit("\n", 1)
+    assert status == "2 201", created.stdout + created.stderr
+    events = subprocess.run([*curl, "-N", "--max-time", "3", f"{proxy.url}/api/games/{json.loads(body)['id']}/events"],
+                            capture_output=True, text=True, timeout=30)
+    assert "event: presence" in events.stdout, events.stdout + events.stderr  # then cut by --max-time
