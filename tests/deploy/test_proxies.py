@@ -86,7 +86,8 @@ def zamek(postgres: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterat
                                    stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     server = ServerProcess(f"http://127.0.0.1:{port}", process, log)
     try:
-        wait_until(lambda: httpx.get(f"{server.url}/healthz", timeout=2).status_code == 200, "zamek serve")
+        # Its workers start in fresh processes, each loading the app: minutes on a busy machine of two cores.
+        wait_until(lambda: httpx.get(f"{server.url}/healthz", timeout=2).status_code == 200, "zamek serve", 180)
         yield server
     finally:
         server.stop()
@@ -172,7 +173,7 @@ http {{
         process = subprocess.Popen([*command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=errors)
     proxy = Proxy("nginx", https, certificate, folder, process)
     try:
-        wait_until(lambda: healthy(proxy), "nginx")
+        wait_until(lambda: healthy(proxy), "nginx", 60)
         yield proxy
     finally:
         proxy.stop()
@@ -197,7 +198,7 @@ def caddy(zamek: ServerProcess, folder: Path) -> Iterator[Proxy]:
     authority = folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
     proxy = Proxy("caddy", https, authority, folder, process)
     try:
-        wait_until(lambda: authority.exists() and healthy(proxy), "caddy")  # its authority is made as it starts
+        wait_until(lambda: authority.exists() and healthy(proxy), "caddy", 60)  # its authority is made as it starts
         yield proxy
     finally:
         proxy.stop()

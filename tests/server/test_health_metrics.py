@@ -191,7 +191,7 @@ def counting_workers(supervisor: int) -> set[str]:
 
 
 def test_the_workers_of_zamek_serve_are_added_up(pg_url: str, tmp_path: Path) -> None:
-    server = start_server_process(pg_url, tmp_path / "serve.log", workers=2)
+    server = start_server_process(pg_url, tmp_path / "serve.log", workers=2, ready_seconds=180)  # a busy machine
     try:
         with fresh_connection() as web:  # a connection for each request: both workers answer some
             before = value(scrape(web, server.url), "zamek_http_requests_total", method="GET", route="/api/meta",
