@@ -18,7 +18,7 @@ from tools.loadtest import descendants, start_server_process
 
 from tests.live_server import start_server
 from tests.postgres import Cluster
-from tests.web_client import FakeTime, WebClient, bearer, web_config
+from tests.web_client import FakeTime, WebClient, bearer, wait_for_person, web_config
 from zamek.server.app import create_app
 from zamek.server.metrics import HEALTH_TIMEOUT_SECONDS, SHARED_FOLDER_VARIABLE, allowed_networks
 from zamek.server.service import WebConfig
@@ -131,6 +131,16 @@ def test_games_in_progress_and_the_computers_queue_are_read_from_the_database(tm
     finally:
         client.close()
         client.service.close()
+
+
+def test_the_computers_thinking_is_measured_for_each_reply(tmp_path: Path) -> None:
+    with client_at(tmp_path / "games.sqlite3", "127.0.0.1") as client:
+        game = client.post("/api/games", json={"mode": "computer", "level": "easy", "seat": "second"}).json()
+        wait_for_person(client, game["id"])
+        found = scrape(client)
+    assert value(found, "zamek_computer_thinking_seconds_count") == 1
+    assert value(found, "zamek_computer_longest_turn_seconds") > 0
+    assert value(found, "zamek_computer_jobs_waiting") == value(found, "zamek_computer_jobs_thinking") == 0
 
 
 def test_open_event_streams_are_counted_while_they_are_open(tmp_path: Path) -> None:

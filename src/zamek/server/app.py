@@ -191,7 +191,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     # (a game view of 39 kB is 4 kB); answers under COMPRESS_FROM_BYTES and the live events (text/event-stream, left
     # out by Starlette) go as they are.
     app.add_middleware(GZipMiddleware, minimum_size=COMPRESS_FROM_BYTES)
-    # /healthz, /metrics, and the count of every request: middleware added after this line is not counted.
+    # /healthz, /metrics, and the count of every request (outermost: add other middleware above this line, or what it
+    # refuses goes uncounted).
     add_health_and_metrics(app, service, config.metrics_allow_ips)
 
     def language_of(request: Request) -> str:

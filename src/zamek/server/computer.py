@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from zamek.kit.play import Thinking
 from zamek.kit.pools import process_pool
 from zamek.server.db import Repository
 from zamek.server.errors import ServiceError
@@ -83,6 +84,8 @@ class ComputerPlayer:
         """The computer's longest decision since this server started, in seconds (of its replies here)."""
         self.longest_turn = 0.0
         """Its longest turn, all that turn's decisions together: what a person waited for."""
+        self.replied: Callable[[Thinking], None] = lambda _thinking: None
+        """Told how long each reply took to think (the server's metrics)."""
 
     # ------------------------------------------------------------ life cycle
 
@@ -199,6 +202,7 @@ class ComputerPlayer:
         with self._lock:
             self.longest_decision = max(self.longest_decision, spent.longest)
             self.longest_turn = max(self.longest_turn, spent.longest_turn)
+        self.replied(spent)
         log.info("the computer replied in game %s: %d decisions in %d turns, %.2f s in all, longest decision "
                  "%.2f s, longest turn %.2f s", job.game_id, spent.decisions, spent.turns, spent.seconds,
                  spent.longest, spent.longest_turn)

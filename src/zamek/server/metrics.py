@@ -15,6 +15,8 @@ share one query. Anyone may ask (a load balancer, systemd, a monitor).
   that no worker thinks about yet), ``zamek_computer_jobs_thinking``, ``zamek_computer_oldest_wait_seconds`` (how
   long the oldest waiting turn has waited since it was due) and ``zamek_database_up``: read from the database
   when ``/metrics`` is asked for, so every worker tells the same.
+* ``zamek_computer_thinking_seconds`` (a histogram of each reply's thinking) and
+  ``zamek_computer_longest_turn_seconds`` (the longest turn since the start), told by the computer player.
 
 Who may read it: the addresses of ``WebConfig.metrics_allow_ips`` (``--metrics-allow-ips``, ``ZAMEK_METRICS_ALLOW_IPS``:
 the loopback by default; ``*`` anyone; empty nobody). Behind a reverse proxy the address is the client's as the
@@ -36,6 +38,7 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -65,6 +68,7 @@ from zamek.server.guard import ASGIApp, Message, Receive, Scope, Send, header
 from zamek.server.tables import ComputerJobRow, MatchRow
 
 if TYPE_CHECKING:
+    from zamek.kit.play import Thinking
     from zamek.server.service import GameService
 
 __all__ = ["Metrics", "RequestMetrics", "add_health_and_metrics", "shared_metrics_folder"]
@@ -76,6 +80,7 @@ SHARED_FOLDER_VARIABLE: Final = "PROMETHEUS_MULTIPROC_DIR"
 HEALTH_TIMEOUT_SECONDS: Final = 3.0
 METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 UNMATCHED: Final = "unmatched"
+THINKING_BUCKETS: Final = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -173,6 +178,8 @@ class Metrics:
         # scrape reads the workers' files.
         self.registry = None if self.folder else CollectorRegistry()
         self.database = DatabaseState(service)
+        self._lock = threading.Lock()
+        self._longest = 0.0
         self.requests = Counter("zamek_http_requests", "HTTP requests answered, by route template and status.",
                                 ["method", "route", "status"], registry=self.registry)
         self.latency = Histogram("zamek_http_request_duration_seconds",
@@ -180,10 +187,23 @@ class Metrics:
                                  registry=self.registry)
         self.streams = Gauge("zamek_event_streams_open", "Live event streams open now (seat or spectator).",
                              ["who"], multiprocess_mode="livesum", registry=self.registry)
+        self.thinking = Histogram("zamek_computer_thinking_seconds", "Seconds the computer thought for one reply.",
+                                  buckets=THINKING_BUCKETS, registry=self.registry)
+        self.longest = Gauge("zamek_computer_longest_turn_seconds",
+                             "The computer's longest turn since the server started (all its decisions in the turn).",
+                             multiprocess_mode="max", registry=self.registry)
+        service.computer.replied = self._replied
         if self.registry is not None:
             self.registry.register(self.database)
             ProcessCollector(registry=self.registry)  # the process's CPU, memory and files; one process only
             GCCollector(registry=self.registry)
+
+    def _replied(self, thinking: Thinking) -> None:
+        """A reply of the computer (from its threads)."""
+        self.thinking.observe(thinking.seconds)
+        with self._lock:
+            self._longest = max(self._longest, thinking.longest_turn)
+            self.longest.set(self._longest)
 
     def allows(self, host: str | None) -> bool:
         return address_in(host, self.allowed)
