@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -94,13 +95,13 @@ def test_serve_and_play_take_the_limits_from_their_options_or_the_environment(mo
                                                                             ) -> None:
     from zamek.server import server
 
-    given: dict[str, tuple[object, ...]] = {}
-    monkeypatch.setattr(server, "serve_workers", lambda *args: given.setdefault("serve", args))
+    given: dict[str, Any] = {}
+    monkeypatch.setattr(server, "serve_workers", lambda **settings: given.setdefault("serve", settings))
     monkeypatch.setattr(server, "serve", lambda *args, **options: given.setdefault("play", (*args, options)))
     served = run("serve", "--db", "postgresql://zamek@localhost/zamek", "--expire-idle-days", "7",
                  env={"ZAMEK_EXPIRE_UNJOINED_HOURS": "6"})
     assert served.exit_code == 0, served.output
-    assert given["serve"][-2:] == (6.0, 7.0)
+    assert (given["serve"]["expire_unjoined_hours"], given["serve"]["expire_idle_days"]) == (6.0, 7.0)
     assert run("play", "--no-browser").exit_code == 0
     assert given["play"][-1] == {"open_browser": False, "expire_unjoined_hours": 0.0, "expire_idle_days": 0.0}
     refused = CliRunner().invoke(main, ["serve", "--db", "x", "--expire-idle-days", "-1"])
@@ -114,7 +115,8 @@ def test_each_worker_of_serve_gets_the_limits(monkeypatch: pytest.MonkeyPatch, t
     from zamek.server import server
 
     config = {"db_url": f"sqlite:///{tmp_path / 'games.sqlite3'}", "allowed_hosts": ["localhost"], "bot_workers": 1,
-              "bot_delay": 0.0, "bot_lease": 5.0, "expire_unjoined_hours": 6.0, "expire_idle_days": 7.0}
+              "bot_delay": 0.0, "bot_lease": 5.0, "expire_unjoined_hours": 6.0, "expire_idle_days": 7.0,
+              "metrics_allow_ips": ["127.0.0.1"]}
     monkeypatch.setenv(server.CONFIG_VARIABLE, json.dumps(config))
     app = server.app_from_environment()
     gc.unfreeze()  # a worker keeps what it loaded out of the collector's passes; this test process does not

@@ -29,10 +29,8 @@ def served_with(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> dict[st
     """What ``zamek serve`` (no option on its command line) would serve with, given only the environment."""
     seen: dict[str, Any] = {}
 
-    def serve_workers(db_url: str, workers: int, host: str, port: int, computer_processes: int,
-                      allowed_hosts: tuple[str, ...], forwarded_allow_ips: str, computer_delay: float,
-                      computer_lease: float, metrics_allow_ips: list[str]) -> None:
-        seen.update((name, given) for name, given in locals().items() if name != "seen")
+    def serve_workers(**given: Any) -> None:
+        seen.update(given)
 
     monkeypatch.setattr("zamek.server.server.serve_workers", serve_workers)
     for name in [n for n in os.environ if n.startswith("ZAMEK_")]:
@@ -53,13 +51,14 @@ def test_zamek_serve_takes_each_setting_from_the_environment(monkeypatch: pytest
         "ZAMEK_DB": "postgresql://zamek@db.example.org/zamek", "ZAMEK_WORKERS": "3", "ZAMEK_HOST": "127.0.0.2",
         "ZAMEK_PORT": "9001", "ZAMEK_COMPUTER_PROCESSES": "2", "ZAMEK_ALLOWED_HOSTS": "a.example.org b.example.org",
         "ZAMEK_FORWARDED_ALLOW_IPS": "10.0.0.5", "ZAMEK_COMPUTER_DELAY": "0.3", "ZAMEK_COMPUTER_LEASE": "40",
-        "ZAMEK_METRICS_ALLOW_IPS": "10.0.0.0/8,::1",
+        "ZAMEK_METRICS_ALLOW_IPS": "10.0.0.0/8,::1", "ZAMEK_EXPIRE_UNJOINED_HOURS": "6",
+        "ZAMEK_EXPIRE_IDLE_DAYS": "7",
     })
     assert seen == {
         "db_url": "postgresql://zamek@db.example.org/zamek", "workers": 3, "host": "127.0.0.2", "port": 9001,
         "computer_processes": 2, "allowed_hosts": ("a.example.org", "b.example.org"),
         "forwarded_allow_ips": "10.0.0.5", "computer_delay": 0.3, "computer_lease": 40.0,
-        "metrics_allow_ips": ["10.0.0.0/8", "::1"],
+        "metrics_allow_ips": ["10.0.0.0/8", "::1"], "expire_unjoined_hours": 6.0, "expire_idle_days": 7.0,
     }
 
 

@@ -66,9 +66,11 @@ def serve_command(db_url: str, workers: int, host: str, port: int, computer_proc
     from zamek.server.server import serve_workers
 
     try:
-        serve_workers(db_url, workers, host, port, computer_processes, allowed_hosts, forwarded_allow_ips,
-                      computer_delay, computer_lease, expire_unjoined_hours, expire_idle_days,
-                      metrics_allow_ips.split(","))
+        serve_workers(db_url=db_url, workers=workers, host=host, port=port, computer_processes=computer_processes,
+                      allowed_hosts=allowed_hosts, forwarded_allow_ips=forwarded_allow_ips,
+                      computer_delay=computer_delay, computer_lease=computer_lease,
+                      expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days,
+                      metrics_allow_ips=metrics_allow_ips.split(","))
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     except SQLAlchemyError as exc:
