@@ -664,11 +664,13 @@ def start_server_process(db: Path | str, log: Path, port: int | None = None, rea
     database URL ``db``, and return once it answers."""
     port = port or free_port()
     url = db if isinstance(db, str) else f"sqlite:///{db}"
+    # Every simulated player comes from this machine's one address: no limit per client (zamek.server.fairness).
     if workers is None:
-        command = [sys.executable, "-m", "zamek", "play", "--no-browser", "--port", str(port), "--db", url]
+        command = [sys.executable, "-m", "zamek", "play", "--no-browser", "--no-limits", "--port", str(port),
+                   "--db", url]
     else:
         command = [sys.executable, "-m", "zamek", "serve", "--workers", str(workers), "--port", str(port),
-                   "--db", url, *options]
+                   "--db", url, "--no-limits", *options]
     with log.open("ab") as out:  # the child keeps its own handle
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     server = ServerProcess(f"http://127.0.0.1:{port}", process, log)

@@ -579,13 +579,14 @@ def test_zamek_play_starts_the_server_with_its_options(monkeypatch: pytest.Monke
 
     import zamek.server.server
     from zamek.cli import main
+    from zamek.server.fairness import PUBLIC
 
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(zamek.server.server, "serve", lambda *args, **kw: calls.append((*args, kw)))
     result = CliRunner().invoke(main, ["play", "--port", "8123", "--db", "sqlite://", "--no-browser"])
     assert result.exit_code == 0, result.output
     assert calls == [("127.0.0.1", 8123, "sqlite://", {"open_browser": False, "expire_unjoined_hours": 0.0,
-                                                       "expire_idle_days": 0.0})]
+                                                       "expire_idle_days": 0.0, "fairness": PUBLIC})]
 
 
 def test_a_game_stored_before_board_2_goes_on_on_its_own_board(tmp_path: Path) -> None:

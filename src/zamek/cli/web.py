@@ -3,10 +3,13 @@ shared database) and ``migrate`` (upgrade a database's schema). The web stack lo
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from zamek.cli.stored import expiry_options
 from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
+from zamek.server.fairness import fairness_from, fairness_options
 
 
 @click.command()
@@ -16,13 +19,14 @@ from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
               help="SQLAlchemy database URL (default: a SQLite file in your user data directory).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
 @expiry_options(unjoined_hours=0.0, idle_days=0.0)  # your own games, on your own machine: kept unless you ask
+@fairness_options
 def play(host: str, port: int, db_url: str | None, no_browser: bool, expire_unjoined_hours: float,
-         expire_idle_days: float) -> None:
+         expire_idle_days: float, **limits: Any) -> None:
     """Play in the browser: start the local web app and open it."""
     from zamek.server.server import serve  # the web stack loads only for this command
 
     serve(host, port, db_url, open_browser=not no_browser, expire_unjoined_hours=expire_unjoined_hours,
-          expire_idle_days=expire_idle_days)
+          expire_idle_days=expire_idle_days, fairness=fairness_from(limits))
 
 
 @click.command(name="serve")
@@ -54,10 +58,11 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool, expire_unjo
 @click.option("--metrics-allow-ips", default="127.0.0.1,::1", show_default=True, envvar="ZAMEK_METRICS_ALLOW_IPS",
               show_envvar=True, help="Addresses and networks (comma-separated) that may read /metrics, as the "
                                      "client's address after --forwarded-allow-ips ('*': any; '': nobody).")
+@fairness_options
 def serve_command(db_url: str, workers: int, host: str, port: int, computer_processes: int,
                   allowed_hosts: tuple[str, ...], forwarded_allow_ips: str, computer_delay: float,
                   computer_lease: float, expire_unjoined_hours: float, expire_idle_days: float,
-                  metrics_allow_ips: str) -> None:
+                  metrics_allow_ips: str, **limits: Any) -> None:
     """Run the web app for many players: several worker processes on one shared database (PostgreSQL).
 
     The database's schema is upgraded first. Put it behind a reverse proxy that terminates TLS."""
@@ -70,7 +75,7 @@ def serve_command(db_url: str, workers: int, host: str, port: int, computer_proc
                       allowed_hosts=allowed_hosts, forwarded_allow_ips=forwarded_allow_ips,
                       computer_delay=computer_delay, computer_lease=computer_lease,
                       expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days,
-                      metrics_allow_ips=metrics_allow_ips.split(","))
+                      metrics_allow_ips=metrics_allow_ips.split(","), fairness=fairness_from(limits))
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     except SQLAlchemyError as exc:

@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
@@ -64,6 +64,7 @@ from zamek.server.schemas import (
     errors,
 )
 from zamek.server.service import GameService, WebConfig
+from zamek.server.throttle import Referee, Throttled, client_key
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_IMPORT_BYTES: Final = 2_000_000
@@ -183,6 +184,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
     app = FastAPI(title="Zamek", version=str(API_VERSION), description=DESCRIPTION, lifespan=lifespan,
                   docs_url=None, openapi_url="/api/openapi.json", redoc_url=None)
     app.state.service = service
+    # Each client's limits (zamek.server.fairness): its new matches, joins, imports, hints and analyses.
+    referee = Referee(config.fairness)
     # Outermost last: the security headers go on every answer, refusals of the guards included.
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
@@ -208,8 +211,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     def refuse(request: Request, refusal: ServiceError) -> JSONResponse:
         answer = refusal.answer(language_of(request), edition_of(request))
+        headers = {"Retry-After": str(refusal.retry_after)} if isinstance(refusal, Throttled) else None
         return JSONResponse(jsonable_encoder(ErrorAnswer.model_validate(answer).model_dump()),
-                            status_code=refusal.status)
+                            status_code=refusal.status, headers=headers)
 
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
@@ -322,32 +326,36 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         legacy_left = False
         return adopted
 
-    add_match_routes(app, service)
+    add_match_routes(app, service, referee)
 
-    @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422))
-    def game_hints(game_id: str, token: Token, lang: Lang) -> Hints:
+    # Hints and analyses are the costliest answers: each client has a rate of them, and a number at once.
+    @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422, 429),
+             dependencies=[Depends(referee.limit("hints"))])
+    async def game_hints(game_id: str, token: Token, lang: Lang, request: Request) -> Hints:
         """The three best moves for the seat to move (its token), each with the mover's expected final lead: in
         games against the computer, at one screen, and against a friend when both agreed to hints."""
-        return service.hints(game_id, token, lang)
+        return await referee.advised(client_key(request.scope), service.hints, game_id, token, lang)
 
-    @app.get("/api/games/{game_id}/analysis", responses=errors(404, 409, 422))
-    def game_analysis(game_id: str, lang: Lang) -> AnalysisView:
+    @app.get("/api/games/{game_id}/analysis", responses=errors(404, 409, 422, 429),
+             dependencies=[Depends(referee.limit("analysis"))])
+    async def game_analysis(game_id: str, lang: Lang, request: Request) -> AnalysisView:
         """A finished game's analysis: every decision judged against the best move by the expected final lead,
         flagged (inaccuracy, mistake, blunder), with each player's summary. Computed once and stored."""
-        return service.analysis(game_id, lang)
+        return await referee.advised(client_key(request.scope), service.analysis, game_id, lang)
 
     @app.post(
-        "/api/analysis", responses=errors(400, 413, 422),
+        "/api/analysis", responses=errors(400, 413, 422, 429), dependencies=[Depends(referee.limit("analysis"))],
         openapi_extra={"requestBody": {"required": True, "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}},
     )
     async def analyse_record(request: Request, lang: Lang) -> AnalysisView:
         """The analysis of a finished saved game sent as the request's JSON body (nothing is stored)."""
         raw = parse_record(await request.body())
-        return await run_in_threadpool(service.analyse_record, raw, lang)
+        return await referee.advised(client_key(request.scope), service.analyse_record, raw, lang)
 
     @app.post(
-        "/api/import", status_code=201, responses=errors(400, 413, 422),
+        "/api/import", status_code=201, responses=errors(400, 413, 422, 429),
+        dependencies=[Depends(referee.limit("imports"))],
         openapi_extra={"requestBody": {"required": True, "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/SavedGame"}}}}},
     )

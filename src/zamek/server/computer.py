@@ -12,6 +12,15 @@ its lease to run out, and another process takes the job (the lease is the watchd
 was killed is replaced and the job tried again; a position the computer cannot play (a bug) is marked on the
 job, shown to the player, and tried again only once the game changes. The computer's choices come from the
 game's seed and the move number (the games' seeding), so whichever process plays a turn plays the same one.
+
+The computer's time is shared fairly between clients (their addresses, :func:`zamek.server.throttle.client_key`):
+each time a thinker is free, of the turns due it begins one of the client with the fewest turns being thought out
+here, and of those the one served longest ago (round-robin), so that a game's reply never waits behind another
+client's hundred. A client may have at most ``queue_cap`` games waiting for the computer at once
+(:meth:`ComputerPlayer.make_room`). Whose game is whose is known to the process that served its requests, which
+names it just after storing the change (:meth:`ComputerPlayer.note`): a turn of a game of no known client waits
+``UNKNOWN_GRACE_SECONDS`` for it, then the game is a client of its own (one made before the server started, or
+served by another process) until its player moves here.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ import socket
 import threading
 import time
 import uuid
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,6 +47,7 @@ from zamek.server.games import MoveInfo, Think, Thought
 from zamek.server.games.castle import think
 from zamek.server.sessions import Sessions
 from zamek.server.tables import Job
+from zamek.server.throttle import Throttled
 
 __all__ = ["ComputerPlayer", "computer_pool", "think", "worker_name"]
 
@@ -48,6 +59,15 @@ POLL_SECONDS: Final = 0.1
 """How often the jobs are looked at when nothing has told this process of a new one (another process's)."""
 RETRY_SECONDS: Final = 1.0
 """The pause before a turn whose write failed is tried again."""
+CANDIDATES: Final = 1_000
+"""The waiting turns looked at each time (the earliest due first), to choose fairly between their clients."""
+REMEMBERED_CLIENTS: Final = 100_000
+"""The games whose client is remembered (then the longest unplayed are forgotten), and the clients' last turns."""
+QUEUE_RETRY_SECONDS: Final = 2
+"""What a client over its ``queue_cap`` is told to wait (``Retry-After``)."""
+UNKNOWN_GRACE_SECONDS: Final = 0.5
+"""How long a turn due in a game of no known client waits for the request that made it to name its client (from
+when this process first saw it due: the game clocks' time may be a test's)."""
 
 
 def computer_pool(processes: int) -> ProcessPoolExecutor:
@@ -65,7 +85,7 @@ class ComputerPlayer:
     """Plays the computer's turns that are due (see the module's doc)."""
 
     def __init__(self, sessions: Sessions, repo: Repository, processes: int = 0, threads: int = 2,
-                 lease: float = LEASE_SECONDS, clock: Callable[[], float] = time.time) -> None:
+                 lease: float = LEASE_SECONDS, clock: Callable[[], float] = time.time, queue_cap: int = 0) -> None:
         self.sessions = sessions
         self.repo = repo
         self.processes = processes
@@ -86,6 +106,19 @@ class ComputerPlayer:
         """Its longest turn, all that turn's decisions together: what a person waited for."""
         self.replied: Callable[[Thinking], None] = lambda _thinking: None
         """Told how long each reply took to think (the server's metrics)."""
+        self.queue_cap = queue_cap
+        """A client's games that may wait for the computer at once (0: any number)."""
+        self._owners: OrderedDict[str, str] = OrderedDict()
+        """Each game's client (see the module's doc)."""
+        self._waiting: Counter[str] = Counter()
+        """By client, at the last look at the jobs: its turns waiting, or being thought out here."""
+        self._noted: Counter[str] = Counter()
+        """By client, its turns that became due since that look (:meth:`note`)."""
+        self._served: dict[str, int] = {}
+        """When each client last had a turn begun (the number of turns begun until then)."""
+        self._begun = 0
+        self._unnamed: dict[str, float] = {}
+        """The due turns of games of no known client, and when this process first saw each (``time.monotonic``)."""
 
     # ------------------------------------------------------------ life cycle
 
@@ -112,6 +145,82 @@ class ComputerPlayer:
         """A turn may be due: look at the jobs now."""
         self._poke.set()
 
+    # -------------------------------------------------------------- fairness
+
+    def client_of(self, game_id: str) -> str:
+        """Whose game it is (see the module's doc); a game of no known client is a client of its own."""
+        return self._owners.get(game_id) or f"game:{game_id}"
+
+    def note(self, game_id: str, client: str, waits: bool) -> None:
+        """``client`` made ``game_id`` or moved in it; ``waits``: the computer is now to move there."""
+        with self._lock:
+            self._own(game_id, client)
+            if waits:
+                self._noted[client] += 1
+        if waits:
+            self.poke()  # its turn may have been left waiting for its client's name
+
+    def _own(self, game_id: str, client: str) -> None:
+        """The caller holds the lock."""
+        self._owners[game_id] = client
+        self._owners.move_to_end(game_id)
+        if len(self._owners) > REMEMBERED_CLIENTS:
+            self._owners.popitem(last=False)
+
+    def queued(self, client: str) -> int:
+        """The client's games waiting for the computer (or being thought out here)."""
+        with self._lock:
+            return self._waiting[client] + self._noted[client]
+
+    def make_room(self, client: str) -> None:
+        """Refuse (429 ``computer-busy``) a change that would leave ``client`` more than ``queue_cap`` games waiting
+        for the computer."""
+        if self.queue_cap and self.queued(client) >= self.queue_cap:
+            raise Throttled(QUEUE_RETRY_SECONDS, "computer-busy", limit=self.queue_cap)
+
+    def _choose(self, waiting: list[tuple[str, int]], moment_ms: int) -> list[str]:
+        """The due turns of ``waiting`` (earliest due first) to begin now, one at a time for the free thinkers: of
+        the client with the fewest turns being thought out, then of the one served longest ago; and count each
+        client's turns waiting."""
+        with self._lock:
+            running = Counter(self.client_of(job.game_id) for job in self._claimed)
+            self._waiting = running + Counter(self.client_of(game_id) for game_id, _ in waiting)
+            self._noted = Counter()
+            due: dict[str, deque[str]] = {}
+            now = time.monotonic()
+            unnamed: dict[str, float] = {}
+            for game_id, due_ms in waiting:
+                if due_ms > moment_ms:
+                    continue
+                if game_id not in self._owners:
+                    unnamed[game_id] = seen = self._unnamed.get(game_id, now)
+                    if now - seen < UNKNOWN_GRACE_SECONDS:
+                        continue
+                due.setdefault(self.client_of(game_id), deque()).append(game_id)
+            self._unnamed = unnamed
+            chosen: list[str] = []
+            while due and len(chosen) < self.slots - len(self._claimed):
+                client = min(due, key=lambda c: (running[c], self._served.get(c, 0)))
+                chosen.append(due[client].popleft())
+                running[client] += 1
+                self._begun += 1
+                self._served[client] = self._begun
+                if not due[client]:
+                    del due[client]
+            if len(self._served) > REMEMBERED_CLIENTS:  # only the clients with turns waiting need their place
+                self._served = {c: n for c, n in self._served.items() if c in self._waiting}
+            return chosen
+
+    def _wait(self, waiting: list[tuple[str, int]], moment_ms: int) -> float:
+        """How long to sleep unless poked: until the next turn falls due, if a thinker is free for it (else a turn
+        that ends pokes the loop), but no longer than ``POLL_SECONDS`` (another process's new turns)."""
+        with self._lock:
+            free = self.slots > len(self._claimed)
+        later = [due_ms for _, due_ms in waiting if due_ms > moment_ms]
+        if free and later:
+            return min(POLL_SECONDS, max(0.0, (min(later) - moment_ms) / 1000))
+        return POLL_SECONDS
+
     # -------------------------------------------------------------- schedule
 
     def _run(self) -> None:
@@ -119,16 +228,16 @@ class ComputerPlayer:
             self._poke.clear()
             wait = POLL_SECONDS
             try:
-                with self._lock:
-                    free = self.slots - len(self._claimed)
-                jobs = self.repo.claim_jobs(self.name, self._ms(), round(self.lease * 1000), free) if free else []
+                moment = self._ms()
+                waiting = self.repo.waiting_jobs(moment, CANDIDATES)
+                chosen = self._choose(waiting, moment)
+                jobs = self.repo.claim_jobs(self.name, moment, round(self.lease * 1000), len(chosen),
+                                            chosen) if chosen else []
                 for job in jobs:
                     with self._lock:
                         self._claimed.add(job)
                     self._threads.submit(self._play, job)
-                due = self.repo.next_job_due()
-                if due is not None:
-                    wait = min(wait, max(0.0, due / 1000 - self.now()))
+                wait = self._wait(waiting, moment)
             except SQLAlchemyError:
                 log.warning("the computer's jobs cannot be read now; trying again", exc_info=True)
                 wait = RETRY_SECONDS
@@ -171,6 +280,9 @@ class ComputerPlayer:
             log.warning("the computer's job cannot be updated; its lease will run out", exc_info=True)
 
     def _turn(self, job: Job) -> None:
+        with self._lock:  # its next turns (a card game's computer seats in a row) need not wait for a client's name
+            if job.game_id not in self._owners:
+                self._own(job.game_id, self.client_of(job.game_id))
         live = self.sessions.get(job.game_id)
         with live.lock:
             if live.revision != job.revision or not live.computer_to_move():

@@ -307,15 +307,19 @@ class Repository:
 
     # ----------------------------------------------------- the computer's turns
 
-    def claim_jobs(self, worker: str, moment_ms: int, lease_ms: int, limit: int) -> list[Job]:
-        """Claim up to ``limit`` computer turns that are due and claimed by no live process, for ``lease_ms``.
-        On PostgreSQL two processes never claim the same job (``FOR UPDATE SKIP LOCKED``); SQLite has one writer."""
+    def claim_jobs(self, worker: str, moment_ms: int, lease_ms: int, limit: int,
+                   games: Sequence[str] | None = None) -> list[Job]:
+        """Claim up to ``limit`` computer turns that are due and claimed by no live process (of ``games`` only, when
+        given), for ``lease_ms``. On PostgreSQL two processes never claim the same job (``FOR UPDATE SKIP
+        LOCKED``); SQLite has one writer."""
         with self._writing() as session:
             query = (select(ComputerJobRow)
                      .where(ComputerJobRow.due_ms <= moment_ms,
                             or_(ComputerJobRow.claimed_until_ms.is_(None),
                                 ComputerJobRow.claimed_until_ms < moment_ms))
                      .order_by(ComputerJobRow.due_ms).limit(limit))
+            if games is not None:
+                query = query.where(ComputerJobRow.game_id.in_(games))
             if self.postgres:
                 query = query.with_for_update(skip_locked=True)
             jobs = []
@@ -324,6 +328,17 @@ class Repository:
                 row.attempts += 1
                 jobs.append(Job(row.game_id, row.revision, row.attempts))
             return jobs
+
+    def waiting_jobs(self, moment_ms: int, limit: int) -> list[tuple[str, int]]:
+        """The first ``limit`` computer turns claimed by no live process, due or not yet, the earliest due first:
+        (game, due time in epoch ms)."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(ComputerJobRow.game_id, ComputerJobRow.due_ms)
+                .where(ComputerJobRow.due_ms < NEVER,
+                       or_(ComputerJobRow.claimed_until_ms.is_(None), ComputerJobRow.claimed_until_ms < moment_ms))
+                .order_by(ComputerJobRow.due_ms).limit(limit))
+            return [(game_id, due) for game_id, due in rows]
 
     def next_job_due(self) -> int | None:
         """When the next unclaimed computer turn is due (epoch ms), or None."""

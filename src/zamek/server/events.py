@@ -6,6 +6,12 @@ seats and how many spectators are ``watching``. :class:`LocalEvents` implements 
 of several processes replaces it with one that carries the same calls between processes (e.g. PostgreSQL's
 LISTEN/NOTIFY).
 
+Admission: a process holds at most ``MAX_WATCHERS`` streams. Spectators' streams (no seat's token) together leave
+``seat_reserve`` of them to seats' pages, and each client (its address) has at most ``spectators_per_client`` of
+them: a client that opens thousands of spectators' streams on games it made itself never shuts a player out of
+their own game's events. Each seat of a game has ``MAX_PAGES_PER_SEAT`` pages, its spectators
+``MAX_WATCHERS_PER_GAME``.
+
 An event carries no secret: only a game's id and revision (and which seats have a page open, and how many
 spectators watch). A page that sees a revision newer than its own asks for its view again, with its seat's
 token, so each seat still sees only what it may.
@@ -17,11 +23,13 @@ import asyncio
 import contextlib
 import json
 import threading
+from collections import Counter
 from collections.abc import AsyncGenerator, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Final, Protocol
 
-from zamek.server.errors import ServiceError
+from zamek.server.fairness import SEAT_STREAM_RESERVE
+from zamek.server.throttle import Throttled
 
 KEEP_ALIVE_SECONDS: Final = 15.0
 REMEMBERED_GAMES: Final = 50_000
@@ -31,6 +39,9 @@ MAX_WATCHERS_PER_GAME: Final = 64
 """Spectators' pages of one game."""
 MAX_PAGES_PER_SEAT: Final = 8
 MAX_WATCHERS: Final = 10_000
+"""Streams of one process (seats' and spectators')."""
+REFUSED_RETRY_SECONDS: Final = 15
+"""What a page refused a stream is told to wait before asking again (``Retry-After``)."""
 
 
 class Subscription(Protocol):
@@ -55,7 +66,10 @@ class GameEvents(Protocol):
 
     def latest(self, game_id: str) -> int | None: ...
 
-    def subscribe(self, game_id: str, seat: int | None, revision: int) -> AbstractContextManager[Subscription]:
+    def subscribe(self, game_id: str, seat: int | None, revision: int, client: str | None = None
+                  ) -> AbstractContextManager[Subscription]:
+        """Watch a game as ``seat`` (None: a spectator) from ``client`` (its address, for the spectators' limit);
+        refused with 429 ``too-many-watchers`` (see the module's doc on admission)."""
         ...
 
     def connected(self, game_id: str) -> list[int]: ...
@@ -93,7 +107,7 @@ class _Watcher:
 class LocalEvents:
     """Live updates within one process (threads and the event loop share it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, spectators_per_client: int = 0, seat_reserve: int = SEAT_STREAM_RESERVE) -> None:
         self._lock = threading.Lock()
         self._latest: dict[str, int] = {}
         self._watchers: dict[str, list[_Watcher]] = {}
@@ -101,6 +115,12 @@ class LocalEvents:
         self._gone: set[str] = set()
         self._count = 0
         self._closed = False
+        self.spectators_per_client = spectators_per_client
+        """Spectators' streams of one client (0: any number)."""
+        self.seat_reserve = seat_reserve
+        """Streams that spectators together leave to seats."""
+        self._spectators = 0
+        self._spectating: Counter[str] = Counter()
 
     def start(self) -> None:
         pass  # one process: every change is published here
@@ -138,21 +158,37 @@ class LocalEvents:
         with self._lock:
             return game_id in self._gone
 
+    def _admit(self, games: list[_Watcher], seat: int | None, client: str | None) -> None:
+        """Refuse a stream over a limit (see the module's doc; the caller holds the lock)."""
+        # Spectators and each seat have pages of their own to count: spectators never shut a player out.
+        alike = sum(1 for w in games if w.seat == seat)
+        if alike >= (MAX_WATCHERS_PER_GAME if seat is None else MAX_PAGES_PER_SEAT) or self._count >= MAX_WATCHERS:
+            raise Throttled(REFUSED_RETRY_SECONDS, "too-many-watchers", error="too-many-watchers")
+        if seat is not None:
+            return
+        if self._spectators >= MAX_WATCHERS - min(self.seat_reserve, MAX_WATCHERS):
+            raise Throttled(REFUSED_RETRY_SECONDS, "spectators-full", error="too-many-watchers")
+        if client is not None and 0 < self.spectators_per_client <= self._spectating[client]:
+            raise Throttled(REFUSED_RETRY_SECONDS, "too-many-spectator-pages", error="too-many-watchers",
+                            limit=self.spectators_per_client)
+
     @contextmanager
-    def subscribe(self, game_id: str, seat: int | None, revision: int) -> Iterator[_Watcher]:
+    def subscribe(self, game_id: str, seat: int | None, revision: int, client: str | None = None
+                  ) -> Iterator[_Watcher]:
         """Watch a game from a running event loop; ``revision`` is the game's revision as the caller read it."""
         watcher = _Watcher(asyncio.get_running_loop(), seat)
         with self._lock:
             if self._closed:
                 watcher.closed = True
             games = self._watchers.get(game_id, [])
-            # Spectators and each seat have pages of their own to count: spectators never shut a player out.
-            alike = sum(1 for w in games if w.seat == seat)
-            if alike >= (MAX_WATCHERS_PER_GAME if seat is None else MAX_PAGES_PER_SEAT) or self._count >= MAX_WATCHERS:
-                raise ServiceError(429, "too-many-watchers", "too-many-watchers")
+            self._admit(games, seat, client)
             self._watchers[game_id] = games
             games.append(watcher)
             self._count += 1
+            if seat is None:
+                self._spectators += 1
+                if client is not None:
+                    self._spectating[client] += 1
             self._latest[game_id] = max(revision, self._latest.get(game_id, revision))
             others = list(games)
             if seat is not None:
@@ -168,6 +204,12 @@ class LocalEvents:
                 if watcher in games:
                     games.remove(watcher)
                     self._count -= 1
+                    if seat is None:
+                        self._spectators -= 1
+                        if client is not None:
+                            self._spectating[client] -= 1
+                            if self._spectating[client] <= 0:
+                                del self._spectating[client]
                 if not games:
                     self._watchers.pop(game_id, None)
                 others = list(games)
@@ -221,14 +263,15 @@ def sse(event: str, data: dict[str, object], event_id: int | None = None) -> str
 
 
 async def stream(events: GameEvents, game_id: str, seat: int | None, revision: int, last_seen: int | None,
-                 connected: Callable[[], list[int]] | None = None) -> AsyncGenerator[str, None]:
+                 connected: Callable[[], list[int]] | None = None, client: str | None = None
+                 ) -> AsyncGenerator[str, None]:
     """The text of a game's event stream: a ``change`` event for each revision after ``last_seen`` (its id the
     revision), ``presence`` when a seat's page connects or leaves or a spectator's comes or goes (the seats connected
     and the number of spectators watching), ``gone`` when the game is deleted, and a comment now and then so that
-    proxies keep the connection open."""
+    proxies keep the connection open. ``client``: who opens it (for the spectators' limit)."""
     who = connected or (lambda: events.connected(game_id))
     sent = revision if last_seen is None else min(last_seen, revision)
-    with events.subscribe(game_id, seat, revision) as watcher:
+    with events.subscribe(game_id, seat, revision, client) as watcher:
         yield "retry: 1000\n\n"
         presence: tuple[list[int], int] | None = None
         while True:

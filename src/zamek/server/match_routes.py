@@ -8,13 +8,16 @@ hints).
 
 Every route answers in the language of the request (``?lang=``, else the browser's ``Accept-Language``). The routes
 of protocol 3 under ``/api/knights``, aliases of these in protocol 4, are gone in protocol 5.
+
+Each client's new matches, joins and games with the computer are counted against its limits (:mod:`zamek.server.
+throttle`: 429 with ``Retry-After``), and so are its games waiting for the computer's reply.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel
@@ -23,7 +26,7 @@ from zamek import Setup
 from zamek.server.events import stream
 from zamek.server.games.knights import KNIGHTS
 from zamek.server.knights_schemas import KnightsSavedGame, KnightsView, SeatedKnightsView
-from zamek.server.live import LiveGame
+from zamek.server.live import PEOPLE, Created, LiveGame
 from zamek.server.routing import Lang, Token, event_stream, last_event_id
 from zamek.server.schemas import (
     GameStatus,
@@ -40,6 +43,7 @@ from zamek.server.schemas import (
 )
 from zamek.server.seats import seat_of
 from zamek.server.service import GameService, ServiceError
+from zamek.server.throttle import Referee, client_key
 
 View = GameView | KnightsView
 Seated = SeatedView | SeatedKnightsView
@@ -51,23 +55,40 @@ def answer(model: BaseModel, status: int = 200) -> Response:
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
 
 
-def add_match_routes(app: FastAPI, service: GameService) -> None:
-    """Add the routes of a match (see the module's doc)."""
+def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None = None) -> None:
+    """Add the routes of a match (see the module's doc; ``referee``: each client's limits, none without it)."""
+    referee = referee or Referee(service.config.fairness)
+    computer = service.computer
+    creating = [Depends(referee.limit("create"))]
 
-    def create(body: NewGame, lang: str) -> SeatedView | SeatedKnightsView:
-        if body.game == KNIGHTS.name:
+    def has_computer(game: LiveGame) -> bool:
+        return any(game.is_computer(seat) for seat in range(len(game.players)))
+
+    def with_computer(client: str, live: LiveGame | Created) -> None:
+        """Note whose game it is, for the computer's fair shares (a game of people only needs none)."""
+        game = live.live if isinstance(live, Created) else live
+        if has_computer(game):
+            computer.note(game.id, client, game.computer_to_move())
+
+    def create(body: NewGame, lang: str, client: str) -> SeatedView | SeatedKnightsView:
+        knights = body.game == KNIGHTS.name
+        if any(k not in PEOPLE for k in body.seats or ()) if knights else body.mode == "computer":
+            referee.hit("computer", client)
+            computer.make_room(client)
+        if knights:
             created = service.create_knights(list(body.seats or []), body.seed, body.clock, body.name)
         else:
             setup = Setup.parse(body.rule_set())
             created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name,
                                      body.hints)
+        with_computer(client, created)
         return service.seated_view(created, lang)
 
-    @app.post("/api/games", status_code=201, responses=errors(422), response_model=Seated)
-    def new_game(body: NewGame, lang: Lang) -> Response:
+    @app.post("/api/games", status_code=201, responses=errors(422, 429), response_model=Seated, dependencies=creating)
+    def new_game(body: NewGame, lang: Lang, request: Request) -> Response:
         """Start a match (``game``: 'castle' or 'knights'); the answer is its first position with the tokens of the
         creator's seats and, when seats wait for friends, the invitation code of the link to send."""
-        return answer(create(body, lang), 201)
+        return answer(create(body, lang, client_key(request.scope)), 201)
 
     @app.get("/api/games/{game_id}", responses=errors(400, 401, 403, 404, 422), response_model=View)
     def get_game(game_id: str, token: Token, lang: Lang, seat: int | None = None) -> Response:
@@ -88,7 +109,8 @@ def add_match_routes(app: FastAPI, service: GameService) -> None:
             raise ServiceError(403, "not-your-seat", "not-a-seat")
         if seat is not None:
             await run_in_threadpool(_prove, live, token)
-        return await event_stream(stream(service.events, game_id, seat, live.revision, last_event_id(request)))
+        return await event_stream(stream(service.events, game_id, seat, live.revision, last_event_id(request),
+                                         client=client_key(request.scope)))
 
     def _prove(live: object, token: str | None) -> None:
         with live.lock:  # type: ignore[attr-defined]
@@ -101,15 +123,19 @@ def add_match_routes(app: FastAPI, service: GameService) -> None:
         counts as that seat's player being connected; without one, as a spectator."""
         return await events(game_id, request, token, None)
 
-    def acted(game_id: str, body: Move, token: str | None, lang: str, kind: str | None) -> GameView | KnightsView:
+    def acted(game_id: str, body: Move, token: str | None, lang: str, kind: str | None, client: str
+              ) -> GameView | KnightsView:
+        if has_computer(service.get(game_id, kind)):
+            computer.make_room(client)  # the move would leave one more of the client's games to the computer
         live = service.act(game_id, body.action, body.revision, token, kind, body.seat)
+        with_computer(client, live)
         return service.view(game_id, lang, live, token=token, seat=body.seat)
 
-    @app.post("/api/games/{game_id}/actions", responses=errors(400, 401, 403, 404, 409, 422), response_model=View)
-    def play(game_id: str, body: Move, token: Token, lang: Lang) -> Response:
+    @app.post("/api/games/{game_id}/actions", responses=errors(400, 401, 403, 404, 409, 422, 429), response_model=View)
+    def play(game_id: str, body: Move, token: Token, lang: Lang, request: Request) -> Response:
         """A person's move, in the game's notation, by the seat to move (the token's); the answer is the match as
         that seat sees it."""
-        return answer(acted(game_id, body, token, lang, None))
+        return answer(acted(game_id, body, token, lang, None, client_key(request.scope)))
 
     @app.post("/api/games/{game_id}/draw", responses=errors(401, 403, 404, 409, 422), response_model=View)
     def draw(game_id: str, token: Token, lang: Lang, body: Revision | None = None) -> Response:
@@ -156,7 +182,8 @@ def add_match_routes(app: FastAPI, service: GameService) -> None:
         return service.seated_view(service.join(game_id, body.invite, body.name, kind, body.key), lang,
                                    seated=True)
 
-    @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(403, 404, 409, 422), response_model=Seated)
+    @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(403, 404, 409, 422, 429),
+              response_model=Seated, dependencies=[Depends(referee.limit("join"))])
     def join(game_id: str, body: Join, lang: Lang) -> Response:
         """Take a free seat with the invitation code of the link; the answer has the seat's token. Asked again with
         the same code (an answer lost on the way), it gives the same seat a new token, until that token is used."""
@@ -178,12 +205,14 @@ def add_match_routes(app: FastAPI, service: GameService) -> None:
         after)."""
         return seat_changed(service.abort, game_id, token, lang, body)
 
-    @app.post("/api/games/{game_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409, 422),
-              response_model=Seated)
-    def rematch(game_id: str, token: Token, lang: Lang) -> Response:
+    @app.post("/api/games/{game_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409, 422, 429),
+              response_model=Seated, dependencies=creating)
+    def rematch(game_id: str, token: Token, lang: Lang, request: Request) -> Response:
         """A finished match with friends: offer a rematch (the seats moved round by one: of two, swapped), or take
         your seat in the one offered. The answer is the new match with your seat's token."""
-        return answer(service.seated_view(service.rematch(game_id, token), lang, seated=True), 201)
+        created = service.rematch(game_id, token)
+        with_computer(client_key(request.scope), created)
+        return answer(service.seated_view(created, lang, seated=True), 201)
 
     def deleted(game_id: str, token: str | None, kind: str | None) -> Response:
         service.delete(game_id, token, kind)

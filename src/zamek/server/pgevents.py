@@ -43,8 +43,10 @@ def conninfo(engine: Engine) -> str:
 class PgEvents:
     """:class:`~zamek.server.events.GameEvents` across processes (see the module's doc)."""
 
-    def __init__(self, engine: Engine, revision_of: Callable[[str], int | None]) -> None:
-        self.local = LocalEvents()
+    def __init__(self, engine: Engine, revision_of: Callable[[str], int | None], local: LocalEvents | None = None
+                 ) -> None:
+        self.local = local or LocalEvents()
+        """This process's streams (and their admission)."""
         self._conninfo = conninfo(engine)
         self._revision_of = revision_of
         self.name = uuid.uuid4().hex[:12]
@@ -72,8 +74,9 @@ class PgEvents:
         return self.local.latest(game_id)
 
     @contextmanager
-    def subscribe(self, game_id: str, seat: int | None, revision: int) -> Iterator[Subscription]:
-        with self.local.subscribe(game_id, seat, revision) as watcher:
+    def subscribe(self, game_id: str, seat: int | None, revision: int, client: str | None = None
+                  ) -> Iterator[Subscription]:
+        with self.local.subscribe(game_id, seat, revision, client) as watcher:
             self._announce(game_id)
             try:
                 yield watcher

@@ -12,12 +12,14 @@ import threading
 import time
 import webbrowser
 from collections.abc import Sequence
+from dataclasses import asdict
 
 import uvicorn
 
 from zamek.server.app import create_app
 from zamek.server.db import Repository
 from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
+from zamek.server.fairness import PUBLIC, Fairness
 from zamek.server.guard import local_addresses
 from zamek.server.metrics import SHARED_FOLDER_VARIABLE, allowed_networks, shared_metrics_folder
 from zamek.server.service import WebConfig
@@ -53,12 +55,13 @@ def exposure_warning(host: str, port: int) -> list[str]:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, open_browser: bool = True,
-          expire_unjoined_hours: float = 0.0, expire_idle_days: float = 0.0) -> None:
+          expire_unjoined_hours: float = 0.0, expire_idle_days: float = 0.0, fairness: Fairness = PUBLIC) -> None:
     """Serve the app until interrupted; open the page in the browser once the server listens. The games are kept
     unless the limits of expiry are set (:mod:`zamek.server.expiry`; 0: never)."""
     url_db = db_url or default_db_url()
     app = create_app(WebConfig(db_url=url_db, allowed_hosts=served_hosts(host),
-                               expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days))
+                               expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days,
+                               fairness=fairness))
     # Live event streams never end by themselves: a stopping server cuts them after a second.
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=1))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
@@ -92,7 +95,7 @@ def serve_workers(db_url: str, workers: int, host: str, port: int, computer_proc
                   allowed_hosts: tuple[str, ...] = (), forwarded_allow_ips: str = "127.0.0.1",
                   computer_delay: float = 0.8, computer_lease: float = 15.0,
                   expire_unjoined_hours: float = UNJOINED_HOURS, expire_idle_days: float = IDLE_DAYS,
-                  metrics_allow_ips: Sequence[str] = ("127.0.0.1", "::1")) -> None:
+                  metrics_allow_ips: Sequence[str] = ("127.0.0.1", "::1"), fairness: Fairness = PUBLIC) -> None:
     """Serve the app from ``workers`` processes sharing the database at ``db_url``, until interrupted; uvicorn
     starts a worker again when one dies. Several workers count their metrics in a folder they share."""
     if db_url.startswith("sqlite") and workers > 1:
@@ -105,7 +108,7 @@ def serve_workers(db_url: str, workers: int, host: str, port: int, computer_proc
     config = {"db_url": db_url, "allowed_hosts": list(dict.fromkeys(names)),
               "bot_workers": computer_processes, "bot_delay": computer_delay, "bot_lease": computer_lease,
               "expire_unjoined_hours": expire_unjoined_hours, "expire_idle_days": expire_idle_days,
-              "metrics_allow_ips": list(metrics_allow_ips)}
+              "metrics_allow_ips": list(metrics_allow_ips), "fairness": asdict(fairness)}
     os.environ[CONFIG_VARIABLE] = json.dumps(config)
     print(f"Zamek: {workers} workers on {host}:{port}, games stored in {Repository.describe(db_url)}", flush=True)
     # One worker counts in its own memory, unless the operator named a folder (prometheus_client read it already).
@@ -125,7 +128,8 @@ def app_from_environment() -> object:
                                bot_delay=float(raw["bot_delay"]), bot_lease=float(raw["bot_lease"]),
                                expire_unjoined_hours=float(raw["expire_unjoined_hours"]),
                                expire_idle_days=float(raw["expire_idle_days"]),
-                               metrics_allow_ips=tuple(raw["metrics_allow_ips"])))
+                               metrics_allow_ips=tuple(raw["metrics_allow_ips"]),
+                               fairness=Fairness(**raw.get("fairness", {}))))
     gc.collect()
     gc.freeze()
     return app

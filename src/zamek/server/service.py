@@ -26,6 +26,7 @@ from zamek.server.computer import ComputerPlayer
 from zamek.server.db import Repository
 from zamek.server.errors import SERVER_KEYS, ServiceError, refusing_bad_records
 from zamek.server.events import GameEvents, LocalEvents
+from zamek.server.fairness import UNLIMITED, Fairness
 from zamek.server.games.castle import CASTLE
 from zamek.server.games.knights import KNIGHTS, ComputerSeatError, knights_line, knights_view
 from zamek.server.knights_schemas import KnightsLine, KnightsSavedGame, KnightsView, SeatedKnightsView
@@ -107,15 +108,19 @@ class WebConfig:
     """An unfinished game left unchanged this long is removed (0: never); a finished one is kept."""
     purge_seconds: float = expiry.PURGE_SECONDS
     """How often the server removes the games past those limits."""
+    fairness: Fairness = UNLIMITED
+    """What each client may ask (:mod:`zamek.server.fairness`); this default limits only spectators' share of the
+    live-event streams (``zamek serve`` and ``zamek play`` start from ``fairness.PUBLIC``)."""
 
 
-def events_for(repo: Repository) -> GameEvents:
+def events_for(repo: Repository, fairness: Fairness = UNLIMITED) -> GameEvents:
     """Live updates for a database: across processes on PostgreSQL, within the one process on SQLite."""
+    local = LocalEvents(fairness.spectators_per_client, fairness.seat_stream_reserve)
     if not repo.postgres:
-        return LocalEvents()
+        return local
     from zamek.server.pgevents import PgEvents  # psycopg is needed only here
 
-    return PgEvents(repo.engine, repo.revision)
+    return PgEvents(repo.engine, repo.revision, local)
 
 
 class GameService:
@@ -125,10 +130,11 @@ class GameService:
     def __init__(self, config: WebConfig, events: GameEvents | None = None) -> None:
         self.config = config
         self.repo = Repository(config.db_url or default_db_url(), clock=config.clock)
-        self.events: GameEvents = events if events is not None else events_for(self.repo)
+        self.events: GameEvents = events if events is not None else events_for(self.repo, config.fairness)
         self.sessions = Sessions(self.repo, config.clock, config.bot_delay, config.cached_games)
         self.computer = ComputerPlayer(self.sessions, self.repo, config.bot_workers if config.bot_processes else 0,
-                                       config.bot_workers, config.bot_lease, config.clock)
+                                       config.bot_workers, config.bot_lease, config.clock,
+                                       config.fairness.computer_queue)
         self.sessions.computer_due = self.computer.poke
         self.sessions.changed = lambda live: self.events.publish(live.id, live.revision)
 
