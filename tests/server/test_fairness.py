@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.live_server import start_server
-from tests.web_client import Json, WebClient, web_config
+from tests.web_client import Json, WebClient, finished_record, web_config
 from zamek import i18n
 from zamek.server import events
 from zamek.server.app import create_app
@@ -38,6 +38,7 @@ COMPUTER_FIRST: Final[Json] = {"mode": "computer", "level": "beginner", "seat": 
 @contextmanager
 def clients(tmp_path: Path, fairness: Fairness, *addresses: str, **options: Any) -> Iterator[list[WebClient]]:
     """Test clients of one app, each from its own address; the first runs the app's lifespan (the computer)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     app = create_app(web_config(tmp_path / "games.sqlite3", fairness=fairness, **options))
     first, *others = [WebClient(app, client=(address, 40_000)) for address in addresses]
     with first:
@@ -187,6 +188,17 @@ def test_the_hints_and_analyses_of_all_clients_take_turns_in_the_process(
         statuses.clear()
         all_at_once()
         assert sorted(statuses) == [400, 429, 429]
+
+
+def test_an_analysis_is_worked_out_in_a_process_of_its_own_and_is_the_same(tmp_path: Path) -> None:
+    """With ``advice_slots`` an analysis's seconds of thinking never hold the web process's interpreter lock."""
+    record = finished_record(7)
+    with clients(tmp_path / "here", Fairness(), A) as (here,):
+        expected = here.post("/api/analysis", json=record)
+    with clients(tmp_path / "pool", Fairness(advice_slots=1), A) as (pooled,):
+        answer = pooled.post("/api/analysis", json=record)
+        assert pooled.service.advisor._pool is not None
+    assert answer.status_code == expected.status_code == 200 and answer.json() == expected.json()
 
 
 # ------------------------------------------------------------- the computer

@@ -7,20 +7,29 @@ action in words and as a message of the catalogue (a figure's feature named by w
 houses). An
 analysis is stored as ``zamek.castle.analysis``'s JSON, language-free; the words and messages of each decision's move
 played and best move are added to each answer from a replay of the game.
+
+An analysis takes seconds of the processor: an :class:`Advisor` works it out in a process of its own on a server
+(``advice_slots`` of them, :mod:`zamek.server.fairness`), so that it never holds the web process's interpreter
+lock while other players' moves wait.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from zamek import Action, GameState, Setup, ZamekError, new_game, parse_action
+from zamek.castle import analysis as judging
 from zamek.castle.analysis import Hint
 from zamek.castle.report import move_message, placed_feature_spaces
 from zamek.castle.rules.actions import Follower, Place
 from zamek.castle.rules.geometry import SEGMENTS, rotate_segment, space_name
 from zamek.castle.rules.tiles import TileDef, canonical_form
 from zamek.i18n import NOBODY, Message, Reader
+from zamek.kit.pools import process_pool
 from zamek.server.schemas import AnalysedDecision, AnalysisView, HintMove, MessageView
 from zamek.server.views import message_view
 
@@ -138,3 +147,41 @@ def analysis_view(data: dict[str, Any], setup: Setup, actions: Sequence[Action],
             decision.best_words, decision.best_messages = _said(state, decision.best, lang)
         state.apply(action)
     return view
+
+
+def analysed(raw: Any) -> dict[str, Any]:
+    """The analysis of a finished game's record, as JSON (a function of its own: a pool's process runs it)."""
+    return judging.analyse(raw).to_json()
+
+
+class Advisor:
+    """Where analyses are worked out: here (``processes`` 0), or in a pool of that many processes, started when the
+    first is asked for (see the module's doc)."""
+
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def analyse(self, raw: Any) -> dict[str, Any]:
+        """``analysed(raw)``, of a record already read (its errors are the caller's to catch before)."""
+        if not self.processes:
+            return analysed(raw)
+        with self._lock:
+            if self._pool is None:
+                self._pool = process_pool(self.processes, spawn=True)
+            pool = self._pool
+        try:
+            return pool.submit(analysed, raw).result()
+        except BrokenProcessPool:  # its process was killed: a new pool for the next one, this one here
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            return analysed(raw)
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

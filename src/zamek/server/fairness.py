@@ -52,7 +52,8 @@ class Fairness:
     """Hints and analyses of the client being worked out at once."""
     advice_slots: int = 0
     """Hints and analyses of all clients worked out at once in a process (they share the processor with every
-    request); the others wait their turn, a few seconds at most."""
+    request); the others wait their turn, a few seconds at most. Analyses are then worked out in a pool of this
+    many processes of their own (:class:`zamek.server.advice.Advisor`)."""
     spectators_per_client: int = 0
     """Spectators' live-event streams (without a seat's token) of the client open at once."""
     seat_stream_reserve: int = SEAT_STREAM_RESERVE

@@ -20,7 +20,7 @@ from zamek.castle import analysis as judging
 from zamek.castle import record as records
 from zamek.i18n import BASE, say
 from zamek.server import expiry, takeback
-from zamek.server.advice import analysis_view, distinct_hints, hint_move
+from zamek.server.advice import Advisor, analysis_view, distinct_hints, hint_move
 from zamek.server.clock import ClockSettings
 from zamek.server.computer import ComputerPlayer
 from zamek.server.db import Repository
@@ -136,6 +136,7 @@ class GameService:
                                        config.bot_workers, config.bot_lease, config.clock,
                                        config.fairness.computer_queue)
         self.sessions.computer_due = self.computer.poke
+        self.advisor = Advisor(config.fairness.advice_slots)
         self.sessions.changed = lambda live: self.events.publish(live.id, live.revision)
 
     # ------------------------------------------------------------ life cycle
@@ -149,6 +150,7 @@ class GameService:
     def close(self) -> None:
         self.events.close()
         self.computer.close()
+        self.advisor.close()
         self.repo.close()
 
     def expire_clocks(self) -> list[str]:
@@ -389,7 +391,7 @@ class GameService:
             data = stored.analysis  # else one of another estimate or another version of the format: made again
         else:
             try:
-                data = judging.analyse(raw).to_json()
+                data = self.advisor.analyse(raw)
             except ZamekError as exc:
                 raise ServiceError(500, "corrupt", "cannot-replay", game=game_id, reason=exc) from None
             self.repo.save_analysis(game_id, str(data["estimator"]), len(actions), data)
@@ -403,7 +405,7 @@ class GameService:
             setup, actions = records.read_record(raw)
             if not records.replay(raw).is_over():
                 raise ServiceError(400, "invalid-record", "record-not-over")
-            data = judging.analyse(raw).to_json()
+            data = self.advisor.analyse(raw)
             return analysis_view(data, setup, actions, lang)
 
     def record(self, game_id: str, kind: str | None = None) -> SavedGame | KnightsSavedGame:
