@@ -276,7 +276,7 @@ async def attack(url: str, abuses: tuple[str, ...], scale: float) -> dict[str, A
 def phase(config: LoadConfig, abuses: tuple[str, ...], scale: float, folder: Path, name: str
           ) -> tuple[LoadReport, dict[str, Any] | None]:
     """One server, the honest load, and (``abuses``) the abusive client beside it."""
-    server = start_server_process(folder / f"{name}.sqlite3", folder / f"{name}.log")
+    server = start_server_process(folder / f"{name}.sqlite3", folder / f"{name}.log", limited=True)
     abuser: subprocess.Popen[str] | None = None
     abuse: dict[str, Any] | None = None
     try:

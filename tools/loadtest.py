@@ -659,18 +659,21 @@ class ServerProcess:
 
 
 def start_server_process(db: Path | str, log: Path, port: int | None = None, ready_seconds: float = 30.0,
-                         workers: int | None = None, options: tuple[str, ...] = ()) -> ServerProcess:
+                         workers: int | None = None, options: tuple[str, ...] = (), limited: bool = False
+                         ) -> ServerProcess:
     """Start ``zamek play --no-browser`` on the SQLite file ``db``, or (``workers``) ``zamek serve`` on the
-    database URL ``db``, and return once it answers."""
+    database URL ``db``, and return once it answers. ``limited``: with the server's limits per client (each
+    simulated person must then come from an address of their own: ``tools.abuse``)."""
     port = port or free_port()
     url = db if isinstance(db, str) else f"sqlite:///{db}"
     # Every simulated player comes from this machine's one address: no limit per client (zamek.server.fairness).
+    unlimited = [] if limited else ["--no-limits"]
     if workers is None:
-        command = [sys.executable, "-m", "zamek", "play", "--no-browser", "--no-limits", "--port", str(port),
+        command = [sys.executable, "-m", "zamek", "play", "--no-browser", *unlimited, "--port", str(port),
                    "--db", url]
     else:
         command = [sys.executable, "-m", "zamek", "serve", "--workers", str(workers), "--port", str(port),
-                   "--db", url, "--no-limits", *options]
+                   "--db", url, *unlimited, *options]
     with log.open("ab") as out:  # the child keeps its own handle
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     server = ServerProcess(f"http://127.0.0.1:{port}", process, log)

@@ -361,7 +361,7 @@ def test_zamek_play_and_serve_take_the_limits_from_options_and_the_environment(
 
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(zamek.server.server, "serve", lambda *args, **kw: calls.append(kw))
-    monkeypatch.setattr(zamek.server.server, "serve_workers", lambda *args: calls.append({"fairness": args[-1]}))
+    monkeypatch.setattr(zamek.server.server, "serve_workers", lambda **settings: calls.append(settings))
     runner = CliRunner()
     assert runner.invoke(main, ["play", "--no-browser"]).exit_code == 0
     assert calls.pop()["fairness"] == PUBLIC
