@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 import uvicorn
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from tests.web_client import WebClient, finished_record, new_game
 from zamek.server.app import create_app
@@ -234,6 +236,82 @@ def test_an_unexpected_error_in_a_post_is_a_500_in_the_error_format(
     response = client.post("/api/games", json={"mode": "hotseat"})
     assert response.status_code == 500
     assert response.json()["error"] == "internal" and "boom" not in response.text
+
+
+# ------------------------------------------------------------ 3b. no 500 from what a request says
+
+
+BAD_IDS = ["a%00b", "%EF%BC%90", "%ff", "x" * 33, "a%20b", "%C3%A9", "a.b", "a%0D%0ASet-Cookie:%20x=1"]
+"""Game ids the server never issues: a NUL, a full-width digit, a byte that is not UTF-8, too long, a space, a
+letter outside ASCII, a dot, a line break with a header after it."""
+
+
+def id_routes(client: WebClient) -> list[tuple[str, str]]:
+    """Every route of a game (under ``/api/games/{game_id}``): its method and path."""
+    return [(method, route.path) for route in client.fastapi.routes
+            if isinstance(route, APIRoute) and "{game_id}" in route.path for method in sorted(route.methods or ())]
+
+
+def valid_body(path: str) -> dict[str, Any] | None:
+    """A body the route's model takes, so that the route itself runs."""
+    if path.endswith("/actions"):
+        return {"action": "pass", "revision": 0}
+    if path.endswith("/join"):
+        return {"invite": "x" * 22}
+    return None
+
+
+@contextlib.contextmanager
+def text_parameters(client: WebClient) -> Iterator[list[str]]:
+    """The text values of the SQL statements run meanwhile (a game id would be one), but for the computer's name, which
+    its scheduler sends now and then to claim its turns."""
+    seen: list[str] = []
+    computer = client.service.computer.name
+
+    def keep(_conn: object, _cursor: object, _statement: str, parameters: Any, *_rest: object) -> None:
+        rows = parameters if isinstance(parameters, list) else [parameters]
+        for row in rows:
+            values = row.values() if isinstance(row, dict) else row or ()
+            seen.extend(v for v in values if isinstance(v, str) and v != computer)
+
+    engine = client.service.repo.engine
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+
+
+def every_bad_id_is_404(client: WebClient) -> None:
+    with text_parameters(client) as queried:
+        for method, path in id_routes(client):
+            for bad in BAD_IDS:
+                response = client.request(method, path.replace("{game_id}", bad), json=valid_body(path))
+                assert response.status_code == 404, (method, path, bad, response.text)
+                assert response.json()["error"] == "not-found"
+    assert queried == []
+
+
+def test_ids_not_of_the_servers_form_are_404_on_every_id_route_before_any_query(client: WebClient) -> None:
+    every_bad_id_is_404(client)
+
+
+def test_a_nul_in_a_game_id_on_postgresql_is_404_with_nothing_in_the_log(
+        pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """PostgreSQL refuses a NUL in a text: the query failed, a 500 with two tracebacks on every id route."""
+    with caplog.at_level(logging.WARNING), WebClient(create_app(WebConfig(db_url=pg_url, bot_delay=0))) as pg:
+        every_bad_id_is_404(pg)
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+def test_the_record_of_an_id_that_names_no_game_is_404(client: WebClient) -> None:
+    """Its download header was made of the raw id before the game was looked for: a 500 for ``０``."""
+    response = client.get("/api/games/%EF%BC%90/record")
+    assert response.status_code == 404 and "content-disposition" not in response.headers
+    game = new_game(client, mode="hotseat")["id"]
+    response = client.get(f"/api/games/{game}/record")
+    assert response.status_code == 200
+    assert response.headers["content-disposition"] == f'attachment; filename="zamek-{game}.json"'
 
 
 # ------------------------------------------------------------ 4. headers

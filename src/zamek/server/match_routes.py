@@ -227,7 +227,7 @@ def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None
     def export_record(game_id: str, response: Response) -> SavedGame | KnightsSavedGame:
         """The saved-game JSON (setup, every move; the seed once the game is over), as a file to download. A card
         game's record holds every secret choice: it is given once the game is over."""
-        record = service.record(game_id)
+        record = service.record(game_id)  # first: only the id of a game found (A-Z a-z 0-9 _ -) goes into a header
         prefix = "zamek-knights" if isinstance(record, KnightsSavedGame) else "zamek"
         response.headers["Content-Disposition"] = f'attachment; filename="{prefix}-{game_id}.json"'
         return record

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -37,6 +38,17 @@ def new_secret() -> str:
 def new_game_id() -> str:
     """An unguessable game id (128 random bits)."""
     return secrets.token_urlsafe(16)
+
+
+GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""The form of the game ids the server issues (``new_game_id``'s 22 characters, the 12 hex digits of the games stored
+before it), as long as the database's column at most."""
+
+
+def is_game_id(text: str) -> bool:
+    """Whether ``text`` could be a game's id: anything else (a NUL, a character outside ASCII) names no game, and is
+    never sent to the database."""
+    return GAME_ID.fullmatch(text) is not None
 
 
 def digest(secret: str) -> str:

@@ -53,7 +53,7 @@ from zamek.server.live import (
     wall_clock,
 )
 from zamek.server.rematch import replace_token
-from zamek.server.seats import Seat, SeatPlayer, prove_seat, seats_for
+from zamek.server.seats import Seat, SeatPlayer, is_game_id, prove_seat, seats_for
 from zamek.server.tables import Extras, StoredMatch, new_id, now
 
 __all__ = [
@@ -107,6 +107,8 @@ class Sessions:
     def get(self, game_id: str, kind: str | None = None) -> LiveGame:
         """Return a match as stored now (of the game ``kind``, when given): from memory when its copy there is
         current, else replayed (or brought up to date) from the database."""
+        if not is_game_id(game_id):
+            raise ServiceError(404, "not-found", "no-game", game=game_id)
         live = self._games.get(game_id)
         if live is not None:
             with live.lock:
