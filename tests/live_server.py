@@ -12,6 +12,7 @@ from typing import Any
 import uvicorn
 
 from zamek.server.app import create_app
+from zamek.server.server import server_config
 from zamek.server.service import WebConfig
 
 
@@ -35,13 +36,12 @@ def free_port() -> int:
 
 def start_server(db: Path | str, bot_delay: float = 0.05, port: int | None = None, **config: Any) -> Server:
     """Serve a fresh app on the SQLite file ``db`` or the database URL ``db`` (on ``port``, default a free one: a
-    restarted server keeps its port, so that the page's origin and the seat tokens it holds stay); open event
-    streams are cut a second after ``stop``."""
+    restarted server keeps its port, so that the page's origin and the seat tokens it holds stay); its connections
+    as ``zamek play``'s (open event streams end at ``stop``)."""
     url = db if isinstance(db, str) else f"sqlite:///{db}"
     app = create_app(WebConfig(db_url=url, bot_delay=bot_delay, **config))
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                           timeout_graceful_shutdown=1))
+    server = uvicorn.Server(server_config(app, "127.0.0.1", port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     end = time.monotonic() + 15

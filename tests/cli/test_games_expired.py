@@ -117,7 +117,8 @@ def test_each_worker_of_serve_gets_the_limits(monkeypatch: pytest.MonkeyPatch, t
 
     config = {"db_url": f"sqlite:///{tmp_path / 'games.sqlite3'}", "allowed_hosts": ["localhost"], "bot_workers": 1,
               "bot_delay": 0.0, "bot_lease": 5.0, "expire_unjoined_hours": 6.0, "expire_idle_days": 7.0,
-              "metrics_allow_ips": ["127.0.0.1"]}
+              "metrics_allow_ips": ["127.0.0.1"], "header_timeout": 10.0, "body_timeout": 60.0,
+              "max_connections": None}
     monkeypatch.setenv(server.CONFIG_VARIABLE, json.dumps(config))
     app = server.app_from_environment()
     gc.unfreeze()  # a worker keeps what it loaded out of the collector's passes; this test process does not

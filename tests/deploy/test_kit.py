@@ -59,7 +59,7 @@ def test_zamek_serve_takes_each_setting_from_the_environment(monkeypatch: pytest
         "computer_processes": 2, "allowed_hosts": ("a.example.org", "b.example.org"),
         "forwarded_allow_ips": "10.0.0.5", "computer_delay": 0.3, "computer_lease": 40.0,
         "metrics_allow_ips": ["10.0.0.0/8", "::1"], "expire_unjoined_hours": 6.0, "expire_idle_days": 7.0,
-        "fairness": seen["fairness"],
+        "fairness": seen["fairness"], "header_timeout": 10.0, "body_timeout": 60.0, "max_connections": None,
     }
 
 

@@ -583,10 +583,13 @@ def test_zamek_play_starts_the_server_with_its_options(monkeypatch: pytest.Monke
 
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(zamek.server.server, "serve", lambda *args, **kw: calls.append((*args, kw)))
-    result = CliRunner().invoke(main, ["play", "--port", "8123", "--db", "sqlite://", "--no-browser"])
+    monkeypatch.setenv("ZAMEK_HEADER_TIMEOUT", "5")  # the connections' settings also come from the environment
+    result = CliRunner().invoke(main, ["play", "--port", "8123", "--db", "sqlite://", "--no-browser",
+                                       "--max-connections", "300"])
     assert result.exit_code == 0, result.output
-    assert calls == [("127.0.0.1", 8123, "sqlite://", {"open_browser": False, "expire_unjoined_hours": 0.0,
-                                                       "expire_idle_days": 0.0, "fairness": PUBLIC})]
+    assert calls == [("127.0.0.1", 8123, "sqlite://", {
+        "open_browser": False, "expire_unjoined_hours": 0.0, "expire_idle_days": 0.0, "fairness": PUBLIC,
+        "header_timeout": 5.0, "body_timeout": 60.0, "max_connections": 300})]
 
 
 def test_a_game_stored_before_board_2_goes_on_on_its_own_board(tmp_path: Path) -> None:

@@ -3,13 +3,34 @@ shared database) and ``migrate`` (upgrade a database's schema). The web stack lo
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from zamek.cli.stored import expiry_options
 from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
 from zamek.server.fairness import fairness_from, fairness_options
+
+Command = TypeVar("Command", bound=Callable[..., None])
+
+
+def connection_options(command: Command) -> Command:
+    """The options of the server's connections (zamek.server.connections), shared by ``play`` and ``serve``."""
+    for option in reversed((
+        click.option("--header-timeout", type=click.FloatRange(0.1, 3600), default=10.0, show_default=True,
+                     envvar="ZAMEK_HEADER_TIMEOUT",
+                     help="Seconds a request's headers may take to come; then the connection is closed."),
+        click.option("--body-timeout", type=click.FloatRange(0.1, 3600), default=60.0, show_default=True,
+                     envvar="ZAMEK_BODY_TIMEOUT",
+                     help="Seconds a request's body may take to come after its headers; then the connection is "
+                          "closed."),
+        click.option("--max-connections", type=click.IntRange(1), default=None, envvar="ZAMEK_MAX_CONNECTIONS",
+                     help="The most connections a process holds (a new one closes the longest idle, else is "
+                          "answered 503). Default: the open-file limit less 100."),
+    )):
+        command = option(command)
+    return command
 
 
 @click.command()
@@ -20,13 +41,16 @@ from zamek.server.fairness import fairness_from, fairness_options
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
 @expiry_options(unjoined_hours=0.0, idle_days=0.0)  # your own games, on your own machine: kept unless you ask
 @fairness_options
+@connection_options
 def play(host: str, port: int, db_url: str | None, no_browser: bool, expire_unjoined_hours: float,
-         expire_idle_days: float, **limits: Any) -> None:
+         expire_idle_days: float, header_timeout: float, body_timeout: float, max_connections: int | None,
+         **limits: Any) -> None:
     """Play in the browser: start the local web app and open it."""
     from zamek.server.server import serve  # the web stack loads only for this command
 
     serve(host, port, db_url, open_browser=not no_browser, expire_unjoined_hours=expire_unjoined_hours,
-          expire_idle_days=expire_idle_days, fairness=fairness_from(limits))
+          expire_idle_days=expire_idle_days, fairness=fairness_from(limits), header_timeout=header_timeout,
+          body_timeout=body_timeout, max_connections=max_connections)
 
 
 @click.command(name="serve")
@@ -59,10 +83,12 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool, expire_unjo
               show_envvar=True, help="Addresses and networks (comma-separated) that may read /metrics, as the "
                                      "client's address after --forwarded-allow-ips ('*': any; '': nobody).")
 @fairness_options
+@connection_options
 def serve_command(db_url: str, workers: int, host: str, port: int, computer_processes: int,
                   allowed_hosts: tuple[str, ...], forwarded_allow_ips: str, computer_delay: float,
                   computer_lease: float, expire_unjoined_hours: float, expire_idle_days: float,
-                  metrics_allow_ips: str, **limits: Any) -> None:
+                  metrics_allow_ips: str, header_timeout: float, body_timeout: float, max_connections: int | None,
+                  **limits: Any) -> None:
     """Run the web app for many players: several worker processes on one shared database (PostgreSQL).
 
     The database's schema is upgraded first. Put it behind a reverse proxy that terminates TLS."""
@@ -75,7 +101,8 @@ def serve_command(db_url: str, workers: int, host: str, port: int, computer_proc
                       allowed_hosts=allowed_hosts, forwarded_allow_ips=forwarded_allow_ips,
                       computer_delay=computer_delay, computer_lease=computer_lease,
                       expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days,
-                      metrics_allow_ips=metrics_allow_ips.split(","), fairness=fairness_from(limits))
+                      metrics_allow_ips=metrics_allow_ips.split(","), fairness=fairness_from(limits),
+                      header_timeout=header_timeout, body_timeout=body_timeout, max_connections=max_connections)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     except SQLAlchemyError as exc:

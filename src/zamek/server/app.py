@@ -39,6 +39,7 @@ from zamek.castle.rules.rates import RATES
 from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS
 from zamek.castle.rules.tokens import TokenKind, printed_number
 from zamek.knights.rules.cards import Card, CastleKind, load_cards
+from zamek.server.connections import lifespan_state
 from zamek.server.errors import ServiceError, invalid_request
 from zamek.server.expiry import keep_purging
 from zamek.server.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
@@ -168,11 +169,13 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
                 log.exception("checking the clocks failed")
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         service.resume()
         clocks = asyncio.create_task(watch_clocks())
         purging = asyncio.create_task(keep_purging(service.purge_expired, config.purge_seconds))
-        yield
+        # For the server's connections (zamek.server.connections): their limits, and the streams to end when it stops.
+        yield lifespan_state(config.header_timeout, config.body_timeout, config.max_connections, config.max_body_bytes,
+                             service.events.end_streams)
         clocks.cancel()
         purging.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -42,6 +42,8 @@ MAX_WATCHERS: Final = 10_000
 """Streams of one process (seats' and spectators')."""
 REFUSED_RETRY_SECONDS: Final = 15
 """What a page refused a stream is told to wait before asking again (``Retry-After``)."""
+RESTART_RETRY_MS: Final = 1000
+"""How long a page waits before it opens its stream again after the server said it is stopping (a restart)."""
 
 
 class Subscription(Protocol):
@@ -80,6 +82,10 @@ class GameEvents(Protocol):
 
     def start(self) -> None:
         """The server starts: begin hearing of other processes' changes (if there are any)."""
+        ...
+
+    def end_streams(self) -> None:
+        """The server is stopping: every stream says so (``restart``) and ends; called from the event loop, at once."""
         ...
 
     def close(self) -> None: ...
@@ -243,9 +249,14 @@ class LocalEvents:
         for watcher in watchers:
             watcher.poke()
 
+    def end_streams(self) -> None:
+        self.close()
+
     def close(self) -> None:
-        """The server stops: every stream ends."""
+        """The server stops: every stream ends (again: nothing more)."""
         with self._lock:
+            if self._closed:
+                return
             self._closed = True
             watchers = [w for ws in self._watchers.values() for w in ws]
         for watcher in watchers:
@@ -267,8 +278,9 @@ async def stream(events: GameEvents, game_id: str, seat: int | None, revision: i
                  ) -> AsyncGenerator[str, None]:
     """The text of a game's event stream: a ``change`` event for each revision after ``last_seen`` (its id the
     revision), ``presence`` when a seat's page connects or leaves or a spectator's comes or goes (the seats connected
-    and the number of spectators watching), ``gone`` when the game is deleted, and a comment now and then so that
-    proxies keep the connection open. ``client``: who opens it (for the spectators' limit)."""
+    and the number of spectators watching), ``gone`` when the game is deleted, ``restart`` when the server stops (the
+    page comes back after ``retry`` ms), and a comment now and then so that proxies keep the connection open.
+    ``client``: who opens it (for the spectators' limit)."""
     who = connected or (lambda: events.connected(game_id))
     sent = revision if last_seen is None else min(last_seen, revision)
     with events.subscribe(game_id, seat, revision, client) as watcher:
@@ -286,7 +298,8 @@ async def stream(events: GameEvents, game_id: str, seat: int | None, revision: i
             if now != presence:
                 presence = now
                 yield sse("presence", {"game": game_id, "connected": now[0], "watching": now[1]})
-            if watcher.closed:
+            if watcher.closed:  # not gone: the server is stopping; the stream ends whole, not cut
+                yield sse("restart", {"game": game_id, "retry": RESTART_RETRY_MS})
                 return
             if not await watcher.wait(KEEP_ALIVE_SECONDS):
                 yield ": keep-alive\n\n"

@@ -2,7 +2,8 @@
 
 * :class:`BodyLimit` refuses a request body over a limit with 413 ``{"error": "too-large", ...}``: at once
   when its ``Content-Length`` says so, else when the streamed bytes (a chunked upload) pass the limit; the
-  body is counted as it arrives, never buffered here.
+  body is counted as it arrives, never buffered here. (A body the app answers without reading is cut by the
+  server's connection, :mod:`zamek.server.connections`, once it passes the limit.)
 * :class:`HostCheck` refuses a ``Host`` that is not one the server is served as (400 ``bad-host``: DNS
   rebinding), and a state-changing request (POST, PUT, PATCH, DELETE) whose ``Origin`` is another origin
   (403 ``bad-origin``: cross-site request forgery).
@@ -20,6 +21,8 @@ import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit
+
+from starlette.requests import ClientDisconnect
 
 from zamek.server.errors import ServiceError
 from zamek.server.routing import chosen_language
@@ -94,12 +97,14 @@ class BodyLimit:
         received = 0
         started = False
         refused = False
+        left = False
 
         async def counting_receive() -> Message:
-            nonlocal received, refused
+            nonlocal received, refused, left
             if refused:
                 return {"type": "http.disconnect"}
             message = await receive()
+            left = left or message["type"] == "http.disconnect"
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
@@ -120,6 +125,10 @@ class BodyLimit:
 
         try:
             await self.app(scope, counting_receive, guarded_send)
+        except ClientDisconnect:
+            if not (refused or left):
+                raise
+            # The client went (or was cut: its body came too slowly) while its body was read: nobody to answer.
         except Exception:
             if not refused:
                 raise

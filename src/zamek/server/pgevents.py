@@ -105,6 +105,9 @@ class PgEvents:
             thread.start()
             self._threads.append(thread)
 
+    def end_streams(self) -> None:
+        self.local.close()  # the threads go on until close(): the streams' last events need nothing from them
+
     def close(self) -> None:
         self._stopping.set()
         self._outbox.put(None)

@@ -13,10 +13,12 @@ import time
 import webbrowser
 from collections.abc import Sequence
 from dataclasses import asdict
+from typing import Any
 
 import uvicorn
 
 from zamek.server.app import create_app
+from zamek.server.connections import GuardedH11Protocol
 from zamek.server.db import Repository
 from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
 from zamek.server.fairness import PUBLIC, Fairness
@@ -54,16 +56,29 @@ def exposure_warning(host: str, port: int) -> list[str]:
     ]
 
 
+GRACE_SECONDS = 1
+"""How long a stopping server waits for the answers under way (its event streams end at once) before it cuts them."""
+
+
+def server_config(app: Any, host: str, port: int, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration of a Zamek server: its connections guarded (:mod:`zamek.server.connections`: timeouts,
+    a cap, event streams ended when it stops)."""
+    return uvicorn.Config(app, host=host, port=port, http=GuardedH11Protocol, timeout_graceful_shutdown=GRACE_SECONDS,
+                          **options)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, open_browser: bool = True,
-          expire_unjoined_hours: float = 0.0, expire_idle_days: float = 0.0, fairness: Fairness = PUBLIC) -> None:
+          expire_unjoined_hours: float = 0.0, expire_idle_days: float = 0.0, fairness: Fairness = PUBLIC,
+          header_timeout: float = WebConfig.header_timeout, body_timeout: float = WebConfig.body_timeout,
+          max_connections: int | None = WebConfig.max_connections) -> None:
     """Serve the app until interrupted; open the page in the browser once the server listens. The games are kept
     unless the limits of expiry are set (:mod:`zamek.server.expiry`; 0: never)."""
     url_db = db_url or default_db_url()
     app = create_app(WebConfig(db_url=url_db, allowed_hosts=served_hosts(host),
                                expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days,
-                               fairness=fairness))
-    # Live event streams never end by themselves: a stopping server cuts them after a second.
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=1))
+                               fairness=fairness, header_timeout=header_timeout, body_timeout=body_timeout,
+                               max_connections=max_connections))
+    server = uvicorn.Server(server_config(app, host, port, log_level="info"))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     page = f"http://{shown}:{port}/"
     print(f"Zamek: games stored in {url_db}")
@@ -95,7 +110,9 @@ def serve_workers(db_url: str, workers: int, host: str, port: int, computer_proc
                   allowed_hosts: tuple[str, ...] = (), forwarded_allow_ips: str = "127.0.0.1",
                   computer_delay: float = 0.8, computer_lease: float = 15.0,
                   expire_unjoined_hours: float = UNJOINED_HOURS, expire_idle_days: float = IDLE_DAYS,
-                  metrics_allow_ips: Sequence[str] = ("127.0.0.1", "::1"), fairness: Fairness = PUBLIC) -> None:
+                  metrics_allow_ips: Sequence[str] = ("127.0.0.1", "::1"), fairness: Fairness = PUBLIC,
+                  header_timeout: float = WebConfig.header_timeout, body_timeout: float = WebConfig.body_timeout,
+                  max_connections: int | None = WebConfig.max_connections) -> None:
     """Serve the app from ``workers`` processes sharing the database at ``db_url``, until interrupted; uvicorn
     starts a worker again when one dies. Several workers count their metrics in a folder they share."""
     if db_url.startswith("sqlite") and workers > 1:
@@ -108,7 +125,8 @@ def serve_workers(db_url: str, workers: int, host: str, port: int, computer_proc
     config = {"db_url": db_url, "allowed_hosts": list(dict.fromkeys(names)),
               "bot_workers": computer_processes, "bot_delay": computer_delay, "bot_lease": computer_lease,
               "expire_unjoined_hours": expire_unjoined_hours, "expire_idle_days": expire_idle_days,
-              "metrics_allow_ips": list(metrics_allow_ips), "fairness": asdict(fairness)}
+              "metrics_allow_ips": list(metrics_allow_ips), "fairness": asdict(fairness),
+              "header_timeout": header_timeout, "body_timeout": body_timeout, "max_connections": max_connections}
     os.environ[CONFIG_VARIABLE] = json.dumps(config)
     print(f"Zamek: {workers} workers on {host}:{port}, games stored in {Repository.describe(db_url)}", flush=True)
     # One worker counts in its own memory, unless the operator named a folder (prometheus_client read it already).
@@ -116,8 +134,8 @@ def serve_workers(db_url: str, workers: int, host: str, port: int, computer_proc
         if workers > 1 or SHARED_FOLDER_VARIABLE in os.environ:
             stack.enter_context(shared_metrics_folder())
         uvicorn.run("zamek.server.server:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                    proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips, timeout_graceful_shutdown=1,
-                    log_level="info")
+                    proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips, http=GuardedH11Protocol,
+                    timeout_graceful_shutdown=GRACE_SECONDS, log_level="info")
 
 
 def app_from_environment() -> object:
@@ -129,7 +147,9 @@ def app_from_environment() -> object:
                                expire_unjoined_hours=float(raw["expire_unjoined_hours"]),
                                expire_idle_days=float(raw["expire_idle_days"]),
                                metrics_allow_ips=tuple(raw["metrics_allow_ips"]),
-                               fairness=Fairness(**raw.get("fairness", {}))))
+                               fairness=Fairness(**raw.get("fairness", {})),
+                               header_timeout=float(raw["header_timeout"]), body_timeout=float(raw["body_timeout"]),
+                               max_connections=raw["max_connections"]))
     gc.collect()
     gc.freeze()
     return app

@@ -93,6 +93,14 @@ class WebConfig:
     """Where the page's files are; None uses the package's ``server/static``."""
     max_body_bytes: int = 2_000_000
     """The largest request body taken; a larger one is refused with 413 before it is read."""
+    header_timeout: float = 10.0
+    """Seconds a request's headers may take to come (from the connection, or the request's first byte); then the
+    connection is closed (:mod:`zamek.server.connections`)."""
+    body_timeout: float = 60.0
+    """Seconds a request's body may take to come, after its headers; then the connection is closed."""
+    max_connections: int | None = None
+    """The most connections a process holds (a new one closes the longest idle, else is answered 503); None: as many
+    as the open-file limit leaves, less 100 files for the rest."""
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "testserver")
     """The names the server is served as (its ``Host`` header; ``testserver`` is the test client's);
     any other is refused (DNS rebinding). ``zamek play --host H`` adds H and, for 0.0.0.0, this machine's

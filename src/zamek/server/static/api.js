@@ -201,7 +201,8 @@ export const knights = {
 
 // Live events of a game (`path`: /api/games/ID/events), read with fetch so that the
 // seat's token travels in a header, never in a URL. `onEvent(type, data)` gets each event; the stream comes
-// back by itself after a failure, resuming after the last revision seen. Returns a function that stops it.
+// back by itself after a failure or a `restart` (the server stopping), resuming after the last revision seen.
+// Returns a function that stops it.
 export function watch(path, token, lastRevision, onEvent, onConnected = () => {}) {
   let stopped = false;
   let last = lastRevision;
@@ -250,6 +251,8 @@ export function watch(path, token, lastRevision, onEvent, onConnected = () => {}
             }
             onEvent(type, parsed);
             if (type === "gone") return;
+            // The server is stopping (a restart): come back after the time it asks, each page at its own moment.
+            if (type === "restart") delay = Math.max(250, Number(parsed.retry) || 1000) * (1 + Math.random());
           }
         }
       } catch {
