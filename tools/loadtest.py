@@ -47,6 +47,7 @@ from typing import Any, Final
 import click
 import httpx2 as httpx
 
+from tools.cpu_profile import read_stacks, start_profiler, summary
 from zamek.castle.bots.levels import OFFERED_LEVELS
 from zamek.kit.files import write_json_replacing
 
@@ -89,6 +90,8 @@ class LoadConfig:
     """The server's process, to report its CPU time (``--start``); None: not measured."""
     server: str = "zamek play"
     """What serves (for the report)."""
+    profile: Path | None = None
+    """Record a sampling profile of the server process (``server_pid``) while the games play, into this file."""
 
 
 @dataclass
@@ -160,6 +163,12 @@ class LoadReport:
     client_cpu_percent: float
     loop_lag_ms: dict[str, float]
     server_cpu_percent: float | None = None
+    server_cpu_ms_per_move: float | None = None
+    """The server process's CPU time (its workers' and the computer's included) while the games played, divided by
+    the people's moves: what a move costs with all it brings about (its answer, the events, each page's view read
+    again, the computer's reply). Unlike the latencies it hardly moves when other programs share the machine."""
+    requests: dict[str, int] = field(default_factory=dict)
+    """The requests sent while the games played, by kind (a move, a view read again...)."""
     computer_games: int = 0
     reply_ms: dict[str, float] = field(default_factory=dict)
     """From the answer to a person's move to the view that gives them the turn again (the computer's pause
@@ -213,6 +222,9 @@ class LoadReport:
         lines.append(
             f"{self.streams} event streams, {self.seconds:.1f} s of play, {self.moves / max(self.seconds, 1e-9):.1f} "
             f"moves/s; setup (create or join) p50 {self.setup_ms['p50']:.1f} ms, p99 {self.setup_ms['p99']:.1f} ms")
+        if self.server_cpu_ms_per_move is not None:
+            sent = ", ".join(f"{n / max(self.moves, 1):.2f} {kind}" for kind, n in sorted(self.requests.items()))
+            lines.append(f"server CPU per move: {self.server_cpu_ms_per_move:.2f} ms (requests per move: {sent})")
         lines.append(f"CPU (100% = one core): load generator {self.client_cpu_percent:.0f}%{server}; "
                      f"load generator's loop lag p99 {self.loop_lag_ms['p99']:.1f} ms, "
                      f"max {self.loop_lag_ms['max']:.1f} ms")
@@ -295,6 +307,7 @@ class LoadRun:
         self.setup_latencies: list[float] = []
         self.reply_latencies: list[float] = []
         self.lags: list[float] = []
+        self.sent: Counter[str] = Counter()
         self.stopping = False
         self._background: set[asyncio.Task[None]] = set()
 
@@ -314,6 +327,7 @@ class LoadRun:
                             body: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, float]:
         """:meth:`request`, and the moment its answer had arrived in full (before it is parsed)."""
         headers = {"Authorization": f"Bearer {token}"} if token else None
+        self.sent[kind] += 1
         try:
             response = await self.client.request(method, path, headers=headers, json=body)
             arrived = time.perf_counter()
@@ -544,14 +558,21 @@ class LoadRun:
         # The page reads its view once its stream is open (the creator's is older than the join).
         await asyncio.gather(*(self.refresh(g, s) for g in self.games for s in g.seats))
         self.lags.clear()  # the setup's burst is not the play's
+        self.sent.clear()
+        profiler = start_profiler(config.server_pid, config.profile) if config.profile and config.server_pid else None
         client_cpu = sum(os.times()[:2])
         server_cpu = server_cpu_seconds(config.server_pid) if config.server_pid else None
         machine = machine_busy_seconds()
         started = time.perf_counter()
-        await asyncio.gather(*(self.play(g, s) for g in self.games for s in g.seats))
+        try:
+            await asyncio.gather(*(self.play(g, s) for g in self.games for s in g.seats))
+        finally:
+            if profiler is not None:
+                profiler.stop()
         seconds = time.perf_counter() - started
         client_cpu = sum(os.times()[:2]) - client_cpu
         server_after = server_cpu_seconds(config.server_pid) if config.server_pid else None
+        sent = dict(self.sent)
         machine_after = machine_busy_seconds()
         machine_percent = None
         if machine is not None and machine_after is not None:
@@ -565,6 +586,7 @@ class LoadRun:
         checks = await asyncio.gather(*(self.verify(g) for g in self.games))
         report = self.report(seconds, client_cpu, server_cpu, server_after, checks)
         report.machine_cpu_percent = machine_percent
+        report.requests = sent
         return report
 
     def report(self, seconds: float, client_cpu: float, server_cpu: float | None, server_after: float | None,
@@ -578,9 +600,10 @@ class LoadRun:
             elif seat.index != ack.seat:
                 event_latencies.append(arrived - ack.sent)
                 after_answer.append(arrived - ack.answered)
-        server_percent = None
+        server_percent = per_move = None
         if server_cpu is not None and server_after is not None:
             server_percent = round(100 * (server_after - server_cpu) / max(seconds, 1e-9), 1)
+            per_move = round(1000 * (server_after - server_cpu) / max(len(self.move_latencies), 1), 3)
         return LoadReport(
             games=sum(1 for g in self.games if not g.computer), moves=len(self.move_latencies),
             seconds=round(seconds, 2),
@@ -592,7 +615,9 @@ class LoadRun:
             streams=sum(len(g.seats) for g in self.games),
             client_cpu_percent=round(100 * client_cpu / max(seconds, 1e-9), 1),
             loop_lag_ms=percentiles(self.lags, ("p50", "p99", "max")), server_cpu_percent=server_percent,
-            config={k: v for k, v in self.config.__dict__.items() if k != "server_pid"},
+            server_cpu_ms_per_move=per_move,
+            config={k: str(v) if isinstance(v, Path) else v for k, v in self.config.__dict__.items()
+                    if k != "server_pid"},
         )
 
 
@@ -691,9 +716,10 @@ def start_server_process(db: Path | str, log: Path, port: int | None = None, rea
 
 def load_test(url: str | None, start: bool, games: int, pace: float, moves_per_game: int, seed: int,
               computer_games: int = 0, level: str = "easy", db: str | None = None,
-              workers: int | None = None) -> LoadReport:
+              workers: int | None = None, profile: Path | None = None) -> LoadReport:
     """What ``python -m tools.loadtest`` runs: against ``url``, or (``start``) a server of its own: ``zamek play`` on a
-    temporary SQLite file, or (``workers``) ``zamek serve`` with that many workers on the (empty) database ``db``."""
+    temporary SQLite file, or (``workers``) ``zamek serve`` with that many workers on the (empty) database ``db``;
+    ``profile``: a file for the profile of that server while the games play."""
     if start:
         with tempfile.TemporaryDirectory(prefix="zamek-loadtest-") as folder:
             where = db or Path(folder) / "games.sqlite3"
@@ -701,7 +727,7 @@ def load_test(url: str | None, start: bool, games: int, pace: float, moves_per_g
             what = "zamek play (SQLite)" if workers is None else f"zamek serve --workers {workers}"
             try:
                 return asyncio.run(run_load(LoadConfig(server.url, games, pace, moves_per_game, seed, computer_games,
-                                                       level, server.pid, what)))
+                                                       level, server.pid, what, profile)))
             finally:
                 server.stop()
     if url is None:
@@ -726,8 +752,12 @@ def load_test(url: str | None, start: bool, games: int, pace: float, moves_per_g
 @click.option("--db", "db_url", default=None, help="With --start --workers: the (empty) database of zamek serve.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the figures to this JSON file.")
+@click.option("--profile", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="With --start: record where the server spends its CPU while the games play (py-spy's raw stacks, "
+                   "in this file) and print the functions that take the most.")
 def main(url: str | None, start: bool, games: int, pace: float, moves_per_game: int, seed: int,
-             computer_games: int, level: str, workers: int | None, db_url: str | None, json_path: Path | None) -> None:
+         computer_games: int, level: str, workers: int | None, db_url: str | None, json_path: Path | None,
+         profile: Path | None) -> None:
     """Play many games over HTTP at a person's pace (against a friend, and against the computer) and report
     latencies, the computer's reply time, errors and lost moves."""
     if start == (url is not None):
@@ -736,11 +766,16 @@ def main(url: str | None, start: bool, games: int, pace: float, moves_per_game: 
         raise click.UsageError("--workers and --db go with --start")
     if workers is not None and db_url is None:
         raise click.UsageError("--workers needs --db (zamek serve runs on a database server)")
+    if profile is not None and not start:
+        raise click.UsageError("--profile goes with --start")
     try:
-        report = load_test(url, start, games, pace, moves_per_game, seed, computer_games, level, db_url, workers)
+        report = load_test(url, start, games, pace, moves_per_game, seed, computer_games, level, db_url, workers,
+                           profile)
     except (ValueError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(report.table())
+    if profile is not None and profile.exists():
+        click.echo(f"\nwhere the server's CPU went ({profile}):\n{summary(read_stacks(profile))}")
     if json_path is not None:
         write_json_replacing(json_path, report.to_json())
     if not report.ok:

@@ -7,6 +7,7 @@ Only correctness is asserted (no error, no lost move, every event delivered): ti
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 from tools.loadtest import LoadConfig, legal_actions, percentiles, run_load
@@ -17,7 +18,9 @@ from tests.live_server import start_server
 def test_a_tiny_load_loses_no_move_and_no_event(tmp_path: Path) -> None:
     server = start_server(tmp_path / "games.sqlite3")
     try:
-        report = asyncio.run(run_load(LoadConfig(server.url, games=3, pace=0.05, moves_per_game=6, seed=7)))
+        # The server runs in this process: its CPU time is this process's.
+        report = asyncio.run(run_load(LoadConfig(server.url, games=3, pace=0.05, moves_per_game=6, seed=7,
+                                                 server_pid=os.getpid())))
     finally:
         server.stop()
     assert report.errors == {}
@@ -28,6 +31,9 @@ def test_a_tiny_load_loses_no_move_and_no_event(tmp_path: Path) -> None:
     assert report.events_missed == 0
     assert report.ok
     assert report.streams == 6
+    assert report.server_cpu_ms_per_move is not None and report.server_cpu_ms_per_move > 0
+    assert report.requests["move"] == report.moves  # counted while the games played: the setup's are not
+    assert "server CPU per move" in report.table()
     assert "games" in report.table()
     assert report.to_json()["error_count"] == 0
 
