@@ -39,6 +39,7 @@ from zamek.castle.rules.rates import RATES
 from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS
 from zamek.castle.rules.tokens import TokenKind, printed_number
 from zamek.knights.rules.cards import Card, CastleKind, load_cards
+from zamek.server.cache import COMPRESS_FROM_BYTES
 from zamek.server.connections import lifespan_state
 from zamek.server.errors import ServiceError, invalid_request
 from zamek.server.expiry import keep_purging
@@ -72,8 +73,6 @@ MAX_IMPORT_BYTES: Final = 2_000_000
 MAX_JSON_DEPTH: Final = 64
 """The deepest nesting of arrays and objects a saved game may have (a real one has 3)."""
 log = logging.getLogger("zamek.server")
-COMPRESS_FROM_BYTES: Final = 1024
-"""Answers this long or longer are gzipped for a client that accepts it; shorter ones would gain nothing."""
 CLOCK_CHECK_SECONDS: Final = 0.25
 """How often the server looks for a player out of time."""
 LOOPBACK: Final = frozenset({"127.0.0.1", "::1", "localhost"})

@@ -23,6 +23,7 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel
 
 from zamek import Setup
+from zamek.server.cache import Body
 from zamek.server.events import stream
 from zamek.server.games.knights import KNIGHTS
 from zamek.server.knights_schemas import KnightsSavedGame, KnightsView, SeatedKnightsView
@@ -53,6 +54,13 @@ def answer(model: BaseModel, status: int = 200) -> Response:
     """A view the service built as a model, sent as it is. FastAPI would validate a union of two large models
     again on the way out, trying each member; under load that cost made moves wait in a queue (results/loadtest)."""
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
+
+
+def sent(request: Request, body: Body) -> Response:
+    """A view the service made as its answer's body (kept for the next page that reads the same), packed as the
+    client takes it."""
+    content, headers = body.packed(request.headers.get("accept-encoding", ""))
+    return Response(content, media_type="application/json", headers=headers)
 
 
 def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None = None) -> None:
@@ -91,11 +99,11 @@ def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None
         return answer(create(body, lang, client_key(request.scope)), 201)
 
     @app.get("/api/games/{game_id}", responses=errors(400, 401, 403, 404, 422), response_model=View)
-    def get_game(game_id: str, token: Token, lang: Lang, seat: int | None = None) -> Response:
+    def get_game(game_id: str, request: Request, token: Token, lang: Lang, seat: int | None = None) -> Response:
         """The match as it stands, with everything the page draws (anyone who knows the id may watch it). A card
         game's view is that of the seat the token holds (``seat``, when given, must be it); without a token, the
         public one."""
-        return answer(service.view(game_id, lang, token=token, seat=seat))
+        return sent(request, service.view_body(game_id, lang, token=token, seat=seat))
 
     @app.get("/api/games/{game_id}/status", responses=errors(404, 422))
     def game_status(game_id: str, lang: Lang) -> GameStatus:
@@ -123,19 +131,18 @@ def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None
         counts as that seat's player being connected; without one, as a spectator."""
         return await events(game_id, request, token, None)
 
-    def acted(game_id: str, body: Move, token: str | None, lang: str, kind: str | None, client: str
-              ) -> GameView | KnightsView:
+    def acted(game_id: str, body: Move, token: str | None, lang: str, kind: str | None, client: str) -> Body:
         if has_computer(service.get(game_id, kind)):
             computer.make_room(client)  # the move would leave one more of the client's games to the computer
         live = service.act(game_id, body.action, body.revision, token, kind, body.seat)
         with_computer(client, live)
-        return service.view(game_id, lang, live, token=token, seat=body.seat)
+        return service.view_body(game_id, lang, live, token=token, seat=body.seat)
 
     @app.post("/api/games/{game_id}/actions", responses=errors(400, 401, 403, 404, 409, 422, 429), response_model=View)
-    def play(game_id: str, body: Move, token: Token, lang: Lang, request: Request) -> Response:
+    def play(game_id: str, request: Request, body: Move, token: Token, lang: Lang) -> Response:
         """A person's move, in the game's notation, by the seat to move (the token's); the answer is the match as
         that seat sees it."""
-        return answer(acted(game_id, body, token, lang, None, client_key(request.scope)))
+        return sent(request, acted(game_id, body, token, lang, None, client_key(request.scope)))
 
     @app.post("/api/games/{game_id}/draw", responses=errors(401, 403, 404, 409, 422), response_model=View)
     def draw(game_id: str, token: Token, lang: Lang, body: Revision | None = None) -> Response:

@@ -21,6 +21,7 @@ from zamek.castle import record as records
 from zamek.i18n import BASE, say
 from zamek.server import expiry, takeback
 from zamek.server.advice import Advisor, analysis_view, distinct_hints, hint_move
+from zamek.server.cache import Body
 from zamek.server.clock import ClockSettings
 from zamek.server.computer import ComputerPlayer
 from zamek.server.db import Repository
@@ -59,6 +60,7 @@ from zamek.server.views import (
     castle_reader,
     clock_view,
     ended_view,
+    game_body,
     game_line,
     game_status,
     game_view,
@@ -241,6 +243,19 @@ class GameService:
         same for everyone; a card game's seat sees its own hand); ``changed``: the match as this request has just
         changed and stored it (not asked of the database again); ``used``: the token is used by its holder (not
         given in this very answer)."""
+        shown = self._view(game_id, lang, changed, token, seat, kind, used, False)
+        assert not isinstance(shown, Body)
+        return shown
+
+    def view_body(self, game_id: str, lang: str, changed: LiveGame | None = None, token: str | None = None,
+                  seat: int | None = None, kind: str | None = None) -> Body:
+        """:meth:`view` as its answer's body; a castle game's is made once for every page that reads the same
+        (:func:`zamek.server.views.game_body`)."""
+        shown = self._view(game_id, lang, changed, token, seat, kind, True, True)
+        return shown if isinstance(shown, Body) else Body(shown.model_dump_json().encode())
+
+    def _view(self, game_id: str, lang: str, changed: LiveGame | None, token: str | None, seat: int | None,
+              kind: str | None, used: bool, body: bool) -> GameView | KnightsView | Body:
         live = changed if changed is not None else self.get(game_id, kind)
         connected = self.events.connected(game_id)
         watching = self.events.watching(game_id)
@@ -255,10 +270,14 @@ class GameService:
                     raise ServiceError(403, "not-a-person", "computer-seat", seat=exc.seat + 1) from None
             refusal = self.sessions.undo_refusal(live)
             words = say(f"{SERVER_KEYS}{refusal}", lang, live.setup.edition) if refusal is not None else None
+            seats, reader, asked = seat_views(live, connected), castle_reader(live, token), takeback.takeback_view(live)
+            if body:
+                return game_body(live, lang, self.sessions.views, can_undo=refusal is None, undo_refusal=words,
+                                 thinking=live.thinking, seats=seats, clock=clock, ended=ended, watching=watching,
+                                 reader=reader, takeback=asked)
             return game_view(live, live.state, live.infos, lang, can_undo=refusal is None, undo_refusal=words,
-                             thinking=live.thinking, seats=seat_views(live, connected), clock=clock, ended=ended,
-                             watching=watching, reader=castle_reader(live, token),
-                             takeback=takeback.takeback_view(live))
+                             thinking=live.thinking, seats=seats, clock=clock, ended=ended, watching=watching,
+                             reader=reader, takeback=asked)
 
     def _knights_seat(self, live: LiveGame, token: str | None, asked: int | None, used: bool) -> int | None:
         """The seat whose view a request may have: the token's (``asked`` must be it); None without a token."""

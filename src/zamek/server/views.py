@@ -39,6 +39,7 @@ from zamek.castle.rules.setup import ROLES, Setup
 from zamek.castle.rules.tokens import printed_number
 from zamek.castle.terms import counted, feature, role, token
 from zamek.i18n import BASE, NOBODY, Catalogue, Message, Reader, Seat, Term, catalogue, languages
+from zamek.server.cache import Body, Position, ViewCache
 from zamek.server.errors import computer_failed
 from zamek.server.schemas import (
     Choice,
@@ -305,17 +306,8 @@ def _drawn(state: GameState) -> DrawnTile | None:
     )
 
 
-def game_view(
-    live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str, *, can_undo: bool = False,
-    undo_refusal: str | None = None, thinking: bool = False, seats: Sequence[SeatView] = (),
-    clock: ClockView | None = None, ended: EndedView | None = None, watching: int = 0, reader: Reader = NOBODY,
-    takeback: TakebackView | None = None,
-) -> GameView:
-    """Return everything the page draws for one position of a game (``state``, reached by the moves ``infos``);
-    ``ended`` is a resignation or a time out that ended the game at this position, ``watching`` the spectators'
-    pages open on it; the lines in words are as ``reader`` reads them (the request's seat is "you"); ``takeback``
-    the takebacks of a game with a friend."""
-    lang = lang if lang in languages() else BASE
+def board_fields(state: GameState, infos: list[MoveInfo], lang: str) -> dict[str, Any]:
+    """The fields of a view that the position and the language decide (not the reader)."""
     setup = state.setup
     edition = setup.edition
     spaces = Spaces(state)
@@ -343,6 +335,28 @@ def game_view(
         )
         for p in (0, 1)
     ]
+    scored = state.feature_being_scored() if state.phase in (Phase.ORDER, Phase.DOUBLE) else None
+    prompt = PromptWords(current=catalogue(lang).value(Seat(state.current)),
+                         tile=tiles[state.drawn].id if state.drawn >= 0 else None)
+    return {
+        "rules": setup.name, "edition": edition, "sokol": setup.sokol, "board": setup.board,
+        "gate_guard": setup.gate_guard, "lang": lang, "phase": PHASES[state.phase], "current": state.current,
+        "turn": state.turn, "players": players, "towers": list(state.tower_token), "placements": placements,
+        "figures": figures, "features": features,
+        "hidden_tokens": [hidden_token(kind, n, edition).text(lang, edition)
+                          for kind, n in enumerate(state.unrevealed_tokens()) if n],
+        "drawn": _drawn(state), "choices": choices(state, spaces, lang),
+        "scoring": spaces.feature(scored) if scored is not None else None,
+        "remaining": sorted(tiles[t].id for t in state.remaining),
+        "discarded": [tiles[t].id for t in state.discarded], "terms": terms_for(lang, edition),
+        "prompt_words": prompt,
+    }
+
+
+def line_fields(state: GameState, infos: list[MoveInfo], lang: str, reader: Reader) -> dict[str, Any]:
+    """The fields of a view in words as ``reader`` reads them: the score log and the recent moves."""
+    edition = state.setup.edition
+    spaces = Spaces(state)
     log = []
     for item in state.log:
         _, shown = score_line(item, edition)
@@ -350,36 +364,86 @@ def game_view(
                 else score_line(item, edition)[0].text(lang, edition, reader))
         log.append(ScoreLine(turn=item.turn, player=item.player, points=item.points, reason=item.reason, line=text,
                              message=shown, spaces=spaces.of(item.cells), final=item.final))
+    return {"log": log, "recent": [move_line(i, lang, edition, reader) for i in infos[-RECENT:]]}
+
+
+def game_view(
+    live: LiveGame, state: GameState, infos: list[MoveInfo], lang: str, *, can_undo: bool = False,
+    undo_refusal: str | None = None, thinking: bool = False, seats: Sequence[SeatView] = (),
+    clock: ClockView | None = None, ended: EndedView | None = None, watching: int = 0, reader: Reader = NOBODY,
+    takeback: TakebackView | None = None,
+) -> GameView:
+    """Return everything the page draws for one position of a game (``state``, reached by the moves ``infos``);
+    ``ended`` is a resignation or a time out that ended the game at this position, ``watching`` the spectators'
+    pages open on it; the lines in words are as ``reader`` reads them (the request's seat is "you"); ``takeback``
+    the takebacks of a game with a friend."""
+    lang = lang if lang in languages() else BASE
+    around, board, lines = _view_fields(
+        live, state, lang, Position(state, infos), can_undo=can_undo, undo_refusal=undo_refusal, thinking=thinking,
+        seats=seats, clock=clock, ended=ended, watching=watching, reader=reader, takeback=takeback)
+    return GameView(**around, **board, **lines)
+
+
+def game_body(
+    live: LiveGame, lang: str, cache: ViewCache, *, can_undo: bool = False, undo_refusal: str | None = None,
+    thinking: bool = False, seats: Sequence[SeatView] = (), clock: ClockView | None = None,
+    ended: EndedView | None = None, watching: int = 0, reader: Reader = NOBODY, takeback: TakebackView | None = None,
+) -> Body:
+    """:func:`game_view` of the game's position now, as its answer's body: made once for each position, language,
+    reader and state of everything around the position (the seats, the clock...), and kept in ``cache`` for the
+    next page that reads the same."""
+    lang = lang if lang in languages() else BASE
+    position = cache.position(live.id, live.state, live.infos)
+    around, board, lines = _view_fields(
+        live, live.state, lang, position, can_undo=can_undo, undo_refusal=undo_refusal, thinking=thinking,
+        seats=seats, clock=clock, ended=ended, watching=watching, reader=reader, takeback=takeback)
+    # Everything a body is made of: the position's parts (the position itself, the language, the reader) and the
+    # fields made anew for this view, all of them, in full.
+    key = (catalogue(lang), reader.you, repr(around)) if not reader.names else None
+    body = position.bodies.get(key) if key is not None else None
+    if body is None:
+        body = Body(GameView(**around, **board, **lines).model_dump_json().encode())
+        if key is not None:
+            position.keep(key, body)
+    return body
+
+
+def _view_fields(
+    live: LiveGame, state: GameState, lang: str, position: Position, *, can_undo: bool, undo_refusal: str | None,
+    thinking: bool, seats: Sequence[SeatView], clock: ClockView | None, ended: EndedView | None, watching: int,
+    reader: Reader, takeback: TakebackView | None,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A view's fields: those made anew for each view (the game's metadata, the seats, the clock, the end...), those
+    the position and the language decide, and the lines in words as ``reader`` reads them; the last two are taken
+    from ``position`` when they were made before, else made and kept there."""
+    words = catalogue(lang)
+    infos = position.infos
+    board = position.boards.get(words)
+    if board is None:
+        board = position.boards[words] = board_fields(state, infos, lang)
+    lines = position.lines.get((words, reader.you)) if not reader.names else None
+    if lines is None:
+        lines = line_fields(state, infos, lang, reader)
+        if not reader.names:  # the names a request gives are not kept
+            position.lines[(words, reader.you)] = lines
     result = state.result()
     winners = list(result.winners) if result else []
     over = state.is_over() or ended is not None
     if ended is not None:
         winners = [] if ended.loser is None else [1 - ended.loser]  # an abort counts for nobody
-    scored = state.feature_being_scored() if state.phase in (Phase.ORDER, Phase.DOUBLE) else None
-    prompt = PromptWords(current=catalogue(lang).value(Seat(state.current)),
-                         tile=tiles[state.drawn].id if state.drawn >= 0 else None)
-    return GameView(
-        id=live.id, mode=MODES[live.mode], level=live.level, human=live.human,
-        seed=live.seed if live.over else None,  # Z22: the seed fixes every tile and token to come
-        revision=live.revision, position=live.position_revision, thinking=thinking,
-        bot_error=computer_failed(live.bot_error, lang),
-        moves_count=len(live.actions),
-        rules=setup.name, setup=SetupInfo.model_validate(public_setup(setup, live.over)), edition=edition,
-        sokol=setup.sokol, board=setup.board, gate_guard=setup.gate_guard, lang=lang, phase=PHASES[state.phase],
-        current=state.current, turn=state.turn, over=over,
-        result=ResultView(scores=list(state.scores), winners=winners) if over else None,
-        players=players, towers=list(state.tower_token), placements=placements, figures=figures, features=features,
-        hidden_tokens=[hidden_token(kind, n, edition).text(lang, edition)
-                       for kind, n in enumerate(state.unrevealed_tokens()) if n],
-        drawn=_drawn(state), choices=choices(state, spaces, lang),
-        scoring=spaces.feature(scored) if scored is not None else None, log=log,
-        remaining=sorted(tiles[t].id for t in state.remaining), discarded=[tiles[t].id for t in state.discarded],
-        recent=[move_line(i, lang, edition, reader) for i in infos[-RECENT:]], human_to_act=live.human_to_act(state),
-        terms=terms_for(lang, edition), prompt_words=prompt, can_undo=can_undo, undo_refusal=undo_refusal,
-        seats=list(seats), clock=clock, ended=ended, rematch=live.rematch, hints=live.hints_allowed,
-        can_abort=live.invites_friends and not live.over and not live.started(live.infos),
-        watching=watching, takeback=takeback,
-    )
+    around = {
+        "id": live.id, "mode": MODES[live.mode], "level": live.level, "human": live.human,
+        "seed": live.seed if live.over else None,  # Z22: the seed fixes every tile and token to come
+        "revision": live.revision, "position": live.position_revision, "thinking": thinking,
+        "bot_error": computer_failed(live.bot_error, lang),
+        "moves_count": len(live.actions), "setup": SetupInfo.model_validate(public_setup(state.setup, live.over)),
+        "over": over, "result": ResultView(scores=list(state.scores), winners=winners) if over else None,
+        "human_to_act": live.human_to_act(state), "can_undo": can_undo, "undo_refusal": undo_refusal,
+        "seats": list(seats), "clock": clock, "ended": ended, "rematch": live.rematch, "hints": live.hints_allowed,
+        "can_abort": live.invites_friends and not live.over and not live.started(live.infos),
+        "watching": watching, "takeback": takeback,
+    }
+    return around, board, lines
 
 
 def move_line(info: MoveInfo, lang: str, edition: str | None = None, reader: Reader = NOBODY) -> MoveLine:
