@@ -197,6 +197,18 @@ def hidden_token(kind: int, count: int, edition: str) -> Message:
     return Message("server.view.hidden-token", {"token": token(kind, edition), "count": count})
 
 
+@lru_cache(maxsize=1024)
+def _hidden_words(kind: int, count: int, edition: str, words: Catalogue) -> str:
+    """:func:`hidden_token` in words (made once: every view of a game says its hidden tokens)."""
+    return words.render(hidden_token(kind, count, edition), edition, NOBODY)
+
+
+@lru_cache(maxsize=256)
+def _token_words(kind: int, edition: str, words: Catalogue) -> str:
+    """A token's name in words (made once: every view names each player's tokens)."""
+    return words.render(token(kind, edition), edition, NOBODY)
+
+
 def _doubling_gain(state: GameState, use: UseToken) -> int:
     """The points a x2 token adds to the feature being scored: that player's score right after using it, less
     right after keeping it (both played out on copies)."""
@@ -290,7 +302,7 @@ def _tokens(state: GameState, player: int, lang: str) -> list[TokenView]:
             budget[t.kind] -= usable
         tokens.append(TokenView(
             kind=t.kind, number=printed_number(TokenKind(t.kind), edition),
-            name=token(t.kind, edition).text(lang, edition),
+            name=_token_words(t.kind, edition, catalogue(lang)),
             turn=t.turn_taken, usable=usable,
         ))
     return tokens
@@ -343,7 +355,7 @@ def board_fields(state: GameState, infos: list[MoveInfo], lang: str) -> dict[str
         "gate_guard": setup.gate_guard, "lang": lang, "phase": PHASES[state.phase], "current": state.current,
         "turn": state.turn, "players": players, "towers": list(state.tower_token), "placements": placements,
         "figures": figures, "features": features,
-        "hidden_tokens": [hidden_token(kind, n, edition).text(lang, edition)
+        "hidden_tokens": [_hidden_words(kind, n, edition, catalogue(lang))
                           for kind, n in enumerate(state.unrevealed_tokens()) if n],
         "drawn": _drawn(state), "choices": choices(state, spaces, lang),
         "scoring": spaces.feature(scored) if scored is not None else None,
