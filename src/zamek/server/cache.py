@@ -65,6 +65,10 @@ class RecentGames(Generic[T]):
             return len(self._games)
 
 
+KEPT_POSITIONS: Final = 256
+"""The games whose latest position's parts are kept (the latest used). A position late in a game keeps about
+300 KiB (its models and two bodies): 256 is some 80 MB at most, and far more than the games whose pages read
+them within the same moment (500 games at a person's pace move about 170 times a second)."""
 BODIES_PER_POSITION: Final = 8
 """The answers' bodies kept for one position (a clock that runs makes each view of a position new)."""
 

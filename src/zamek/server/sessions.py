@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from zamek import MalformedActionError, Phase, Setup, ZamekError
 from zamek.server import creating, endings, joining, rematch
-from zamek.server.cache import RecentGames, ViewCache
+from zamek.server.cache import KEPT_POSITIONS, RecentGames, ViewCache
 from zamek.server.clock import Clock, ClockSettings
 from zamek.server.db import Added, Repository
 from zamek.server.errors import ServiceError, refusing_bad_records
@@ -97,7 +97,7 @@ class Sessions:
         self.now = clock
         self.bot_delay = bot_delay
         self._games: RecentGames[LiveGame] = RecentGames(cached)
-        self.views = ViewCache(cached)  # the parts of the views their positions decide
+        self.views = ViewCache(min(cached, KEPT_POSITIONS))  # the parts of views their positions decide
         self.changed: Callable[[LiveGame], None] = lambda live: None
         """Called (holding the game's lock) after every stored change: the live events."""
         self.computer_due: Callable[[], None] = lambda: None
