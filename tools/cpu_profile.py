@@ -45,8 +45,10 @@ def start_profiler(pid: int, output: Path) -> Profiler:
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     if not Path(spy).exists():
         raise RuntimeError("py-spy is not installed (pip install py-spy)")
-    command = [spy, "record", "--pid", str(pid), "--format", "raw", "--function", "--nonblocking", "--gil", "--subprocesses",
-               "--rate", str(SAMPLES_PER_SECOND), "--output", str(output)]
+    # --gil: only the samples of a thread holding the GIL (the Python work; a thread waiting on a lock or in a
+    # query's C code is not working for Python). --nonblocking: the server is never paused to be sampled.
+    command = [spy, "record", "--pid", str(pid), "--format", "raw", "--function", "--nonblocking", "--gil",
+               "--subprocesses", "--rate", str(SAMPLES_PER_SECOND), "--output", str(output)]
     return Profiler(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), output)
 
 
