@@ -39,7 +39,7 @@ from zamek.castle.rules.rates import RATES
 from zamek.castle.rules.rulesets import EDITION_OPTIONS, OPTIONS, RULE_SETS
 from zamek.castle.rules.tokens import TokenKind, printed_number
 from zamek.knights.rules.cards import Card, CastleKind, load_cards
-from zamek.server.cache import COMPRESS_FROM_BYTES
+from zamek.server.cache import COMPRESS_FROM_BYTES as COMPRESS_FROM_BYTES  # named here too, as before
 from zamek.server.connections import lifespan_state
 from zamek.server.errors import ServiceError, invalid_request
 from zamek.server.expiry import keep_purging
