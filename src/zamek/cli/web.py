@@ -19,13 +19,14 @@ def connection_options(command: Command) -> Command:
     """The options of the server's connections (zamek.server.connections), shared by ``play`` and ``serve``."""
     for option in reversed((
         click.option("--header-timeout", type=click.FloatRange(0.1, 3600), default=10.0, show_default=True,
-                     envvar="ZAMEK_HEADER_TIMEOUT",
+                     envvar="ZAMEK_HEADER_TIMEOUT", show_envvar=True,
                      help="Seconds a request's headers may take to come; then the connection is closed."),
         click.option("--body-timeout", type=click.FloatRange(0.1, 3600), default=60.0, show_default=True,
-                     envvar="ZAMEK_BODY_TIMEOUT",
+                     envvar="ZAMEK_BODY_TIMEOUT", show_envvar=True,
                      help="Seconds a request's body may take to come after its headers; then the connection is "
                           "closed."),
         click.option("--max-connections", type=click.IntRange(1), default=None, envvar="ZAMEK_MAX_CONNECTIONS",
+                     show_envvar=True,
                      help="The most connections a process holds (a new one closes the longest idle, else is "
                           "answered 503). Default: the open-file limit less 100."),
     )):

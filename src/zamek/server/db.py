@@ -91,6 +91,19 @@ class _SeatChanged(Exception):
     """A seat is no longer as the process storing a change saw it: the change is stale (rolled back)."""
 
 
+def _give_seat(session: Session, game_id: str, seen: Seat, seat: Seat) -> None:
+    """Store a seat as it becomes, only if it is still as this process saw it (else the change is stale)."""
+    result = session.execute(
+        update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat.index,
+                              SeatRow.player == seen.player,
+                              SeatRow.token_digest.is_not_distinct_from(seen.token_digest),
+                              SeatRow.invite_digest.is_not_distinct_from(seen.invite_digest))
+        .values(player=seat.player, token_digest=seat.token_digest, invite_digest=seat.invite_digest,
+                name=seat.name, joined_at=seat.joined_at))
+    if not getattr(result, "rowcount", 0):
+        raise _SeatChanged
+
+
 class Repository:
     """Load and store games; each method is one transaction."""
 
@@ -190,26 +203,13 @@ class Repository:
                 if job_due_ms is not None:
                     session.add(ComputerJobRow(game_id=game_id, revision=revision, due_ms=job_due_ms, attempts=0))
                 for seen, seat in seats:
-                    self._give_seat(session, game_id, seen, seat)
+                    _give_seat(session, game_id, seen, seat)
                 if added is not None:
                     self._insert(session, added)
                 self._notify(session, f"c {game_id} {revision}")
                 return "stored"
         except _SeatChanged:
             return "stale"  # the whole transaction is rolled back
-
-    @staticmethod
-    def _give_seat(session: Session, game_id: str, seen: Seat, seat: Seat) -> None:
-        """Store a seat as it becomes, only if it is still as this process saw it (else the change is stale)."""
-        result = session.execute(
-            update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat.index,
-                                  SeatRow.player == seen.player,
-                                  SeatRow.token_digest.is_not_distinct_from(seen.token_digest),
-                                  SeatRow.invite_digest.is_not_distinct_from(seen.invite_digest))
-            .values(player=seat.player, token_digest=seat.token_digest, invite_digest=seat.invite_digest,
-                    name=seat.name, joined_at=seat.joined_at))
-        if not getattr(result, "rowcount", 0):
-            raise _SeatChanged
 
     def _compare_and_set(self, session: Session, game_id: str, expected: int, extras: Extras | None,
                          **values: Any) -> Written | None:

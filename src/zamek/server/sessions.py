@@ -88,6 +88,12 @@ FIRST_MOVE_SECONDS: Final = {"live": 60.0, "correspondence": 86400.0}
 """How long a player of a game with a clock has for their first move before the game is aborted (by clock kind)."""
 
 
+def check_revision(live: LiveGame, revision: int | None) -> None:
+    """Refuse a request sent from a page that shows another position than the game's (409 ``stale``)."""
+    if revision is not None and not live.position_revision <= revision <= live.revision:
+        raise ServiceError(409, "stale", "stale")
+
+
 class Sessions:
     """Every match of the app in memory and in the database (see the module's doc)."""
 
@@ -418,11 +424,7 @@ class Sessions:
             actions.append(action)
         return state, actions, infos
 
-    @staticmethod
-    def check_revision(live: LiveGame, revision: int | None) -> None:
-        """Refuse a request sent from a page that shows another position than the game's (409 ``stale``)."""
-        if revision is not None and not live.position_revision <= revision <= live.revision:
-            raise ServiceError(409, "stale", "stale")
+    check_revision = staticmethod(check_revision)  # a page that shows another position than the game is stale
 
     def extras_of(self, live: LiveGame) -> Extras:
         return self._extras(live, live.state, takeback=live.takeback)
