@@ -147,7 +147,9 @@ class Abuser:
                 games.append(str(made["id"]))
             elif self.answers["streams: create: 429"] > 1000:
                 break  # the server will not make more games for this client: watch what there is
-        targets = [games[i // STREAMS_PER_GAME] for i in range(wanted)] if games else []
+        # As many streams as wanted, 64 a game while there are games enough; past that (the server made fewer games
+        # for this client), the same games again, each extra stream asking again and again.
+        targets = [games[(i // STREAMS_PER_GAME) % len(games)] for i in range(wanted)] if games else []
 
         async def hold(game_id: str) -> None:
             while True:
@@ -294,7 +296,11 @@ def phase(config: LoadConfig, abuses: tuple[str, ...], scale: float, folder: Pat
     finally:
         if abuser is not None:
             abuser.send_signal(signal.SIGTERM)
-            out, _ = abuser.communicate(timeout=60)
+            try:
+                out, _ = abuser.communicate(timeout=120)
+            except subprocess.TimeoutExpired:  # thousands of streams to close: its figures are not worth the wait
+                abuser.kill()
+                out, _ = abuser.communicate()
             lines = [line for line in out.splitlines() if line.startswith("{")]
             if abuse is not None and lines:
                 abuse["at_end"] = json.loads(lines[-1])
