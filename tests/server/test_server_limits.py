@@ -26,8 +26,10 @@ from zamek.server.connections import connection_cap
 
 TIMEOUT = 0.5
 """The tests' header and body timeouts (seconds)."""
-SLACK = 2.0
-"""How much later than its deadline a connection may close (a busy test machine)."""
+SLACK = 10.0
+"""How much later than its deadline a connection may close: the whole suite on two busy cores once took over 2 s.
+Generous costs nothing: without the timeouts such a connection stays open for ever, and a request that trickles in
+slower than the deadline but within the slack would be answered 200, not 408."""
 REQUEST = b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
 
