@@ -9,7 +9,6 @@ a tracing one (cProfile) sees only the main thread and slows every call, the sma
 from __future__ import annotations
 
 import shutil
-import signal
 import subprocess
 import sys
 from collections import Counter
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Final
 
 import click
+
+from tools.processes import interrupt
 
 SAMPLES_PER_SECOND: Final = 100
 
@@ -31,13 +32,7 @@ class Profiler:
 
     def stop(self) -> None:
         """End the recording (py-spy writes its file on SIGINT)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        interrupt(self.process, 30)
 
 
 def start_profiler(pid: int, output: Path) -> Profiler:

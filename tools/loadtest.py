@@ -32,7 +32,6 @@ import json
 import math
 import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -48,6 +47,7 @@ import click
 import httpx2 as httpx
 
 from tools.cpu_profile import read_stacks, start_profiler, summary
+from tools.processes import interrupt
 from zamek.castle.bots.levels import OFFERED_LEVELS
 from zamek.kit.files import write_json_replacing
 
@@ -669,13 +669,7 @@ class ServerProcess:
 
     def stop(self) -> None:
         """Stop it as Ctrl+C does (killed if it has not stopped in 15 s)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        interrupt(self.process, 15)
 
     def kill(self) -> None:
         """Kill it at once (SIGKILL): nothing of it runs after this returns."""
