@@ -119,6 +119,8 @@ class Seat:
     received: dict[int, float] = field(default_factory=dict)
     """When each revision's ``change`` event arrived (the first time)."""
     refreshing: bool = False
+    moving: bool = False
+    """A move of this seat is on its way: its answer brings the view (the page reads none meanwhile)."""
 
     @property
     def revision(self) -> int:
@@ -404,7 +406,7 @@ class LoadRun:
                         revision = int(json.loads(event.data)["revision"])
                         seat.received.setdefault(revision, arrived)
                         last = max(last or 0, revision)
-                        if revision > seat.revision and not seat.refreshing:
+                        if revision > seat.revision and not seat.refreshing and not seat.moving:
                             # Read the view in a task of its own: the stream's next events keep their own times.
                             self.spawn(self.refresh(game, seat))
             except httpx.HTTPError as exc:
@@ -480,8 +482,12 @@ class LoadRun:
             return
         action = game.rng.choice(actions)
         sent = time.perf_counter()
-        answer, answered = await self.timed_request("POST", f"/api/games/{game.id}/actions", "move", seat.token,
-                                                    {"action": action, "revision": view["revision"]})
+        seat.moving = True
+        try:
+            answer, answered = await self.timed_request("POST", f"/api/games/{game.id}/actions", "move", seat.token,
+                                                        {"action": action, "revision": view["revision"]})
+        finally:
+            seat.moving = False
         if answer is None:
             game.begun -= 1
             game.failures += 1
@@ -494,6 +500,8 @@ class LoadRun:
         if game.computer and not answer["human_to_act"] and not answer["over"]:
             game.waiting_since = answered
         self.update(seat, answer)
+        if max(seat.received, default=0) > seat.revision and not seat.refreshing:
+            self.spawn(self.refresh(game, seat))  # a change came after the move's own (the computer's reply)
 
     async def watch_loop_lag(self) -> None:
         """How late this process's event loop wakes a sleeper: a busy load generator would distort the figures."""

@@ -316,3 +316,22 @@ def test_either_player_aborts_before_the_first_moves_and_the_game_ends_with_no_r
     host.goto(server.url)
     line = host.locator(".game-list[data-status=over] .outcome")
     expect(line).to_have_text("No result. (aborted)")
+
+
+def test_a_players_own_move_brings_no_second_read_of_the_game(contexts: list[Page], server: Server) -> None:
+    """The answer to a move is the position it leads to: the page reads the game again only for the other
+    player's moves, not for the live event of its own (issue 38: a read a move less for the server)."""
+    host, friend, _ = contexts
+    game_id = start_friend_game(host, friend, server)
+    reads: list[str] = []
+    host.on("request", lambda request: reads.append(request.url) if request.method == "GET"
+            and request.url.split("?")[0].endswith(f"/api/games/{game_id}") else None)
+    own = 0
+    while host.query_selector(CASTLE_MOVES) and own < 6:
+        castle_click(host)
+        own += 1
+    host.wait_for_timeout(500)  # the events of those moves have come, and any read they would bring
+    assert own >= 2 and reads == []
+    castle_click(friend)  # the other player's move: read once
+    host.wait_for_function(f"Number((document.body.dataset.revision || '-1').split(':')[0]) >= {revision(friend)}")
+    assert len(reads) >= 1

@@ -6,6 +6,7 @@ a card game's hand) never reaches a spectator or the other seat."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -178,3 +179,25 @@ def test_a_position_is_made_once_for_all_its_readers_of_a_language(client: WebCl
     warm(client, gid)
     assert made == ["en", "pl", "en"]  # a new position: made again, once
     assert view_of(client, gid)["moves_count"] == view["moves_count"] + 1
+
+
+def unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    names = [name for name, _ in pairs]
+    assert len(names) == len(set(names)), f"a member written twice: {sorted(n for n in names if names.count(n) > 1)}"
+    return dict(pairs)
+
+
+def test_a_kept_body_is_the_view_model_written_whole(client: WebClient) -> None:
+    """A body is written in parts (the position's, the reader's lines, the rest) and kept: it must be exactly the
+    view the model writes in one piece, every member once, for every reader, move after move."""
+    view = join(client, create(client, name="Ala"), name="Olek")
+    gid = view["id"]
+    service = client.service
+    for _ in range(4):
+        for seat in EVERYONE:
+            token = client.tokens.token(gid, seat) if seat is not None else None
+            for lang in ("en", "pl"):
+                body = service.view_body(gid, lang, token=token).json
+                whole = service.view(gid, lang, token=token).model_dump_json()
+                assert json.loads(body, object_pairs_hook=unique_members) == json.loads(whole)
+        view = finish_turn(client, view_of(client, gid))

@@ -103,6 +103,8 @@ class Position:
     boards: dict[Any, dict[str, Any]] = field(default_factory=dict)
     lines: dict[tuple[Any, frozenset[int]], dict[str, Any]] = field(default_factory=dict)
     bodies: dict[Any, Body] = field(default_factory=dict)
+    json_parts: dict[Any, bytes] = field(default_factory=dict)
+    """The JSON of the parts above (``boards``' and ``lines``' keys), each written once for every body made of it."""
 
     def keep(self, key: Any, body: Body) -> None:
         """Keep an answer's body (the oldest goes beyond :data:`BODIES_PER_POSITION`)."""

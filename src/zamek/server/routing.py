@@ -51,9 +51,10 @@ def chosen_language(asked: str | None, header: str | None) -> str:
     return asked if asked is not None and asked in i18n.languages() else preferred_language(header)
 
 
-def request_language(request: Request, lang: str | None = None) -> str:
+async def request_language(request: Request, lang: str | None = None) -> str:
     """The language of a request's answer: ``lang`` when there is a catalogue for it, else the browser's
-    (``Accept-Language``), else English."""
+    (``Accept-Language``), else English; ``async``: a plain ``def`` would take every request through the thread
+    pool once more."""
     return chosen_language(lang, request.headers.get("accept-language"))
 
 

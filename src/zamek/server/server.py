@@ -78,7 +78,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, 
                                expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days,
                                fairness=fairness, header_timeout=header_timeout, body_timeout=body_timeout,
                                max_connections=max_connections))
-    server = uvicorn.Server(server_config(app, host, port, log_level="info"))
+    # No line for each request: a person playing on their own machine has no use for them, and writing them took a
+    # fiftieth of the server's CPU under load (results/server). zamek serve keeps them, for the operator.
+    server = uvicorn.Server(server_config(app, host, port, log_level="info", access_log=False))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     page = f"http://{shown}:{port}/"
     print(f"Zamek: games stored in {url_db}")

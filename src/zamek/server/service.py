@@ -192,14 +192,15 @@ class GameService:
         self.events.gone(game_id)
 
     def act(self, game_id: str, text: str, revision: int | None = None, token: str | None = None,
-            kind: str | None = None, seat: int | None = None) -> LiveGame:
+            kind: str | None = None, seat: int | None = None, loaded: LiveGame | None = None) -> LiveGame:
+        """A person's move (:meth:`Sessions.act`); ``loaded``: the match as this request has just read it."""
+        live = loaded if loaded is not None else self.get(game_id, kind)
         if seat is not None:  # the seat the page names must be the token's
-            live = self.get(game_id, kind)
             with live.lock:
                 held = prove_seat(live.seats, token)
             if held != seat:
                 raise ServiceError(403, "not-your-seat", "other-seat", held=held + 1, asked=seat + 1)
-        return self.sessions.act(game_id, text, revision, token, kind)
+        return self.sessions.act(game_id, text, revision, token, kind, loaded=live)
 
     def draw(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         return self.sessions.draw(game_id, revision, token)

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Final
 
+from pydantic_core import to_json
+
 from zamek import (
     Decline,
     Draw,
@@ -411,13 +413,45 @@ def game_body(
         seats=seats, clock=clock, ended=ended, watching=watching, reader=reader, takeback=takeback)
     # Everything a body is made of: the position's parts (the position itself, the language, the reader) and the
     # fields made anew for this view, all of them, in full.
-    key = (catalogue(lang), reader.you, repr(around)) if not reader.names else None
-    body = position.bodies.get(key) if key is not None else None
+    if reader.names:  # names given by the request: nothing of it is kept
+        return Body(GameView(**around, **board, **lines).model_dump_json().encode())
+    # The body is written in three parts: the position's, in the language (one for every reader), the lines as this
+    # reader reads them, and the fields made anew for each view; only the last is written each time.
+    words = catalogue(lang)
+    around_json = _members(_around_with_defaults(around, board, lines))
+    key = (words, reader.you, around_json)
+    body = position.bodies.get(key)
     if body is None:
-        body = Body(GameView(**around, **board, **lines).model_dump_json().encode())
-        if key is not None:
-            position.keep(key, body)
+        board_json = _kept_json(position, words, board)
+        lines_json = _kept_json(position, (words, reader.you), lines)
+        body = Body(b"{" + around_json + b"," + board_json + b"," + lines_json + b"}")
+        position.keep(key, body)
     return body
+
+
+def _members(fields: dict[str, Any]) -> bytes:
+    """The members of a JSON object of ``fields`` (their models written as the models write themselves)."""
+    return to_json(fields)[1:-1]
+
+
+def _kept_json(position: Position, key: Any, fields: dict[str, Any]) -> bytes:
+    written = position.json_parts.get(key)
+    if written is None:
+        written = position.json_parts[key] = _members(fields)
+    return written
+
+
+@lru_cache(maxsize=1)
+def _view_defaults() -> tuple[tuple[str, Any], ...]:
+    """The fields of :class:`GameView` that have a default (the API's version, the game's kind...)."""
+    return tuple((name, info.get_default(call_default_factory=True)) for name, info in GameView.model_fields.items()
+                 if not info.is_required())
+
+
+def _around_with_defaults(around: dict[str, Any], *given: dict[str, Any]) -> dict[str, Any]:
+    """``around`` and the defaults of the fields that neither it nor any of the ``given`` parts has."""
+    return {**{name: value for name, value in _view_defaults()
+               if name not in around and not any(name in part for part in given)}, **around}
 
 
 def _view_fields(
@@ -459,7 +493,18 @@ def _view_fields(
 
 
 def move_line(info: MoveInfo, lang: str, edition: str | None = None, reader: Reader = NOBODY) -> MoveLine:
-    """A move as the view lists it: in notation, in words (as ``reader`` reads them) and as its message."""
+    """A move as the view lists it: in notation, in words (as ``reader`` reads them) and as its message; kept with
+    the move for each language and reader (a move stays among the recent ones of several positions)."""
+    key = ("line", lang, edition, reader.you) if not reader.names else None
+    kept: MoveLine | None = info.shown.get(key) if key is not None else None
+    if kept is None:
+        kept = _move_line(info, lang, edition, reader)
+        if key is not None:
+            info.shown[key] = kept
+    return kept
+
+
+def _move_line(info: MoveInfo, lang: str, edition: str | None, reader: Reader) -> MoveLine:
     message = info.message
     if message is None:
         return MoveLine(text=info.text, kind=move_kind(info), words=info.text, player=info.player, chance=info.chance)

@@ -19,6 +19,7 @@ export async function openGame(id, { spectator = false } = {}) {
   state.screen = "game";
   state.gameId = id;
   state.view = null;
+  heardRevision = 0;
   state.boardFor = null;
   state.spectator = spectator;
   state.presenceHeard = false;
@@ -28,7 +29,7 @@ export async function openGame(id, { spectator = false } = {}) {
   const token = spectator ? null : seats.any(id);
   state.stopStream = watch(`/api/games/${id}/events`, token, state.view.revision, (type, data) => {
     if (state.screen !== "game" || state.gameId !== id) return;
-    if (type === "change" && state.view && data.revision > state.view.revision) refreshSoon();
+    if (type === "change" && state.view && data.revision > state.view.revision) refreshSoon(data.revision);
     else if (type === "presence") {
       state.connected = data.connected;
       state.watching = data.watching ?? 0;
@@ -60,10 +61,15 @@ const spectating = (view) => !heldSeats(view).length;
 const tokenFor = (seat) => (state.spectator ? null : seats.token(state.gameId, seat));
 
 // Many events at once (a computer's turn, a resumed stream) bring one refresh; an event that comes while a
-// refresh is under way brings one more after it.
+// refresh is under way brings one more after it. A change event's refresh waits for the page's own request under
+// way (a move): its answer brings the view, and the event of that very move then needs no read of its own.
 let refreshing = false;
 let again = false;
-function refreshSoon() {
+let heardRevision = 0; // the newest revision a change event told of
+let readAnyway = false; // a refresh asked for without an event (back online, a clock run out)
+function refreshSoon(revision) {
+  if (revision === undefined) readAnyway = true;
+  else heardRevision = Math.max(heardRevision, revision);
   if (refreshing) {
     again = true;
     return;
@@ -72,7 +78,10 @@ function refreshSoon() {
   setTimeout(async () => {
     do {
       again = false;
-      await refreshGame();
+      while (state.busy) await new Promise((resolve) => setTimeout(resolve, 50));
+      const needed = readAnyway || !state.view || heardRevision > state.view.revision;
+      readAnyway = false;
+      if (needed) await refreshGame();
     } while (again);
     refreshing = false;
   }, 30);
