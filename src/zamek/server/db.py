@@ -35,6 +35,7 @@ from sqlalchemy import (
     exists,
     false,
     func,
+    insert,
     or_,
     select,
     text,
@@ -93,6 +94,8 @@ _SET_IF_AT = update(_MATCHES).where(_MATCHES.c.id == bindparam("match"), _MATCHE
 _SET_EXTRAS = update(_EXTRAS).where(_EXTRAS.c.game_id == bindparam("match"))
 _JOBS = cast(Table, ComputerJobRow.__table__)
 _DROP_JOB = delete(_JOBS).where(_JOBS.c.game_id == bindparam("match"))
+_ADD_JOB = insert(_JOBS)
+_CLAIM_JOB = update(_JOBS).where(_JOBS.c.game_id == bindparam("match"))
 _WAITING_JOBS = (select(_JOBS.c.game_id, _JOBS.c.due_ms)
                  .where(_JOBS.c.due_ms < NEVER,
                         or_(_JOBS.c.claimed_until_ms.is_(None), _JOBS.c.claimed_until_ms < bindparam("moment")))
@@ -212,7 +215,8 @@ class Repository:
                     return refused
                 session.connection().execute(_DROP_JOB, {"match": game_id})
                 if job_due_ms is not None:
-                    session.add(ComputerJobRow(game_id=game_id, revision=revision, due_ms=job_due_ms, attempts=0))
+                    session.connection().execute(_ADD_JOB, {"game_id": game_id, "revision": revision,
+                                                            "due_ms": job_due_ms, "attempts": 0})
                 for seen, seat in seats:
                     _give_seat(session, game_id, seen, seat)
                 if added is not None:
@@ -329,7 +333,7 @@ class Repository:
         given), for ``lease_ms``. On PostgreSQL two processes never claim the same job (``FOR UPDATE SKIP
         LOCKED``); SQLite has one writer."""
         with self._writing() as session:
-            query = (select(ComputerJobRow)
+            query = (select(ComputerJobRow.game_id, ComputerJobRow.revision, ComputerJobRow.attempts)
                      .where(ComputerJobRow.due_ms <= moment_ms,
                             or_(ComputerJobRow.claimed_until_ms.is_(None),
                                 ComputerJobRow.claimed_until_ms < moment_ms))
@@ -338,11 +342,11 @@ class Repository:
                 query = query.where(ComputerJobRow.game_id.in_(games))
             if self.postgres:
                 query = query.with_for_update(skip_locked=True)
-            jobs = []
-            for row in session.scalars(query):
-                row.claimed_by, row.claimed_until_ms = worker, moment_ms + lease_ms
-                row.attempts += 1
-                jobs.append(Job(row.game_id, row.revision, row.attempts))
+            connection = session.connection()  # plain rows and one UPDATE each: no ORM objects to flush
+            jobs = [Job(game_id, revision, attempts + 1) for game_id, revision, attempts in connection.execute(query)]
+            for job in jobs:
+                connection.execute(_CLAIM_JOB, {"match": job.game_id, "claimed_by": worker,
+                                                "claimed_until_ms": moment_ms + lease_ms, "attempts": job.attempts})
             return jobs
 
     def waiting_jobs(self, moment_ms: int, limit: int) -> list[tuple[str, int]]:
