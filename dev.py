@@ -6,9 +6,10 @@ Needs only Python 3.11+. The virtual environment is (re)installed when pyproject
 core's sources change.
 ``start`` runs the web app (``zamek play``; extra arguments go to it).
 ``test`` runs everything CI runs: ruff, mypy --strict and the whole test suite (``pytest -n auto``; extra
-arguments go to pytest). It also installs Debian's Chromium (for the browser tests), PostgreSQL (the tests
-start a throwaway server of their own) and nginx and Caddy (tests/deploy runs deploy/'s configurations) when they
-are missing and we are root (apt-get).
+arguments go to pytest), which builds the manual (docs/, Sphinx) with warnings as errors and runs its examples
+(tests/test_docs.py). It also installs Debian's Chromium (for the browser tests), PostgreSQL (the tests start a
+throwaway server of their own) and nginx and Caddy (tests/deploy runs deploy/'s configurations) when they are missing
+and we are root (apt-get).
 ``test --fast`` runs ruff, mypy and the tests without a browser, without PostgreSQL and without the heavy
 property and statistical tests (``pytest -n auto -m "not browser and not pg and not heavy"``; the markers are
 explained in tests/conftest.py): a few minutes on two cores, for the edit-test loop. It installs nothing
@@ -35,8 +36,8 @@ FAST_TESTS = "not browser and not pg and not heavy"
 
 def ensure_env(extras: tuple[str, ...]) -> None:
     """Create .venv and install the project with ``extras`` (dev: the development tools; env and examples: the
-    research environments and their example; train: training the value network), again only when the sources
-    changed or an extra is missing."""
+    research environments and their example; train: training the value network; docs: building the manual), again
+    only when the sources changed or an extra is missing."""
     # The compiled core is built by the install: its sources count as much as the dependencies do.
     fast = ROOT / "src" / "zamek" / "castle" / "fast"
     sources = [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted(fast.glob("*.pyx")), *sorted(fast.glob("*.h"))]
@@ -83,7 +84,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("start", "test"):
         print(__doc__)
         return 2
-    ensure_env(("dev",) if argv[0] == "start" else ("dev", "env", "examples", "train"))
+    ensure_env(("dev",) if argv[0] == "start" else ("dev", "env", "examples", "train", "docs"))
     python = str(BIN / "python")
     if argv[0] == "start":
         return run(str(BIN / "zamek"), "play", *argv[1:])

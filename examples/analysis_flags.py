@@ -1,4 +1,4 @@
-"""How often the analysis flags the moves of each level: the figures behind the thresholds in the README.
+"""How often the analysis flags the moves of each level: the figures behind the thresholds (docs/analysis.md).
 
 Plays ``--games`` self-play games of every level (seeds 1 onwards), analyses each with ``zamek.castle.analysis``
 and prints, per level, the share of its decisions losing at least each threshold, with the mean loss.

@@ -1,5 +1,5 @@
 """Building test positions: custom tiles in the real castle, a fixed draw order, moves as text, and
-positions written in the position notation (README.md, "Positions as text")."""
+positions written in the position notation (docs/positions.md)."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def turn(state: GameState, place: str, follower: str = "pass") -> GameState:
 
 
 def position(text: str, *tiles: str) -> GameState:
-    """Return a playable state of a position written in the notation (README.md, "Positions as text").
+    """Return a playable state of a position written in the notation (docs/positions.md).
 
     Without ``tiles`` the position is one of the shipped castle and tiles (``position_state``). With
     ``tiles`` (TOML blocks from ``tile_toml``) the tile set is exactly those tiles, in the real castle of

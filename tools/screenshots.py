@@ -1,6 +1,6 @@
-"""Regenerate the README's screenshots, docs/screenshots/*.png, with the current code.
+"""Regenerate the manual's screenshots, docs/screenshots/*.png, with the current code.
 
-Makes ten pictures, each in the window size the README's pictures have:
+Makes ten pictures, each in the window size the manual's pictures have:
 
 * ``figure.png``  (1280x860) a Sokół game against the computer (beginner), turn 10 or later: the person has
   placed a tile and is offered a figure for each of two features or more (a Sokół figure among them), or none;

@@ -1,4 +1,4 @@
-"""The server benchmark of the README (``python tools/server_benchmark.py --pg-url URL``): the load test
+"""The server benchmark of the manual (docs/server.md, ``python tools/server_benchmark.py --pg-url URL``): the load test
 (``python -m tools.loadtest``) against ``zamek play`` on SQLite and ``zamek serve`` with 1 and 2 workers on
 PostgreSQL, one after the other in one run,
 for each load: online games against a friend at a person's pace, and games against the computer at once.

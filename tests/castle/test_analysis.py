@@ -169,8 +169,8 @@ def test_the_command_refuses_a_corrupt_file_with_exit_2(tmp_path: Path) -> None:
 
 @pytest.mark.heavy
 def test_the_flag_rates_behind_the_thresholds_part_the_levels() -> None:
-    """``examples/analysis_flags.py``, the README's table of how often each level is flagged: a searching
-    player loses less per move than random play, and every share shrinks as the threshold grows."""
+    """``examples/analysis_flags.py``, the manual's table of how often each level is flagged (docs/analysis.md): a
+    searching player loses less per move than random play, and every share shrinks as the threshold grows."""
     module = load_example("analysis_flags")
     hard, anyhow = module.flag_rates("hard", 1), module.flag_rates("random", 1)
     for row in (hard, anyhow):

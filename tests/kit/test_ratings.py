@@ -1,5 +1,6 @@
 """Bradley–Terry ratings of the ladder (``zamek.kit.ratings``): the fit recovers known strengths, a perfect
-record stays finite, the ladder's table shows each level's rating, and the committed ladder gives the README's table."""
+record stays finite, the ladder's table shows each level's rating, and the committed ladder gives the manual's table
+(docs/bots.md)."""
 
 from __future__ import annotations
 
@@ -76,8 +77,9 @@ def test_the_ladder_table_gives_each_level_its_rating() -> None:
 LADDER_LEVELS = "random,beginner,easy,medium,hard,expert"
 
 
-def test_the_committed_ladder_reprints_the_readme_table(tmp_path: Path) -> None:
-    """``results/ladder`` holds every game of the README's ladder: resuming it plays nothing and prints that table."""
+def test_the_committed_ladder_reprints_the_manual_table(tmp_path: Path) -> None:
+    """``results/ladder`` holds every game of the manual's ladder (docs/bots.md): resuming it plays nothing and prints
+    that table."""
     shutil.copytree(ROOT / "results" / "ladder", tmp_path, dirs_exist_ok=True)
     for pair in ladder_pairs(LADDER_LEVELS.split(",")):  # a missing game would be played here: hours with the expert
         path = tmp_path / pair_file_name(*pair)
@@ -87,4 +89,4 @@ def test_the_committed_ladder_reprints_the_readme_table(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     table = result.output[result.output.index("| row beats column |"):].strip()
     assert len(table.splitlines()) == 2 + len(LADDER_LEVELS.split(","))
-    assert table in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert table in (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")

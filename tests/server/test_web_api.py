@@ -283,7 +283,7 @@ def test_the_expert_plays_its_turns_in_the_web_app(tmp_path: Path, caplog: pytes
         served = re.search(r"longest decision ([0-9.]+) s", replied[0])
         assert served is not None
         # The same choice wherever it is thought, unless a busy machine cut either search short at the expert's
-        # cap on its placement (then its choice depends on the machine, as the README says).
+        # cap on its placement (then its choice depends on the machine, as docs/bots.md says).
         cut_short = PLACEMENT_SHARE * EXPERT_CAP_SECONDS * 0.95
         if max(float(served.group(1)), thought.thinking.longest) < cut_short:
             assert thought.moves == turn

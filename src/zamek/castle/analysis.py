@@ -35,8 +35,8 @@ FORMAT: Final = "zamek-analysis"
 VERSION: Final = 1
 FLAGS: Final = (("blunder", 12.0), ("mistake", 6.0), ("inaccuracy", 3.0))
 """A move losing at least this many points of expected final lead against the best move gets the flag
-(checked from the largest). Chosen from the moves of self-play games (``examples/analysis_flags.py``; README,
-"Hints and analysis"): the ``hard`` level loses 3 points or more in one move in a hundred and never 6; the
+(checked from the largest). Chosen from the moves of self-play games (``examples/analysis_flags.py``; docs/analysis.md,
+"How a move is judged"): the ``hard`` level loses 3 points or more in one move in a hundred and never 6; the
 ``beginner`` level 3 or more in two moves in five, 6 in one in five, 12 in one in fifty; random play 12 or more
 in one in six."""
 ALL_MOVES: Final = 1_000_000

@@ -201,7 +201,7 @@ def test_train_value_is_reproducible_and_measures_each_round_against_the_opponen
 
 @pytest.mark.slow
 def test_the_shipped_value_is_what_its_command_makes(tmp_path: Path) -> None:
-    # The README's command for src/zamek/castle/data/value_model.json, from the settings the file records.
+    # The manual's command (docs/bots.md) for src/zamek/castle/data/value_model.json, from the settings it records.
     shipped = resources.files("zamek.castle.data").joinpath("value_model.json").read_text(encoding="utf-8")
     trained = json.loads(shipped)["trained"]
     out = tmp_path / "value_model.json"

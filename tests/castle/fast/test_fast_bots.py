@@ -245,7 +245,7 @@ def test_hard_searches_in_c_and_answers_quickly() -> None:
         longest = max(longest, time.perf_counter() - start)
         assert action in state.legal_actions()
         assert 100 <= hard.last_iterations <= 128  # sequential halving rounds the budget down
-    assert longest < 1.0  # about 0.01 s on a quiet machine; 1 s is the promise (README)
+    assert longest < 1.0  # about 0.01 s on a quiet machine; 1 s is the promise (docs/speed.md)
 
 
 def test_a_time_budget_stops_the_compiled_search() -> None:

@@ -357,7 +357,7 @@ def test_bench_times_both_engines_side_by_side() -> None:
     compiled = re.search(r"compiled: .* ([\d,]+) actions/s, ([\d,.]+) games/s \(([\d,.]+)x", result.output)
     assert python and compiled and "random playouts, zamek+sokol:" in result.output
     speed = [int(m.group(1).replace(",", "")) for m in (python, compiled)]
-    assert speed[1] > 5 * speed[0] > 0  # the targets (2M actions/s, 30x) are for a quiet machine: see README
+    assert speed[1] > 5 * speed[0] > 0  # the targets (2M actions/s, 30x) are for a quiet machine: see docs/speed.md
     assert "MCTS" not in result.output
 
 
@@ -400,7 +400,7 @@ def test_bench_times_the_search_and_the_one_turn_look_in_both_engines() -> None:
                          r"the same decisions\)", result.output)
     assert python and compiled, result.output
     rates = [int(m.group(1).replace(",", "")) for m in (python, compiled)]
-    assert rates[1] > 10 * rates[0] > 0  # about 150x on a quiet machine; the target is 20x (README)
+    assert rates[1] > 10 * rates[0] > 0  # about 150x on a quiet machine; the target is 20x (docs/speed.md)
     looks = re.findall(r"(python|compiled): +([\d,.]+) µs per child, ([\d,]+) children", result.output)
     assert [engine for engine, _, _ in looks] == ["python", "compiled"], result.output
     assert float(looks[1][1].replace(",", "")) * 10 < float(looks[0][1].replace(",", ""))

@@ -3,7 +3,7 @@ every rule set (Zamek / The Castle 2003, without Sokół, with Sokół, with Sok
 
 Positions are built in the real Sokół castle with custom tiles and a fixed draw order
 (``tests.helpers.custom_game``); those of F7 and F8, where the markers stand near the gates, are
-written in the position notation over the same tiles (``tests.helpers.position``, README.md
+written in the position notation over the same tiles (``tests.helpers.position``, docs/positions.md,
 "Positions as text"). The Sokół castle's start spaces: S1 faces a7 (W, road), S2 b9
 (N, pigsty), S3 e11 (N, meadow with a shrine), S4 j9 (N, road), S5 k4 (E, house), S6 g3 (S, road),
 S7 d3 (S, road), G1 f11 (N, chapel), G2 a6 (W, road with a falcon nest). Tiles are written in board
@@ -512,7 +512,7 @@ def test_f6_no_nest_scoring_without_sokol() -> None:
 
 # ------------------------------------------------------------------------------------------ F7
 
-# The F7 and F8 positions are written in the position notation (README.md, "Positions as text") over the
+# The F7 and F8 positions are written in the position notation (docs/positions.md) over the
 # custom tiles named in them; the towers named in ``towers=`` still hold their tokens.
 TOWERS = "12,19,23,32,36,43,56,59,65,71,76,88,94"
 

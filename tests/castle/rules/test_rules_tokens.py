@@ -5,7 +5,7 @@ Positions are built in the real Zamek castle with custom tiles and a fixed draw 
 says where the tests put it. A game ends when its tile set is used up, so mid-game positions add
 ``SPARE`` to the tile set and the draw order. The Z16 positions, a marker just before a tower (the
 towers hold track spaces 12/13, 19/20, 23/24, ...; 0/1 holds no token), are written in the position
-notation over the same tiles (``tests.helpers.position``, README.md "Positions as text"). Elsewhere a
+notation over the same tiles (``tests.helpers.position``, docs/positions.md). Elsewhere a
 marker that must stand near a tower is moved there through the notation too (``tests.helpers.marker`` and
 ``changed``: the game's position with its score changed, checked and set up again). Tokens are handed to
 players directly as ``HeldToken(kind, turn_taken)`` with turn 0 (before the game, usable at once, even in
@@ -404,7 +404,7 @@ def test_z15_features_of_one_owner_only_are_ordered() -> None:
 
 
 # White to place a tile in turn 1, the towers holding their tokens, SPARE left to draw: written in the position
-# notation (README.md, "Positions as text"); ``first_turn`` names the tile and changes the fields a test needs.
+# notation (docs/positions.md); ``first_turn`` names the tile and changes the fields a test needs.
 FIRST_TURN = (
     "zamek board=2 tiles=- figures=- score=0/0 supply=6f/6f tokens=-/- towers=12,19,23,32,36,43,56,59,65,71,76,88,94"
     " pool=222222222 family=-/- nests=0/0 left=SPARE out=- turn=1 player=0 phase=place:H1"

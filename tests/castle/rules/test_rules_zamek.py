@@ -4,7 +4,7 @@ Positions are built in the real castle with custom tiles (``tests.helpers``) and
 order. Tiles are written in board orientation and mostly placed unturned ('/0'); every tile set
 must hold tiles that differ also when turned, hence the odd shrine or house here and there. Where a
 test needs the markers and towers as a player would set them up (Z16), the position is written in
-the position notation instead (``tests.helpers.position``, README.md "Positions as text").
+the position notation instead (``tests.helpers.position``, docs/positions.md).
 Player 0 is "White", player 1 "Black" in the rulebook's examples.
 
 A game ends when its tile set is used up, so tests of mid-game positions add ``SPARE`` to the
@@ -762,8 +762,8 @@ def test_z15_current_players_features_score_first() -> None:
     assert g.scores == [3, 2]
 
 
-# The Z16 positions are written in the position notation, with the shipped tiles (README.md, "Positions as
-# text"): the towers named in ``towers=`` still hold their tokens, 12/13 being the first after the start.
+# The Z16 positions are written in the position notation, with the shipped tiles (docs/positions.md,
+# "Positions as text"): the towers named in ``towers=`` still hold their tokens, 12/13 being the first after the start.
 TOWERS = "12,19,23,32,36,43,56,59,65,71,76,88,94"
 
 

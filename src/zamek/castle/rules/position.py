@@ -7,7 +7,7 @@ A position is what decides how a game goes on, not how it came about. White to p
     towers=12,19,23,32,36,43,56,59,65,71,76,88,94 pool=222222222 family=-/- nests=0/0
     left=Z01,Z03-Z23,Z25-Z44,Z46-Z60 out=- turn=3 player=0 phase=place:Z24
 
-The rule set comes first, then ``key=value`` fields in any order; README.md ("Positions as text")
+The rule set comes first, then ``key=value`` fields in any order; docs/positions.md
 gives the grammar. Positions are taken between scoring steps: a state waiting for a scoring order, a
 x2 token decision or a token's reveal (ORDER, DOUBLE, REVEAL) has none. Left out as history: the score
 breakdown so far (``GameState.log``), the first player and a fixed draw order (a rebuilt state draws

@@ -1,6 +1,6 @@
 """The match variant (K7): as many games as players, castle points added up.
 
-Rulings (README, "Rycerze i zamki"): each game of a match is set up as a single game is (K7), so
+Rulings (docs/knights.md, "Rulings for Rycerze i zamki"): each game of a match is set up as a single game is (K7), so
 the sword starts with the youngest in every game (K3); a tie on total points goes to more cards
 in hand at the ends of the games added up, then to the youngest.
 """
