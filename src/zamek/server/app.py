@@ -48,6 +48,7 @@ from zamek.server.knights_schemas import LobbyGames
 from zamek.server.layout import Geometry, geometry
 from zamek.server.match_routes import add_match_routes
 from zamek.server.metrics import add_health_and_metrics
+from zamek.server.player_routes import add_player_routes
 from zamek.server.routing import Lang, Token, chosen_language, preferred_language
 from zamek.server.schemas import (
     API_HEADER,
@@ -329,6 +330,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return adopted
 
     add_match_routes(app, service, referee)
+    add_player_routes(app, service, referee)  # issue 39: identities, ratings, player pages, the leaderboard
 
     # Hints and analyses are the costliest answers: each client has a rate of them, and a number at once.
     @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422, 429),
