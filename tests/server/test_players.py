@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from tests.server.test_web_online import finish_turn, view_of
 from tests.web_client import FakeTime, Json, WebClient, bearer, client_for
-from zamek.server import creating, players
+from zamek.server import creating, players, ratings
 from zamek.server.fairness import Fairness
 from zamek.server.tables import PlayerRatingRow, PlayerRow
 
@@ -215,9 +215,7 @@ def test_a_rated_game_changes_both_ratings_once_when_it_ends(client: WebClient) 
     assert again == winner
     repo = client.service.repo
     live = client.service.get(view["id"])
-    from zamek.server import ratings  # the end recorded once more, as a second ending would: nothing changes
-
-    with repo.transaction() as session:
+    with repo.transaction() as session:  # the end recorded once more, as a second ending would: nothing changes
         ratings.record_end(ratings.ending_of(live, live.state, 0), repo.postgres)(session)
     assert page(client, "Ala")["ratings"] == winner
 
