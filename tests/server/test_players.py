@@ -327,3 +327,19 @@ def test_the_leaderboard_lists_established_ratings_first_and_the_computer_levels
     assert client.get("/api/leaderboard", params={"game": "knights"}).json()["computer"] == []
     for params in ({"game": "chess"}, {"clock": "blitz"}):
         assert client.get("/api/leaderboard", params=params).status_code == 422
+
+
+def test_a_rematch_of_a_rated_game_is_rated_and_each_seat_stays_its_players(client: WebClient) -> None:
+    ala, olek = make_player(client, "Ala"), make_player(client, "Olek")
+    view = finish_turn(client, finish_turn(client, rated_game(client, ala, olek)))
+    resign(client, view["id"], olek)
+    offered = client.post(f"/api/games/{view['id']}/rematch", headers=bearer(ala))
+    assert offered.status_code == 201, offered.text
+    rematch = offered.json()
+    assert rematch["rated"] and rematch["tokens"] == [{"seat": 1, "token": ala}]  # the seats swapped
+    taken = client.post(f"/api/games/{view['id']}/rematch", headers=bearer(olek)).json()
+    assert taken["id"] == rematch["id"] and taken["tokens"] == [{"seat": 0, "token": olek}]
+    mine = client.get("/api/players/me/games", headers=as_player(olek)).json()["games"]
+    assert {(g["id"], g["seat"]) for g in mine} == {(view["id"], 1), (rematch["id"], 0)}
+    resign(client, rematch["id"], olek)
+    assert page(client, "Ala")["ratings"][0]["games"] == 2
