@@ -191,6 +191,7 @@ def test_a_rated_game_takes_only_a_player_and_offers_no_hints_and_no_takeback(cl
     view = client.post(f"/api/games/{created['id']}/join", json={"invite": created["invite"]},
                        headers=as_player(olek)).json()
     view = finish_turn(client, finish_turn(client, view))
+    assert view["takeback"] is None and not view["hints"]  # the page offers neither
     hints = client.get(f"/api/games/{view['id']}/hints", headers=bearer(ala))
     assert hints.status_code == 403 and hints.json()["code"] == "rated-no-hints"
     takeback = client.post(f"/api/games/{view['id']}/takeback", json={}, headers=bearer(olek))
