@@ -52,6 +52,7 @@ from zamek.server.live import (
     step,
     wall_clock,
 )
+from zamek.server.players import Player
 from zamek.server.rematch import replace_token
 from zamek.server.seats import Seat, SeatPlayer, is_game_id, prove_seat, seats_for
 from zamek.server.tables import Extras, StoredMatch, new_id, now
@@ -214,8 +215,8 @@ class Sessions:
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
                clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None,
-               hints: bool = False) -> Created:
-        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints)
+               hints: bool = False, player: Player | None = None, rated: bool = False) -> Created:
+        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints, player, rated)
 
     def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
                        name: str | None = None, names: list[str | None] | None = None) -> Created:
@@ -292,9 +293,9 @@ class Sessions:
 
     # --------------------------------------------- the seats, the end, rematches
 
-    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None
-             ) -> Created:
-        return joining.join(self, game_id, invite, name, kind, key)
+    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None,
+             player: Player | None = None, player_token: str | None = None) -> Created:
+        return joining.join(self, game_id, invite, name, kind, key, player, player_token)
 
     def invite(self, game_id: str, token: str | None, kind: str | None = None) -> str:
         return joining.new_invitation(self, game_id, token, kind)
