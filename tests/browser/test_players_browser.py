@@ -72,6 +72,7 @@ def test_a_rated_game_resigned_changes_both_ratings_on_their_pages_and_the_leade
     friend.goto(link)
     friend.click("#join-game")
     friend.wait_for_url("**/#/game/*")
+    expect(friend.locator("#rated-badge")).to_have_text("Rated game")
     expect(friend.locator("#takeback")).to_have_count(0)
     expect(friend.locator("#hint")).to_have_count(0)
     host.once("dialog", lambda dialog: dialog.accept())

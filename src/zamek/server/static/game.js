@@ -491,6 +491,7 @@ function seatsBar(view) {
       seat.player === "open" ? h("span", { class: "muted" }, t("page.seat.open")) : null,
       view.clock ? h("span", { class: "clock", "data-seat": seat.seat }, clockText(view, seat.seat)) : null));
   }
+  if (view.rated) bar.append(h("span", { class: "badge", id: "rated-badge" }, t("page.players.rated"))); // no hints, no takebacks
   return bar;
 }
 
