@@ -83,3 +83,19 @@ def test_two_workers_finding_one_clock_out_at_once_count_the_game_once(pg_url: s
         assert sorted(len(ids) for ids in found) == [0, 1]
         assert counted(first, view["id"]) == (1, 2)
         assert page(second, "Olek")["ratings"][0]["games"] == 1
+
+
+def test_two_games_of_one_player_ending_at_once_on_two_workers_both_count(pg_url: str) -> None:
+    """Each end reads the player's rating and writes it back: the second waits for the first's lock, so neither
+    change is lost (and two new rating rows made at once make one)."""
+    with client(pg_url) as first, client(pg_url) as second:
+        ala = first.post("/api/players", json={"name": "Ala"}).json()["token"]
+        others = [first.post("/api/players", json={"name": name}).json()["token"] for name in ("Olek", "Ewa")]
+        for _ in range(3):
+            views = [rated(first, ala, other) for other in others]
+            answers = race([(first, f"/api/games/{views[0]['id']}/resign", {}, bearer(others[0])),
+                            (second, f"/api/games/{views[1]['id']}/resign", {}, bearer(others[1]))])
+            assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+        ratings = page(second, "Ala")["ratings"]
+        assert ratings[0]["games"] == 6 and len(ratings[0]["history"]) == 6
+        assert [r["games"] for name in ("Olek", "Ewa") for r in page(first, name)["ratings"]] == [3, 3]
