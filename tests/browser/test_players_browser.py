@@ -99,3 +99,25 @@ def test_a_rated_game_resigned_changes_both_ratings_on_their_pages_and_the_leade
     expect(stranger.locator("#leaders")).to_contain_text("tymczasowy")
     stranger.select_option("#board-clock", "live")
     expect(stranger.locator("#no-players")).to_have_text("Nikt nie ma tu jeszcze rankingu.")
+
+
+def test_a_player_makes_a_rated_game_of_rycerze_i_zamki_against_one_friend(devices: list[Page], server: Server) -> None:
+    host, _, _ = devices
+    host.goto(server.url)
+    expect(host.locator("#k-rated")).to_have_count(0)  # no player yet: no rated game
+    make_player(host, server, "Ala")
+    host.goto(server.url)
+    host.select_option("#k-seat-1", "friend")
+    expect(host.locator("#k-rated")).to_be_visible()
+    host.select_option("#k-players", "3")  # three players: a rated game is for two
+    expect(host.locator("#k-rated")).to_be_hidden()
+    host.select_option("#k-players", "2")
+    host.check("#k-rated")
+    host.click("#k-start")
+    host.wait_for_url("**/#/knights/*")
+    game_id = host.url.rsplit("/", 1)[-1]
+    view = host.evaluate(f"fetch('/api/games/{game_id}').then((r) => r.json())")
+    assert view["rated"]
+    mine = host.evaluate("fetch('/api/players/me/games', {headers: {'X-Zamek-Player': "
+                         "JSON.parse(localStorage.getItem('zamek-player')).token}}).then((r) => r.json())")
+    assert [(g["id"], g["kind"], g["rated"]) for g in mine["games"]] == [(game_id, "knights", True)]

@@ -261,7 +261,7 @@ def test_a_rated_game_of_rycerze_i_zamki_has_its_own_rating(client: WebClient) -
     ala, olek = make_player(client, "Ala"), make_player(client, "Olek")
     created = client.post("/api/games", json={"game": "knights", "seats": ["person", "friend"], "rated": True},
                           headers=as_player(ala)).json()
-    assert created["tokens"] == [{"seat": 0, "token": ala}]
+    assert created["tokens"] == [{"seat": 0, "token": ala}] and created["rated"]
     joined = client.post(f"/api/games/{created['id']}/join", json={"invite": created["invite"]},
                          headers=as_player(olek))
     assert joined.status_code == 201, joined.text
