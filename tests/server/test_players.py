@@ -5,6 +5,7 @@ two workers)."""
 from __future__ import annotations
 
 import hashlib
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from tests.server.test_web_online import finish_turn, view_of
 from tests.web_client import FakeTime, Json, WebClient, bearer, client_for
+from zamek.kit import glicko2
 from zamek.server import creating, players, ratings
 from zamek.server.fairness import Fairness
 from zamek.server.tables import PlayerRatingRow, PlayerRow
@@ -344,3 +346,30 @@ def test_a_rematch_of_a_rated_game_is_rated_and_each_seat_stays_its_players(clie
     assert {(g["id"], g["seat"]) for g in mine} == {(view["id"], 1), (rematch["id"], 0)}
     resign(client, rematch["id"], olek)
     assert page(client, "Ala")["ratings"][0]["games"] == 2
+
+
+def test_a_rating_left_unplayed_grows_less_sure_before_its_next_game(client: WebClient) -> None:
+    ala, olek = make_player(client, "Ala"), make_player(client, "Olek")
+    first = rated_game(client, ala, olek)
+    resign(client, first["id"], olek)
+    repo = client.service.repo
+    ala_id = players.by_name(repo, "Ala").id
+    with repo.transaction() as session:  # Ala's last game was a year ago: 12 rating periods of 30 days
+        row = session.get(PlayerRatingRow, (ala_id, "castle", "correspondence"))
+        assert row is not None
+        row.updated_at -= timedelta(days=365)
+        before = glicko2.Rating(row.rating, row.rd, row.volatility)
+        olek_row = session.get(PlayerRatingRow, (players.by_name(repo, "Olek").id, "castle", "correspondence"))
+        assert olek_row is not None
+        opponent = glicko2.Rating(olek_row.rating, olek_row.rd, olek_row.volatility)
+    rested = before
+    for _ in range(12):
+        rested = glicko2.rate(rested, [])
+    assert rested.rd > before.rd
+    second = rated_game(client, ala, olek)
+    resign(client, second["id"], ala)
+    after = page(client, "Ala")["ratings"][0]
+    expected = glicko2.rate(rested, [glicko2.Game(opponent, 0)])
+    assert after["rd"] == pytest.approx(expected.rd, abs=0.1)
+    assert after["rating"] == pytest.approx(expected.rating, abs=0.1)
+    assert glicko2.rate(before, [glicko2.Game(opponent, 0)]).rd < expected.rd  # not as if no time had passed

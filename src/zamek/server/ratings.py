@@ -11,9 +11,10 @@ rating every newcomer starts from (:data:`COMPUTER_REFERENCE`).
 When a rated game ends, its result is stored and both ratings change in the transaction that stores the end
 (:func:`record_end`, called by :meth:`zamek.server.sessions.Sessions.commit`): the end is stored once (on the
 revision it was made from), and the result is keyed by the game's id, so a game that would end twice counts once.
-Each game is one rating period of Glicko-2 for both players, each rated against the other's rating before it. An
-aborted game (before both players had moved) changes no rating, but one the server aborted because a player let
-the time for a first move run out counts as that player's abandon, and so does a game lost on time.
+Each game is one rating period of Glicko-2 for both players, each rated against the other's rating before it; the
+time between a player's games counts too, in periods of :data:`RATING_PERIOD_DAYS` (an absent player's rating grows
+less sure). An aborted game (before both players had moved) changes no rating, but one the server aborted because a
+player let the time for a first move run out counts as that player's abandon, and so does a game lost on time.
 
 A rating is provisional while its deviation is over :data:`PROVISIONAL_RD` (110, as on lichess): a newcomer's for
 about 12 games against established players, 16 against other newcomers (each game its own period, no time between
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from sqlalchemy import or_, select
@@ -45,6 +46,11 @@ ClockKind = Literal["live", "correspondence"]
 GAMES: Final = ("castle", "knights")
 CLOCKS: Final[tuple[ClockKind, ...]] = ("live", "correspondence")
 PROVISIONAL_RD: Final = 110.0
+RATING_PERIOD_DAYS: Final = 30
+"""The time between games counts in Glicko-2's rating periods of this length: a rating's deviation grows once for each
+whole period without a rated game of its kind (the paper's step 6), at most :data:`IDLE_PERIODS` times (it never
+passes a newcomer's 350 anyway)."""
+IDLE_PERIODS: Final = 60
 ABANDONS_WINDOW: Final = 10
 ABANDONS_SHOWN: Final = 2
 MEDIUM_ANCHOR: Final = 1500 - 1521
@@ -124,7 +130,7 @@ def record_end(ending: Ending, postgres: bool) -> Callable[[Session], None]:
         if ending.score0 is None:
             return
         rows = _locked_ratings(session, [first, second], ending.game, ending.clock, postgres)
-        before = [_rating(rows[first]), _rating(rows[second])]
+        before = [_rested(rows[first], moment), _rested(rows[second], moment)]
         scores = (ending.score0, 1 - ending.score0)
         for index, player in enumerate((first, second)):
             after = glicko2.rate(before[index], [glicko2.Game(before[1 - index], scores[index])])
@@ -138,8 +144,16 @@ def record_end(ending: Ending, postgres: bool) -> Callable[[Session], None]:
     return write
 
 
-def _rating(row: PlayerRatingRow) -> glicko2.Rating:
-    return glicko2.Rating(row.rating, row.rd, row.volatility)
+def _rested(row: PlayerRatingRow, moment: datetime) -> glicko2.Rating:
+    """A rating as it stands at ``moment``: its deviation grown for each whole rating period since its last game."""
+    rating = glicko2.Rating(row.rating, row.rd, row.volatility)
+    if row.games == 0:
+        return rating
+    since = row.updated_at if row.updated_at.tzinfo is not None else row.updated_at.replace(tzinfo=UTC)
+    idle = int((moment - since).total_seconds() // (RATING_PERIOD_DAYS * 86_400))
+    for _ in range(min(max(idle, 0), IDLE_PERIODS)):
+        rating = glicko2.rate(rating, [])
+    return rating
 
 
 def _locked_ratings(session: Session, players: list[str], game: str, clock: str, postgres: bool
