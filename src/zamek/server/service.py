@@ -390,8 +390,10 @@ class GameService:
         live = self.castle(game_id)
         with live.lock:
             seat = prove_seat(live.seats, token)
+            if live.rated:
+                raise ServiceError(403, "hints-off", "rated-no-hints")
             if not live.hints_allowed:
-                raise ServiceError(403, "hints-off", "rated-no-hints" if live.rated else "hints-off")
+                raise ServiceError(403, "hints-off", "hints-off")
             if live.over:
                 raise ServiceError(409, "game-over", "game-over")
             if live.waiting_for_friend:
