@@ -81,7 +81,8 @@ DESCRIPTION: Final = f"""The JSON protocol of the Zamek web app, version {API_VE
 says so in its `{API_HEADER}` header; game views and `/api/meta` in their `api` field). Places are named by
 their space names (`e10`; start spaces by their id, `S5`), features by their id in the engine's feature view.
 A request that changes a game proves its seat: `Authorization: Bearer <token>`, the token given when the game
-was created or joined. A refused request gets a 4xx answer `{{"error": kind, "code": code, "rule": rule,
+was created or joined (a player's seat: the player's token, `X-Zamek-Player`, from `POST /api/players`). A refused
+request gets a 4xx answer `{{"error": kind, "code": code, "rule": rule,
 "params": {{...}}, "message": text}}`, its text in the request's language (`?lang=`, else `Accept-Language`)."""
 
 __all__ = ["create_app", "preferred_language"]
