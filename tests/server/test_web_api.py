@@ -654,6 +654,13 @@ SUCCESS: dict[tuple[str, str], str] = {
     ("get", "/api/games/{game_id}/analysis"): "AnalysisView",
     ("post", "/api/analysis"): "AnalysisView",
     ("get", "/api/words"): "Words",
+    # Players, ratings and the leaderboard (issue 39).
+    ("post", "/api/players"): "PlayerCreated",
+    ("get", "/api/players/me"): "PlayerMe",
+    ("patch", "/api/players/me"): "PlayerMe",
+    ("get", "/api/players/me/games"): "MyGames",
+    ("get", "/api/players/{name}"): "PlayerPage",
+    ("get", "/api/leaderboard"): "Leaderboard",
 }
 SEATED = {"/api/games/{game_id}/actions", "/api/games/{game_id}/draw", "/api/games/{game_id}/undo",
           "/api/games/{game_id}/resign", "/api/games/{game_id}/abort", "/api/games/{game_id}/invite",

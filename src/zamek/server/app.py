@@ -48,6 +48,7 @@ from zamek.server.knights_schemas import LobbyGames
 from zamek.server.layout import Geometry, geometry
 from zamek.server.match_routes import add_match_routes
 from zamek.server.metrics import add_health_and_metrics
+from zamek.server.player_routes import add_player_routes
 from zamek.server.routing import Lang, Token, chosen_language, preferred_language
 from zamek.server.schemas import (
     API_HEADER,
@@ -80,7 +81,8 @@ DESCRIPTION: Final = f"""The JSON protocol of the Zamek web app, version {API_VE
 says so in its `{API_HEADER}` header; game views and `/api/meta` in their `api` field). Places are named by
 their space names (`e10`; start spaces by their id, `S5`), features by their id in the engine's feature view.
 A request that changes a game proves its seat: `Authorization: Bearer <token>`, the token given when the game
-was created or joined. A refused request gets a 4xx answer `{{"error": kind, "code": code, "rule": rule,
+was created or joined (a player's seat: the player's token, `X-Zamek-Player`, from `POST /api/players`). A refused
+request gets a 4xx answer `{{"error": kind, "code": code, "rule": rule,
 "params": {{...}}, "message": text}}`, its text in the request's language (`?lang=`, else `Accept-Language`)."""
 
 __all__ = ["create_app", "preferred_language"]
@@ -329,6 +331,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return adopted
 
     add_match_routes(app, service, referee)
+    add_player_routes(app, service, referee)  # issue 39: identities, ratings, player pages, the leaderboard
 
     # Hints and analyses are the costliest answers: each client has a rate of them, and a number at once.
     @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422, 429),

@@ -76,6 +76,8 @@ class LiveGame:
     """A game against a friend created with hints allowed (the friend joined knowing it)."""
     imported: bool = False
     """A castle game made from a saved game's record."""
+    rated: bool = False
+    """A game between two players with identities that counts for their ratings: no hints, no takebacks."""
     deadline_ms: int | None = None
     """When the time of the seat to move runs out (before the game has started: its time for a first move)."""
     takeback: dict[str, Any] | None = None
@@ -94,7 +96,7 @@ class LiveGame:
     def hints_allowed(self) -> bool:
         """Whether a player may ask for hints: against the computer and at one screen always, against a friend
         when both agreed."""
-        return self.mode != FRIEND or self.agreed_hints
+        return (self.mode != FRIEND or self.agreed_hints) and not self.rated
 
     @property
     def over(self) -> bool:

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from zamek import MalformedActionError, Phase, Setup, ZamekError
-from zamek.server import creating, endings, joining, rematch
+from zamek.server import creating, endings, joining, ratings, rematch
 from zamek.server.cache import KEPT_POSITIONS, RecentGames, ViewCache
 from zamek.server.clock import Clock, ClockSettings
 from zamek.server.db import Added, Repository
@@ -52,6 +52,7 @@ from zamek.server.live import (
     step,
     wall_clock,
 )
+from zamek.server.players import Player
 from zamek.server.rematch import replace_token
 from zamek.server.seats import Seat, SeatPlayer, is_game_id, prove_seat, seats_for
 from zamek.server.tables import Extras, StoredMatch, new_id, now
@@ -195,7 +196,7 @@ class Sessions:
                                                                                  stored.human)
         live = LiveGame(stored.id, kind, stored.mode, list(players), stored.seed, setup, stored.created_at, actions,
                         infos, state, stored.revision, level=stored.level, human=stored.human,
-                        agreed_hints=stored.hints, imported=stored.imported)
+                        agreed_hints=stored.hints, imported=stored.imported, rated=stored.rated)
         try:
             self._read_extras(live)
         except (LookupError, TypeError, ValueError) as exc:
@@ -214,8 +215,8 @@ class Sessions:
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
                clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None,
-               hints: bool = False) -> Created:
-        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints)
+               hints: bool = False, player: Player | None = None, rated: bool = False) -> Created:
+        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints, player, rated)
 
     def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
                        name: str | None = None, names: list[str | None] | None = None) -> Created:
@@ -223,16 +224,17 @@ class Sessions:
 
     def start(self, kind: GameKind, mode: str, players: list[str], seat_players: list[SeatPlayer], setup: Any,
                seed: int | None, clock: ClockSettings | None, names: list[str | None], *, level: str | None = None,
-               human: int | None = None, hints: bool = False) -> Created:
-        seats, tokens, invite = seats_for(seat_players, now(), names)
+               human: int | None = None, hints: bool = False, bound: Mapping[int, str] | None = None,
+               rated: bool = False) -> Created:
+        seats, tokens, invite = seats_for(seat_players, now(), names, bound or {})
         live = self.new_match(kind, mode, players, setup, clock, seats, seed, level=level, human=human,
-                              agreed_hints=hints)
+                              agreed_hints=hints, rated=rated)
         self._add(live)
         return Created(live, tokens, invite)
 
     def new_match(self, kind: GameKind, mode: str, players: list[str], setup: Any, clock: ClockSettings | None,
                   seats: list[Seat], seed: int | None = None, *, level: str | None = None, human: int | None = None,
-                  agreed_hints: bool = False) -> LiveGame:
+                  agreed_hints: bool = False, rated: bool = False) -> LiveGame:
         """A new match in memory (not stored yet), its first chance decided (the first tile is drawn, or turned
         up, at once: nobody's move decides it)."""
         # 62 random bits: the tiles drawn so far must not tell the seed (and with it every tile to come).
@@ -240,7 +242,7 @@ class Sessions:
         state = kind.new_state(setup)
         live = LiveGame(new_id(), kind, mode, players, seed, setup, now(), [], [], state, 0, seats,
                         Clock.new(clock, len(players)) if clock is not None else None, level=level, human=human,
-                        agreed_hints=agreed_hints)
+                        agreed_hints=agreed_hints, rated=rated)
         live.state, live.actions, live.infos = self.advance_chance(live, state.copy())
         return live
 
@@ -263,7 +265,7 @@ class Sessions:
             level=live.level, human=live.human, players=live.players if kind is not CASTLE else None, seed=live.seed,
             setup=kind.setup_to_json(live.setup), moves=[str(a) for a in live.actions],
             status="over" if live.over else "playing", scores=kind.scores(state), turn=kind.turn(state),
-            revision=live.revision, hints=live.agreed_hints, imported=live.imported,
+            revision=live.revision, hints=live.agreed_hints, imported=live.imported, rated=live.rated,
         )
 
     def _add(self, live: LiveGame) -> None:
@@ -291,9 +293,9 @@ class Sessions:
 
     # --------------------------------------------- the seats, the end, rematches
 
-    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None
-             ) -> Created:
-        return joining.join(self, game_id, invite, name, kind, key)
+    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None,
+             player: Player | None = None, player_token: str | None = None) -> Created:
+        return joining.join(self, game_id, invite, name, kind, key, player, player_token)
 
     def invite(self, game_id: str, token: str | None, kind: str | None = None) -> str:
         return joining.new_invitation(self, game_id, token, kind)
@@ -477,9 +479,10 @@ class Sessions:
         extras = self._extras(live, state, clock, all_infos, takeback)
         job_due = self._job_due(live, state)
         over = live.ended is not None or state.is_over()
+        rated = ratings.end_writer(live, state, over, self.now(), self.repo.postgres)  # a rated game's result
         written = self.repo.save(
             live.id, live.revision, [str(a) for a in all_actions], "over" if over else "playing",
-            live.kind.scores(state), live.kind.turn(state), extras, job_due, added, seats,
+            live.kind.scores(state), live.kind.turn(state), extras, job_due, added, seats, rated,
         )
         if written == "gone":
             self._forget(live)

@@ -65,6 +65,8 @@ def ask(sessions: Sessions, game_id: str, token: str | None, revision: int | Non
     live = sessions.get(game_id)
     with live.lock:
         seat = _checked(sessions, live, token, revision)
+        if live.rated:
+            raise ServiceError(409, "takeback", "rated-no-takeback")
         request = _request(live)
         if request["asked_by"] is not None:
             raise ServiceError(409, "takeback", "takeback-open")
@@ -120,8 +122,9 @@ def withdraw(sessions: Sessions, game_id: str, token: str | None, revision: int 
 
 
 def takeback_view(live: LiveGame) -> TakebackView | None:
-    """The takebacks of a game with a friend that is on, as its view shows them (None in any other game)."""
-    if not _takes_back(live) or live.over or live.waiting_for_friend:
+    """The takebacks of a game with a friend that is on, as its view shows them (None in any other game, and in a
+    rated game, which has none)."""
+    if not _takes_back(live) or live.over or live.waiting_for_friend or live.rated:
         return None
     request = _request(live)
     asked_by: int | None = request["asked_by"]
