@@ -345,8 +345,7 @@ class Sessions:
 
     def act(self, game_id: str, text: str, revision: int | None = None, token: str | None = None,
             kind: str | None = None, loaded: LiveGame | None = None) -> LiveGame:
-        """Play a person's move (in notation); the engine's refusal becomes a 4xx error with its message.
-        ``loaded``: the match as this request has just read it (:meth:`get`), not asked of the database again."""
+        """Play a person's move (in notation; on ``loaded``, the match as the request just read it, if given)."""
         live = loaded if loaded is not None else self.get(game_id, kind)
         with live.lock:
             self._acting_seat(live, token, revision)
