@@ -654,12 +654,15 @@ SUCCESS: dict[tuple[str, str], str] = {
     ("get", "/api/games/{game_id}/analysis"): "AnalysisView",
     ("post", "/api/analysis"): "AnalysisView",
     ("get", "/api/words"): "Words",
+    # issue 39: the live games to watch, a word at the table
+    ("get", "/api/live"): "LiveGames",
+    ("post", "/api/games/{game_id}/say"): "Said",
 }
 SEATED = {"/api/games/{game_id}/actions", "/api/games/{game_id}/draw", "/api/games/{game_id}/undo",
           "/api/games/{game_id}/resign", "/api/games/{game_id}/abort", "/api/games/{game_id}/invite",
           "/api/games/{game_id}/rematch", "/api/games/{game_id}", "/api/games/{game_id}/takeback",
           "/api/games/{game_id}/takeback/accept", "/api/games/{game_id}/takeback/decline",
-          "/api/games/{game_id}/takeback/withdraw"}
+          "/api/games/{game_id}/takeback/withdraw", "/api/games/{game_id}/say"}
 """The routes that change a game (and need a seat's token), by path: their POST or DELETE."""
 OPEN_OBJECTS = {"MessageView.params", "ErrorAnswer.params"}
 """A message's values: which a message takes is the catalogue's (its arguments), said in MessageView's description."""

@@ -66,7 +66,9 @@ from zamek.server.schemas import (
     errors,
 )
 from zamek.server.service import GameService, WebConfig
+from zamek.server.talk import add_talk_routes
 from zamek.server.throttle import Referee, Throttled, client_key
+from zamek.server.watchlist import add_watch_routes
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_IMPORT_BYTES: Final = 2_000_000
@@ -329,6 +331,8 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return adopted
 
     add_match_routes(app, service, referee)
+    add_watch_routes(app, service)  # issue 39: the live games to watch
+    add_talk_routes(app, service)  # issue 39: a word at the table
 
     # Hints and analyses are the costliest answers: each client has a rate of them, and a number at once.
     @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422, 429),

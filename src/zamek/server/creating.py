@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 def create(sessions: Sessions, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
            clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None,
-           hints: bool = False) -> Created:
+           hints: bool = False, listed: bool = False) -> Created:
     """Start a castle game: against the computer (``level``, the person's ``seat``), for two people at one
     screen, or against a friend who opens the invitation (``seat`` is the creator's; ``hints``: both may ask
-    for hints)."""
+    for hints; ``listed``: among the live games anyone may watch)."""
     human: int | None = None
     mine = {"first": 0, "second": 1}.get(seat, secrets.randbelow(2))
     players: list[SeatPlayer] = ["person", "person"]
@@ -40,24 +40,30 @@ def create(sessions: Sessions, mode: str, level: str | None, seat: str, setup: S
         players[1 - mine] = "open"
     elif clock is not None:
         raise ServiceError(422, "invalid", "clocks-friend")
+    elif listed:
+        raise ServiceError(422, "invalid", "listed-friends")
     names: list[str | None] = [None, None]
     names[mine] = clean_name(name)
     if mode == FRIEND:
         names[1 - mine] = clean_name(friend)  # a rematch's seat waits for a known player
     return sessions.start(CASTLE, mode, players_for(mode, level, human), players, setup, seed, clock, names,
-                          level=level, human=human, hints=hints and mode == FRIEND)
+                          level=level, human=human, hints=hints and mode == FRIEND, listed=listed)
 
 
 def create_knights(sessions: Sessions, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
-                   name: str | None = None, names: list[str | None] | None = None) -> Created:
+                   name: str | None = None, names: list[str | None] | None = None, listed: bool = False
+                   ) -> Created:
     """Start a game of Rycerze i zamki: each seat's player is 'person' (at the creator's screen), 'friend' (who
-    opens the invitation) or a computer player."""
+    opens the invitation) or a computer player; ``listed``: among the live games anyone may watch."""
     if clock is not None and "friend" not in kinds:
         raise ServiceError(422, "invalid", "clocks-friends")
+    if listed and "friend" not in kinds:
+        raise ServiceError(422, "invalid", "listed-friends")
     seats: list[SeatPlayer] = ["person" if k == "person" else "open" if k == "friend" else "computer"
                                for k in kinds]
     if names is None:
         first = kinds.index("person") if "person" in kinds else -1
         names = [clean_name(name) if i == first else None for i in range(len(kinds))]
-    return sessions.start(KNIGHTS, "table", list(kinds), seats, KnightsSetup(players=len(kinds)), seed, clock, names)
+    return sessions.start(KNIGHTS, "table", list(kinds), seats, KnightsSetup(players=len(kinds)), seed, clock, names,
+                          listed=listed)
 

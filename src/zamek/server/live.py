@@ -76,6 +76,8 @@ class LiveGame:
     """A game against a friend created with hints allowed (the friend joined knowing it)."""
     imported: bool = False
     """A castle game made from a saved game's record."""
+    listed: bool = False
+    """Listed among the live games anyone may watch (``GET /api/live``): its creator asked for it."""
     deadline_ms: int | None = None
     """When the time of the seat to move runs out (before the game has started: its time for a first move)."""
     takeback: dict[str, Any] | None = None

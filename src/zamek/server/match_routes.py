@@ -84,11 +84,11 @@ def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None
             referee.hit("computer", client)
             computer.make_room(client)
         if knights:
-            created = service.create_knights(list(body.seats or []), body.seed, body.clock, body.name)
+            created = service.create_knights(list(body.seats or []), body.seed, body.clock, body.name, body.listed)
         else:
             setup = Setup.parse(body.rule_set())
             created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name,
-                                     body.hints)
+                                     body.hints, body.listed)
         with_computer(client, created)
         return service.seated_view(created, lang)
 

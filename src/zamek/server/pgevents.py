@@ -6,6 +6,9 @@ Every stored change sends a notification on the channel ``zamek`` in its own tra
 through a :class:`~zamek.server.events.LocalEvents`; after a lost connection it reads the revision of every
 game it streams again, so that no change is missed.
 
+A word said at a table (:mod:`zamek.server.talk`) is told to the other processes as it is said, ``s PROCESS GAME SEAT
+MESSAGE``, and kept nowhere: a process that does not hear it (its connection was lost a moment) does not send it.
+
 Presence (which seats have a page open, how many spectators watch) lives in the processes that hold the streams:
 each tells the others ``p PROCESS GAME SEATS WATCHING`` when it changes, and again every few seconds; a process that
 stops telling (it died) is forgotten after ``PRESENCE_SECONDS``.
@@ -54,6 +57,9 @@ class PgEvents:
         self._remote: dict[str, dict[str, tuple[list[int], int, float]]] = {}
         """By game, by process: the seats connected there, its spectators, and when it last told them."""
         self._outbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        """Games whose presence to tell; an empty text only wakes the teller for ``_notes``."""
+        self._notes: queue.SimpleQueue[str] = queue.SimpleQueue()
+        """Notifications to send as they are (the words said at tables)."""
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
         self.listening = threading.Event()
@@ -98,6 +104,17 @@ class PgEvents:
         with self._lock:
             count += sum(n for _seats, n, seen in self._remote.get(game_id, {}).values() if seen >= horizon)
         return count
+
+    def say(self, game_id: str, seat: int, message: str) -> None:
+        self.local.say(game_id, seat, message)
+        self._notes.put(f"s {self.name} {game_id} {seat} {message}")
+        self._outbox.put("")
+
+    def said(self, game_id: str, after: int) -> list[tuple[int, int, str]]:
+        return self.local.said(game_id, after)
+
+    def said_last(self) -> int:
+        return self.local.said_last()
 
     def start(self) -> None:
         for target, name in ((self._listen, "zamek-listen"), (self._tell, "zamek-presence")):
@@ -148,6 +165,8 @@ class PgEvents:
                 self.local.publish(parts[1], int(parts[2]))
             elif parts[0] == "g" and len(parts) == 2:
                 self.local.gone(parts[1])
+            elif parts[0] == "s" and len(parts) == 5 and parts[1] != self.name:
+                self.local.say(parts[2], int(parts[3]), parts[4])
             elif parts[0] == "p" and len(parts) in (4, 5) and parts[1] != self.name:
                 seats = [int(s) for s in parts[3].split(",") if s]
                 watching = int(parts[4]) if len(parts) == 5 else 0  # a process of a version that did not count them
@@ -180,6 +199,8 @@ class PgEvents:
                         except queue.Empty:
                             game_id = None
                         games = [game_id] if game_id else []
+                        while not self._notes.empty():
+                            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._notes.get()))
                         if time.monotonic() >= beat + HEARTBEAT_SECONDS:
                             beat = time.monotonic()
                             games = list(self.local.watched())

@@ -66,7 +66,8 @@ def _offer(sessions: Sessions, live: LiveGame, seat: int) -> Created:
     seats, tokens, _ = seats_for(seat_players, now(), names)
     seats = [replace(s, invite_digest=None) for s in seats]  # kept for known players: no invitation opens them
     settings = live.clock.settings if live.clock is not None else None
-    new = sessions.new_match(live.kind, live.mode, players, live.setup, settings, seats, agreed_hints=live.agreed_hints)
+    new = sessions.new_match(live.kind, live.mode, players, live.setup, settings, seats, agreed_hints=live.agreed_hints,
+                              listed=live.listed)
     live.rematch = new.id
     with restored_on_failure(lambda: setattr(live, "rematch", None)):
         sessions.commit(live, live.state, [], [], added=Added(sessions.stored(new), new.seats,

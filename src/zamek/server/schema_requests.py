@@ -44,6 +44,10 @@ class NewGame(Request):
     sokol: bool = False
     gate_guard: bool = False
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+    listed: bool = False
+    """A game with friends elsewhere (the castle game's 'friend' mode, a card game with a 'friend' seat): list it among
+    the live games anyone may watch (``GET /api/live``) once every seat is taken. A game is private without it: only
+    those who have its link see it."""
 
     @field_validator("rules")
     @classmethod
@@ -75,6 +79,8 @@ class NewGame(Request):
             raise InvalidRequest("clocks-friend")
         if self.seed is not None and self.mode == "friend":
             raise InvalidRequest("friend-seed")
+        if self.listed and self.mode != "friend":
+            raise InvalidRequest("listed-friends")
         return self
 
     def _knights(self) -> NewGame:
@@ -86,6 +92,8 @@ class NewGame(Request):
             raise InvalidRequest("friends-seed")
         if self.clock is not None and "friend" not in self.seats:
             raise InvalidRequest("clocks-friends")
+        if self.listed and "friend" not in self.seats:
+            raise InvalidRequest("listed-friends")
         return self
 
     def _contradiction(self, rules: str) -> str | None:

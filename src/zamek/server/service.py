@@ -177,12 +177,13 @@ class GameService:
         return self.sessions.get(game_id, kind)
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
-               clock: ClockSettings | None = None, name: str | None = None, hints: bool = False) -> Created:
-        return self.sessions.create(mode, level, seat, setup, seed, clock, name, hints=hints)
+               clock: ClockSettings | None = None, name: str | None = None, hints: bool = False,
+               listed: bool = False) -> Created:
+        return self.sessions.create(mode, level, seat, setup, seed, clock, name, hints=hints, listed=listed)
 
     def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
-                       name: str | None = None) -> Created:
-        return self.sessions.create_knights(kinds, seed, clock, name)
+                       name: str | None = None, listed: bool = False) -> Created:
+        return self.sessions.create_knights(kinds, seed, clock, name, listed=listed)
 
     def import_record(self, raw: Any) -> Created:
         return self.sessions.import_record(raw)

@@ -84,8 +84,11 @@ class MatchRow(Base):
     active_ms: Mapped[int] = mapped_column(BigInteger, server_default="0")
     """When the match was made or last changed, by the server's clock (epoch milliseconds, as the game clocks'
     deadlines): a match left unfinished long after it is removed (:mod:`zamek.server.expiry`)."""
+    listed: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    """Its creator listed it among the live games anyone may watch (``GET /api/live``); a game by link is not."""
 
-    __table_args__ = (Index("ix_matches_status_active_ms", "status", "active_ms"),)
+    __table_args__ = (Index("ix_matches_status_active_ms", "status", "active_ms"),
+                      Index("ix_matches_listed_status_active_ms", "listed", "status", "active_ms"))
 
 
 @dataclass
@@ -109,6 +112,7 @@ class StoredMatch:
     players: list[str] | None = None
     hints: bool = False
     imported: bool = False
+    listed: bool = False
 
     @classmethod
     def of(cls, row: MatchRow) -> StoredMatch:
@@ -117,7 +121,7 @@ class StoredMatch:
             seed=row.seed, setup=dict(row.setup), moves=list(row.moves), status=row.status, scores=list(row.scores),
             turn=row.turn, revision=row.revision, level=row.level, human=row.human,
             players=list(row.players) if row.players is not None else None, hints=bool(row.hints),
-            imported=bool(row.imported),
+            imported=bool(row.imported), listed=bool(row.listed),
         )
 
 

@@ -1,0 +1,74 @@
+"""The watch list: the live games anyone may watch (``GET /api/live``).
+
+A game is listed only when its creator asked for it (``NewGame.listed``, a box of the new game's form; a rematch of a
+listed game is listed too): a game with a friend by link stays private, its id never shown to strangers. It is listed
+while it is played with every seat taken, the most highly rated first once players have ratings (the higher of its
+players'), else the latest active first. A line holds only what its spectators see: names, scores, turn, clock kind,
+how many watch; never a token or an invitation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from fastapi import FastAPI, Query
+from fastapi.concurrency import run_in_threadpool
+
+from zamek.castle import record as records
+from zamek.server.events import GameEvents
+from zamek.server.live import PEOPLE
+from zamek.server.schema_watch import LiveGames, LiveLine
+from zamek.server.schemas import errors
+from zamek.server.service import GameService
+from zamek.server.tables import Extras, StoredMatch
+
+MAX_LISTED: Final = 100
+"""The most games one answer lists."""
+
+Ratings = Callable[[Sequence[StoredMatch]], dict[str, float]]
+"""The higher of its players' ratings, by game id, for the games that have rated players."""
+
+
+def no_ratings(_games: Sequence[StoredMatch]) -> dict[str, float]:
+    return {}
+
+
+def live_line(game: StoredMatch, names: Sequence[str | None], extras: Extras | None, watching: int,
+              rating: float | None) -> LiveLine:
+    """What a spectator sees of a listed game without opening it."""
+    castle = game.kind == "castle"
+    clock = extras.clock if extras is not None and isinstance(extras.clock, dict) else None
+    settings = clock.get("settings") if clock is not None else None
+    kind = settings.get("kind") if isinstance(settings, dict) else None
+    seats = len(game.scores)
+    return LiveLine(
+        id=game.id, game="castle" if castle else "knights",
+        rules=records.setup_from_json(game.setup).name if castle else None,
+        names=[names[s] if s < len(names) else None for s in range(seats)],
+        computer=[not castle and game.players is not None and game.players[s] not in PEOPLE for s in range(seats)],
+        scores=list(game.scores), turn=game.turn, clock=kind if kind in ("live", "correspondence") else None,
+        watching=watching, rating=rating, updated_at=game.updated_at)
+
+
+def live_games(service: GameService, events: GameEvents, limit: int, ratings: Ratings = no_ratings) -> LiveGames:
+    """The listed games being played (see the module's doc), ``limit`` at most."""
+    games = service.repo.listed_live(MAX_LISTED)
+    rated = ratings(games)
+    games.sort(key=lambda g: -rated.get(g.id, float("-inf")))  # stable: the latest active first among equals
+    games = games[:limit]
+    names = service.repo.names_of(g.id for g in games)
+    extras = service.repo.extras_of(g.id for g in games)
+    return LiveGames(games=[live_line(g, names.get(g.id, []), extras.get(g.id), events.watching(g.id),
+                                      rated.get(g.id)) for g in games])
+
+
+def add_watch_routes(app: FastAPI, service: GameService, ratings: Ratings = no_ratings) -> None:
+    """Add ``GET /api/live``."""
+
+    @app.get("/api/live", responses=errors(422))
+    async def live(limit: int = Query(default=30, ge=1, le=MAX_LISTED)) -> LiveGames:
+        """The live games anyone may watch: those their creators listed, being played with every seat taken, the
+        most highly rated first (without ratings: the latest active first). Only what a spectator sees; open one
+        with ``GET /api/games/{id}`` and its events without a token."""
+        return await run_in_threadpool(live_games, service, service.events, limit, ratings)
