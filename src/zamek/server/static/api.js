@@ -174,7 +174,12 @@ export const games = {
   remove: (id) => call("DELETE", `/api/games/${id}`, undefined, seats.any(id)).then(() => seats.forget(id)),
   importRecord: (text, lang) => call("POST", `/api/import${query({ lang })}`, text).then(seated("castle")),
   recordUrl: (id) => `/api/games/${id}/record`,
+  // The live games anyone may watch (those their creators listed), the most highly rated first.
+  live: () => call("GET", "/api/live"),
 };
+
+// A word at the table (either game): one of the fixed messages (/api/meta's table_messages), said by a seat's token.
+export const sayAtTable = (id, message, token) => call("POST", `/api/games/${id}/say`, { message }, token);
 
 // Rycerze i zamki: the same routes (/api/games), the game named at its start. A seat's view (its hand, its legal
 // moves) is asked with that seat's token; without one, the answer is the public view (a spectator's, the table's).

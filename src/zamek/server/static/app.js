@@ -13,6 +13,7 @@ import { icon } from "./icons.js";
 import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKnightsJoin } from "./knights.js";
 import { openJoin, openLobby } from "./lobby.js";
 import { openReplay, replayKey, stopReplayPlay } from "./replay.js";
+import { setTableMessages } from "./talk.js";
 import { initTurn, leaveTurn, showTitle } from "./turn.js";
 import { copyBox, h, main, pageUrl, showError, state, stopWatching, t } from "./ui.js";
 import { loadWords } from "./words.js";
@@ -133,6 +134,7 @@ async function start() {
     return;
   }
   setClientLanguage(state.lang);
+  setTableMessages(state.meta && state.meta.table_messages);
   await languageNames();
   initTurn((key, values) => t(key, values));
   window.addEventListener("hashchange", route);
