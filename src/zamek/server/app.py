@@ -48,6 +48,7 @@ from zamek.server.knights_schemas import LobbyGames
 from zamek.server.layout import Geometry, geometry
 from zamek.server.match_routes import add_match_routes
 from zamek.server.metrics import add_health_and_metrics
+from zamek.server.player_routes import add_player_routes
 from zamek.server.routing import Lang, Token, chosen_language, preferred_language
 from zamek.server.schemas import (
     API_HEADER,
@@ -331,6 +332,7 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
         return adopted
 
     add_match_routes(app, service, referee)
+    add_player_routes(app, service, referee)  # issue 39: identities, ratings, player pages, the leaderboard
     add_watch_routes(app, service)  # issue 39: the live games to watch
     add_talk_routes(app, service)  # issue 39: a word at the table
 

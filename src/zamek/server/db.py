@@ -127,6 +127,10 @@ class Repository:
         with self._write_lock, Session(self.engine) as session, session.begin():
             yield session
 
+    def transaction(self) -> AbstractContextManager[Session]:
+        """A write transaction for the other stores of this database (players and ratings)."""
+        return self._writing()
+
     @staticmethod
     def describe(url: str) -> str:
         """The database's URL without its password (for messages)."""
@@ -183,14 +187,14 @@ class Repository:
     def save(
         self, game_id: str, expected: int, moves: list[str], status: str, scores: list[int], turn: int,
         extras: Extras | None = None, job_due_ms: int | None = None, added: Added | None = None,
-        seats: Sequence[tuple[Seat, Seat]] = (),
+        seats: Sequence[tuple[Seat, Seat]] = (), also: Callable[[Session], None] | None = None,
     ) -> Written:
         """Store a match's new move list (and its extras, the computer's next turn: due at ``job_due_ms``, or
         none; and ``added``, a match this change makes) in one transaction, only if the stored match is still at
         revision ``expected``; it then has revision ``expected + 1``. ``seats`` are the seats this change gives (a
         friend joining), each as this process saw it and as it becomes: stored only if the seat is still as seen
-        (another process may have issued a new invitation, or the seat's token may have been used). A refused
-        change stores nothing."""
+        (another process may have issued a new invitation, or the seat's token may have been used). ``also``
+        writes more in the same transaction (a rated game's result). A refused change stores nothing."""
         revision = expected + 1
         try:
             with self._writing() as session:
@@ -206,6 +210,8 @@ class Repository:
                     _give_seat(session, game_id, seen, seat)
                 if added is not None:
                     self._insert(session, added)
+                if also is not None:
+                    also(session)
                 self._notify(session, f"c {game_id} {revision}")
                 return "stored"
         except _SeatChanged:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from zamek.server.errors import ServiceError, reloaded
 from zamek.server.games import MoveInfo
 from zamek.server.live import Created
+from zamek.server.players import Player
 from zamek.server.seats import clean_name, digest, new_secret
 from zamek.server.tables import now
 
@@ -19,18 +20,25 @@ if TYPE_CHECKING:
 
 
 def join(sessions: Sessions, game_id: str, invite: str, name: str | None, kind: str | None = None,
-         key: str | None = None) -> Created:
+         key: str | None = None, player: Player | None = None, player_token: str | None = None) -> Created:
     """Take a free seat of a match with its invitation code; return the match, the seat, its token. The seat and
     the match's change are stored in one transaction, only if the seat is still as this process saw it (two
     friends at once: one gets the seat). The same code with the same joining ``key`` gives the same seat again
-    (a new token) until its token is first used."""
+    (a new token) until its token is first used. A ``player`` (its ``player_token``) holds the seat as that player:
+    the seat's token is the player's; a rated game takes only a player, and not the one already seated."""
     for attempt in range(2):
         live = sessions.get(game_id, kind)
         with live.lock:
             if live.over:
                 raise ServiceError(409, "game-over", "game-over")
+            if player is not None and any(s.token_digest == player.token_digest for s in live.seats
+                                          if not s.rejoined(invite, key)):
+                raise ServiceError(409, "same-player", "same-player")
+            if live.rated and player is None:
+                raise ServiceError(401, "no-player", "rated-needs-player")
             again = [s for s in live.seats if s.rejoined(invite, key)]
-            token = new_secret()
+            token = player_token if player is not None and player_token is not None else new_secret()
+            name = player.name if player is not None else name
             if again:
                 was = again[0]
                 seat = replace(was, token_digest=digest(token), name=clean_name(name) or was.name)

@@ -76,6 +76,8 @@ class LiveGame:
     """A game against a friend created with hints allowed (the friend joined knowing it)."""
     imported: bool = False
     """A castle game made from a saved game's record."""
+    rated: bool = False
+    """A game between two players with identities that counts for their ratings: no hints, no takebacks."""
     listed: bool = False
     """Listed among the live games anyone may watch (``GET /api/live``): its creator asked for it."""
     deadline_ms: int | None = None
@@ -96,7 +98,7 @@ class LiveGame:
     def hints_allowed(self) -> bool:
         """Whether a player may ask for hints: against the computer and at one screen always, against a friend
         when both agreed."""
-        return self.mode != FRIEND or self.agreed_hints
+        return (self.mode != FRIEND or self.agreed_hints) and not self.rated
 
     @property
     def over(self) -> bool:

@@ -23,12 +23,13 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel
 
 from zamek import Setup
+from zamek.server import players
 from zamek.server.cache import Body
 from zamek.server.events import stream
 from zamek.server.games.knights import KNIGHTS
 from zamek.server.knights_schemas import KnightsSavedGame, KnightsView, SeatedKnightsView
 from zamek.server.live import PEOPLE, Created, LiveGame
-from zamek.server.routing import Lang, Token, event_stream, last_event_id
+from zamek.server.routing import Lang, PlayerToken, Token, event_stream, last_event_id
 from zamek.server.schemas import (
     GameStatus,
     GameView,
@@ -78,25 +79,30 @@ def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None
         if has_computer(game):
             computer.note(game.id, client, game.computer_to_move())
 
-    def create(body: NewGame, lang: str, client: str) -> SeatedView | SeatedKnightsView:
+    def create(body: NewGame, lang: str, client: str, player_token: str | None) -> SeatedView | SeatedKnightsView:
         knights = body.game == KNIGHTS.name
+        player = players.authenticate(service.repo, player_token, required=False)
         if any(k not in PEOPLE for k in body.seats or ()) if knights else body.mode == "computer":
             referee.hit("computer", client)
             computer.make_room(client)
         if knights:
-            created = service.create_knights(list(body.seats or []), body.seed, body.clock, body.name, body.listed)
+            created = service.create_knights(list(body.seats or []), body.seed, body.clock, body.name, player,
+                                             body.rated, body.listed)
         else:
             setup = Setup.parse(body.rule_set())
             created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name,
-                                     body.hints, body.listed)
+                                     body.hints, player, body.rated, body.listed)
+        players.give_player_seats(created, player, player_token)
         with_computer(client, created)
         return service.seated_view(created, lang)
 
-    @app.post("/api/games", status_code=201, responses=errors(422, 429), response_model=Seated, dependencies=creating)
-    def new_game(body: NewGame, lang: Lang, request: Request) -> Response:
+    @app.post("/api/games", status_code=201, responses=errors(401, 422, 429), response_model=Seated,
+              dependencies=creating)
+    def new_game(body: NewGame, lang: Lang, request: Request, player: PlayerToken = None) -> Response:
         """Start a match (``game``: 'castle' or 'knights'); the answer is its first position with the tokens of the
-        creator's seats and, when seats wait for friends, the invitation code of the link to send."""
-        return answer(create(body, lang, client_key(request.scope)), 201)
+        creator's seats and, when seats wait for friends, the invitation code of the link to send. With a player's
+        ``X-Zamek-Player`` header the creator's seat is that player's (its token is the player's)."""
+        return answer(create(body, lang, client_key(request.scope), player), 201)
 
     @app.get("/api/games/{game_id}", responses=errors(400, 401, 403, 404, 422), response_model=View)
     def get_game(game_id: str, request: Request, token: Token, lang: Lang, seat: int | None = None) -> Response:
@@ -185,16 +191,20 @@ def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None
         live = change(game_id, token, body.revision if body else None)
         return answer(service.view(game_id, lang, live, token=token))
 
-    def joined(game_id: str, body: Join, lang: str, kind: str | None) -> SeatedView | SeatedKnightsView:
-        return service.seated_view(service.join(game_id, body.invite, body.name, kind, body.key), lang,
-                                   seated=True)
+    def joined(game_id: str, body: Join, lang: str, kind: str | None, player_token: str | None
+               ) -> SeatedView | SeatedKnightsView:
+        player = players.authenticate(service.repo, player_token, required=False)
+        return service.seated_view(service.join(game_id, body.invite, body.name, kind, body.key, player,
+                                                player_token), lang, seated=True)
 
-    @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(403, 404, 409, 422, 429),
+    @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(401, 403, 404, 409, 422, 429),
               response_model=Seated, dependencies=[Depends(referee.limit("join"))])
-    def join(game_id: str, body: Join, lang: Lang) -> Response:
+    def join(game_id: str, body: Join, lang: Lang, player: PlayerToken = None) -> Response:
         """Take a free seat with the invitation code of the link; the answer has the seat's token. Asked again with
-        the same code (an answer lost on the way), it gives the same seat a new token, until that token is used."""
-        return answer(joined(game_id, body, lang, None), 201)
+        the same code (an answer lost on the way), it gives the same seat a new token, until that token is used.
+        With a player's ``X-Zamek-Player`` header the seat is that player's (its token is the player's); a rated
+        game takes only a player."""
+        return answer(joined(game_id, body, lang, None, player), 201)
 
     @app.post("/api/games/{game_id}/invite", responses=errors(401, 403, 404, 409, 422))
     def invite(game_id: str, token: Token) -> Invitation:

@@ -7,7 +7,7 @@ import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -24,6 +24,11 @@ async def seat_token(credentials: Annotated[HTTPAuthorizationCredentials | None,
 
 Token = Annotated[str | None, Depends(seat_token)]
 """A route's parameter for the request's seat token (the route decides whether it is needed)."""
+
+
+PlayerToken = Annotated[str | None, Header(alias="X-Zamek-Player", description="a player's secret token, from the "
+                                           "answer that created the player (zamek.server.players)")]
+"""A route's parameter for the token of the player a request acts as (the route decides whether it is needed)."""
 
 
 def preferred_language(header: str | None) -> str:

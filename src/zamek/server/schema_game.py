@@ -394,6 +394,8 @@ class GameView(Answer):
     events' ``presence`` tells of each change."""
     takeback: TakebackView | None = None
     """A game with a friend, on and under way: takebacks by agreement (None in the other games)."""
+    rated: bool = False
+    """The game counts for both players' ratings (issue 39): no hints, no takebacks."""
 
 
 class SeatedView(GameView):

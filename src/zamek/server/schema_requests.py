@@ -37,6 +37,9 @@ class NewGame(Request):
     hints: bool = False
     """Against a friend: allow hints (the best moves, ``/hints``) to both players; the friend sees it before
     joining, and joining agrees to it. Against the computer and at one screen hints are always allowed."""
+    rated: bool = False
+    """Against one friend, asked by a player (``X-Zamek-Player``): the game counts for both players' ratings; the
+    friend must join as a player. No hints, no takebacks."""
     rules: str | None = Field(default=None, max_length=100, examples=["zamek+sokol", "castle2003+sokol+gate-guard"])
     """The rule set's name (``/api/meta`` lists them: ``rule_sets``); None: the one ``edition``, ``sokol`` and
     ``gate_guard`` name. Those older fields may come with it only where they agree with it."""

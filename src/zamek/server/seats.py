@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final, Literal
@@ -130,16 +130,18 @@ def prove_seat(seats: Sequence[Seat], token: str | None) -> int:
     return seat
 
 
-def seats_for(players: Sequence[SeatPlayer], when: datetime,
-              names: Sequence[str | None] = ()) -> tuple[list[Seat], dict[int, str], str | None]:
-    """New seats: a token for each person's seat, one invitation code for the open ones.
+def seats_for(players: Sequence[SeatPlayer], when: datetime, names: Sequence[str | None] = (),
+              bound: Mapping[int, str] | None = None) -> tuple[list[Seat], dict[int, str], str | None]:
+    """New seats: a token for each person's seat, one invitation code for the open ones; a seat of ``bound`` is a
+    player's (:mod:`zamek.server.players`), held by the player's token digest: the player's own token proves it.
 
     Returns the seats, each person seat's token (given once, to the game's creator) and the code.
     """
-    tokens = {i: new_secret() for i, p in enumerate(players) if p == "person"}
+    bound = bound or {}
+    tokens = {i: new_secret() for i, p in enumerate(players) if p == "person" and i not in bound}
     invite = new_secret() if "open" in players else None
     seats = [
-        Seat(i, p, digest(tokens[i]) if i in tokens else None,
+        Seat(i, p, digest(tokens[i]) if i in tokens else bound.get(i),
              digest(invite) if p == "open" and invite is not None else None,
              names[i] if i < len(names) else None, when if p == "person" else None)
         for i, p in enumerate(players)

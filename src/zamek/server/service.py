@@ -19,7 +19,7 @@ from zamek import Setup, ZamekError
 from zamek.castle import analysis as judging
 from zamek.castle import record as records
 from zamek.i18n import BASE, say
-from zamek.server import expiry, takeback
+from zamek.server import creating, expiry, joining, takeback
 from zamek.server.advice import Advisor, analysis_view, distinct_hints, hint_move
 from zamek.server.cache import Body
 from zamek.server.clock import ClockSettings
@@ -32,6 +32,7 @@ from zamek.server.games.castle import CASTLE
 from zamek.server.games.knights import KNIGHTS, ComputerSeatError, knights_line, knights_view
 from zamek.server.knights_schemas import KnightsLine, KnightsSavedGame, KnightsView, SeatedKnightsView
 from zamek.server.live import PEOPLE
+from zamek.server.players import Player
 from zamek.server.schemas import (
     Adopted,
     AnalysisView,
@@ -178,12 +179,15 @@ class GameService:
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
                clock: ClockSettings | None = None, name: str | None = None, hints: bool = False,
-               listed: bool = False) -> Created:
-        return self.sessions.create(mode, level, seat, setup, seed, clock, name, hints=hints, listed=listed)
+               player: Player | None = None, rated: bool = False, listed: bool = False) -> Created:
+        return creating.create(self.sessions, mode, level, seat, setup, seed, clock, name, hints=hints,
+                               player=player, rated=rated, listed=listed)
 
     def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
-                       name: str | None = None, listed: bool = False) -> Created:
-        return self.sessions.create_knights(kinds, seed, clock, name, listed=listed)
+                       name: str | None = None, player: Player | None = None, rated: bool = False,
+                       listed: bool = False) -> Created:
+        return creating.create_knights(self.sessions, kinds, seed, clock, name, player=player, rated=rated,
+                                       listed=listed)
 
     def import_record(self, raw: Any) -> Created:
         return self.sessions.import_record(raw)
@@ -208,9 +212,9 @@ class GameService:
     def undo(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
         return self.sessions.undo(game_id, revision, token)
 
-    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None
-             ) -> Created:
-        return self.sessions.join(game_id, invite, name, kind, key)
+    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None,
+             player: Player | None = None, player_token: str | None = None) -> Created:
+        return joining.join(self.sessions, game_id, invite, name, kind, key, player, player_token)
 
     def invite(self, game_id: str, token: str | None) -> str:
         return self.sessions.invite(game_id, token)
@@ -388,7 +392,7 @@ class GameService:
         with live.lock:
             seat = prove_seat(live.seats, token)
             if not live.hints_allowed:
-                raise ServiceError(403, "hints-off", "hints-off")
+                raise ServiceError(403, "hints-off", "rated-no-hints" if live.rated else "hints-off")
             if live.over:
                 raise ServiceError(409, "game-over", "game-over")
             if live.waiting_for_friend:

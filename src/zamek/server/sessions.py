@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from zamek import MalformedActionError, Phase, Setup, ZamekError
-from zamek.server import creating, endings, joining, rematch
+from zamek.server import creating, endings, joining, ratings, rematch
 from zamek.server.cache import KEPT_POSITIONS, RecentGames, ViewCache
 from zamek.server.clock import Clock, ClockSettings
 from zamek.server.db import Added, Repository
@@ -195,7 +195,8 @@ class Sessions:
                                                                                  stored.human)
         live = LiveGame(stored.id, kind, stored.mode, list(players), stored.seed, setup, stored.created_at, actions,
                         infos, state, stored.revision, level=stored.level, human=stored.human,
-                        agreed_hints=stored.hints, imported=stored.imported, listed=stored.listed)
+                        agreed_hints=stored.hints, imported=stored.imported, rated=stored.rated,
+                        listed=stored.listed)
         try:
             self._read_extras(live)
         except (LookupError, TypeError, ValueError) as exc:
@@ -215,25 +216,26 @@ class Sessions:
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
                clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None,
                hints: bool = False, listed: bool = False) -> Created:
-        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints, listed)
+        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints, listed=listed)
 
     def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
                        name: str | None = None, names: list[str | None] | None = None, listed: bool = False
                        ) -> Created:
-        return creating.create_knights(self, kinds, seed, clock, name, names, listed)
+        return creating.create_knights(self, kinds, seed, clock, name, names, listed=listed)
 
     def start(self, kind: GameKind, mode: str, players: list[str], seat_players: list[SeatPlayer], setup: Any,
                seed: int | None, clock: ClockSettings | None, names: list[str | None], *, level: str | None = None,
-               human: int | None = None, hints: bool = False, listed: bool = False) -> Created:
-        seats, tokens, invite = seats_for(seat_players, now(), names)
+               human: int | None = None, hints: bool = False, bound: Mapping[int, str] | None = None,
+               rated: bool = False, listed: bool = False) -> Created:
+        seats, tokens, invite = seats_for(seat_players, now(), names, bound or {})
         live = self.new_match(kind, mode, players, setup, clock, seats, seed, level=level, human=human,
-                              agreed_hints=hints, listed=listed)
+                              agreed_hints=hints, rated=rated, listed=listed)
         self._add(live)
         return Created(live, tokens, invite)
 
     def new_match(self, kind: GameKind, mode: str, players: list[str], setup: Any, clock: ClockSettings | None,
                   seats: list[Seat], seed: int | None = None, *, level: str | None = None, human: int | None = None,
-                  agreed_hints: bool = False, listed: bool = False) -> LiveGame:
+                  agreed_hints: bool = False, rated: bool = False, listed: bool = False) -> LiveGame:
         """A new match in memory (not stored yet), its first chance decided (the first tile is drawn, or turned
         up, at once: nobody's move decides it)."""
         # 62 random bits: the tiles drawn so far must not tell the seed (and with it every tile to come).
@@ -241,7 +243,7 @@ class Sessions:
         state = kind.new_state(setup)
         live = LiveGame(new_id(), kind, mode, players, seed, setup, now(), [], [], state, 0, seats,
                         Clock.new(clock, len(players)) if clock is not None else None, level=level, human=human,
-                        agreed_hints=agreed_hints, listed=listed)
+                        agreed_hints=agreed_hints, rated=rated, listed=listed)
         live.state, live.actions, live.infos = self.advance_chance(live, state.copy())
         return live
 
@@ -264,7 +266,8 @@ class Sessions:
             level=live.level, human=live.human, players=live.players if kind is not CASTLE else None, seed=live.seed,
             setup=kind.setup_to_json(live.setup), moves=[str(a) for a in live.actions],
             status="over" if live.over else "playing", scores=kind.scores(state), turn=kind.turn(state),
-            revision=live.revision, hints=live.agreed_hints, imported=live.imported, listed=live.listed,
+            revision=live.revision, hints=live.agreed_hints, imported=live.imported, rated=live.rated,
+            listed=live.listed,
         )
 
     def _add(self, live: LiveGame) -> None:
@@ -477,9 +480,10 @@ class Sessions:
         extras = self._extras(live, state, clock, all_infos, takeback)
         job_due = self._job_due(live, state)
         over = live.ended is not None or state.is_over()
+        rated = ratings.end_writer(live, state, over, self.now(), self.repo.postgres)  # a rated game's result
         written = self.repo.save(
             live.id, live.revision, [str(a) for a in all_actions], "over" if over else "playing",
-            live.kind.scores(state), live.kind.turn(state), extras, job_due, added, seats,
+            live.kind.scores(state), live.kind.turn(state), extras, job_due, added, seats, rated,
         )
         if written == "gone":
             self._forget(live)

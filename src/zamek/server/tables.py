@@ -17,6 +17,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     Index,
     Integer,
     String,
@@ -81,6 +82,8 @@ class MatchRow(Base):
     """A game against a friend whose players agreed to hints (the creator asked, the friend joined knowing it)."""
     imported: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
     """A castle game made from a saved game's record (the lobby marks it: it may repeat the game it came from)."""
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    """A game between two players with identities that counts for their ratings (:mod:`zamek.server.ratings`)."""
     active_ms: Mapped[int] = mapped_column(BigInteger, server_default="0")
     """When the match was made or last changed, by the server's clock (epoch milliseconds, as the game clocks'
     deadlines): a match left unfinished long after it is removed (:mod:`zamek.server.expiry`)."""
@@ -112,6 +115,7 @@ class StoredMatch:
     players: list[str] | None = None
     hints: bool = False
     imported: bool = False
+    rated: bool = False
     listed: bool = False
 
     @classmethod
@@ -121,7 +125,7 @@ class StoredMatch:
             seed=row.seed, setup=dict(row.setup), moves=list(row.moves), status=row.status, scores=list(row.scores),
             turn=row.turn, revision=row.revision, level=row.level, human=row.human,
             players=list(row.players) if row.players is not None else None, hints=bool(row.hints),
-            imported=bool(row.imported), listed=bool(row.listed),
+            imported=bool(row.imported), rated=bool(row.rated), listed=bool(row.listed),
         )
 
 
@@ -225,6 +229,68 @@ class StoredAnalysis:
     moves: int
     analysis: dict[str, Any]
     created_at: datetime
+
+
+class PlayerRow(Base):
+    """A player's identity (issue 39): a name, unique whatever its letters' case, and the digest of the player's
+    secret token (:mod:`zamek.server.players`). A seat of a player holds that same digest as its token's."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(20))
+    name_key: Mapped[str] = mapped_column(String(20), unique=True)
+    """The name in lower case: two names differing only by case are one."""
+    token_digest: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRatingRow(Base):
+    """A player's Glicko-2 rating for one game (``castle``, ``knights``) and one clock kind (``live``,
+    ``correspondence``) (:mod:`zamek.server.ratings`)."""
+
+    __tablename__ = "player_ratings"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    clock: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingHistoryRow(Base):
+    """A rating after one rated game (the player page's chart)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    game: Mapped[str] = mapped_column(String(16))
+    clock: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str] = mapped_column(String(32))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatedResultRow(Base):
+    """How a rated game ended, stored once in the transaction of its end (its id is the key: a game never counts
+    twice): seat 0's score (1, 0.5, 0; None: aborted, no result) and the player who let their clock run out, if one
+    did (:mod:`zamek.server.ratings`)."""
+
+    __tablename__ = "rated_results"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    clock: Mapped[str] = mapped_column(String(16))
+    player0: Mapped[str] = mapped_column(String(32), index=True)
+    player1: Mapped[str] = mapped_column(String(32), index=True)
+    score0: Mapped[float | None] = mapped_column(Float, nullable=True)
+    abandoned_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass(frozen=True)

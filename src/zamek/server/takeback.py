@@ -65,6 +65,8 @@ def ask(sessions: Sessions, game_id: str, token: str | None, revision: int | Non
     live = sessions.get(game_id)
     with live.lock:
         seat = _checked(sessions, live, token, revision)
+        if live.rated:
+            raise ServiceError(409, "takeback", "rated-no-takeback")
         request = _request(live)
         if request["asked_by"] is not None:
             raise ServiceError(409, "takeback", "takeback-open")

@@ -36,6 +36,7 @@ RATE_CODES: Final = {
     "hints": "too-many-hints",
     "analysis": "too-many-analyses",
     "computer": "too-many-computer-games",
+    "players": "too-many-players",
 }
 """The catalogue's message (``server.<code>``) of each rate's refusal."""
 ADVICE_RETRY_SECONDS: Final = 2

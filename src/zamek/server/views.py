@@ -453,7 +453,7 @@ def _view_fields(
         "human_to_act": live.human_to_act(state), "can_undo": can_undo, "undo_refusal": undo_refusal,
         "seats": list(seats), "clock": clock, "ended": ended, "rematch": live.rematch, "hints": live.hints_allowed,
         "can_abort": live.invites_friends and not live.over and not live.started(live.infos),
-        "watching": watching, "takeback": takeback,
+        "watching": watching, "takeback": takeback, "rated": live.rated,
     }
     return around, board, lines
 

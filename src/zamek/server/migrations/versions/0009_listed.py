@@ -4,7 +4,7 @@
 Every match stored before is unlisted: games with friends by link were private, and stay so.
 
 Revision ID: 0009
-Revises: 0007 (h6players' 0008 goes between them once both branches are merged: then this revises 0008)
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
