@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.server.test_players import make_player, page, rated_game, resign
 from tests.server.test_web_online import create, finish_turn, join, view_of
 from tests.web_client import Json, WebClient, client_for
 
@@ -122,3 +123,16 @@ def test_the_list_on_either_database(any_url: str) -> None:
 def test_a_limit_out_of_range_is_refused(client: WebClient) -> None:
     for limit in (0, 101, "x"):
         assert client.get(f"/api/live?limit={limit}").status_code == 422
+
+
+def test_the_game_of_the_most_highly_rated_player_comes_first(client: WebClient) -> None:
+    """Ordered by the higher of the seated players' ratings, before the latest active; unrated players' games after."""
+    ala, ola, ewa, jan = (make_player(client, name) for name in ("Ala", "Ola", "Ewa", "Jan"))
+    first = rated_game(client, ala, ola)
+    resign(client, first["id"], ola)  # Ala wins: both have a rating now, Ala's the higher
+    rating = max(line["rating"] for line in page(client, "Ala")["ratings"])
+    rated = rated_game(client, ala, ola, listed=True)
+    unrated = rated_game(client, ewa, jan, listed=True)  # the latest active
+    lines = listed(client)
+    assert [g["id"] for g in lines] == [rated["id"], unrated["id"]]
+    assert lines[0]["rating"] == pytest.approx(rating, abs=0.05) and lines[1]["rating"] is None

@@ -2,9 +2,10 @@
 
 A game is listed only when its creator asked for it (``NewGame.listed``, a box of the new game's form; a rematch of a
 listed game is listed too): a game with a friend by link stays private, its id never shown to strangers. It is listed
-while it is played with every seat taken, the most highly rated first once players have ratings (the higher of its
-players'), else the latest active first. A line holds only what its spectators see: names, scores, turn, clock kind,
-how many watch; never a token or an invitation.
+while it is played with every seat taken, the most highly rated first (the higher of its seated players' ratings
+for that game and clock kind, :mod:`zamek.server.ratings`), and the latest active first among those alike (a game
+of players without ratings comes after every rated one; of the ``MAX_LISTED`` latest active). A line holds only what
+its spectators see: names, scores, turn, clock kind, how many watch; never a token or an invitation.
 """
 
 from __future__ import annotations
@@ -14,14 +15,19 @@ from typing import Final
 
 from fastapi import FastAPI, Query
 from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from zamek.castle import record as records
+from zamek.server.db import Repository
 from zamek.server.events import GameEvents
 from zamek.server.live import PEOPLE
+from zamek.server.players import players_seated
+from zamek.server.ratings import clock_kind
 from zamek.server.schema_watch import LiveGames, LiveLine
 from zamek.server.schemas import errors
 from zamek.server.service import GameService
-from zamek.server.tables import Extras, StoredMatch
+from zamek.server.tables import Extras, PlayerRatingRow, StoredMatch
 
 MAX_LISTED: Final = 100
 """The most games one answer lists."""
@@ -32,6 +38,27 @@ Ratings = Callable[[Sequence[StoredMatch]], dict[str, float]]
 
 def no_ratings(_games: Sequence[StoredMatch]) -> dict[str, float]:
     return {}
+
+
+def seated_ratings(repo: Repository) -> Ratings:
+    """The ratings of the players seated in games (:mod:`zamek.server.ratings`: by game and clock kind)."""
+
+    def higher(games: Sequence[StoredMatch]) -> dict[str, float]:
+        ids = [g.id for g in games]
+        clocks = {game_id: clock_kind(e.clock) for game_id, e in repo.extras_of(ids).items()}
+        with Session(repo.engine) as session:
+            seated = players_seated(session, ids)
+            rows = session.scalars(select(PlayerRatingRow).where(PlayerRatingRow.player_id.in_(set(seated.values()))))
+            rating = {(r.player_id, r.game, r.clock): r.rating for r in rows}
+        kinds = {g.id: g.kind for g in games}
+        best: dict[str, float] = {}
+        for (game_id, _seat), player in seated.items():
+            found = rating.get((player, kinds[game_id], clocks.get(game_id, clock_kind(None))))
+            if found is not None:
+                best[game_id] = max(found, best.get(game_id, found))
+        return best
+
+    return higher
 
 
 def live_line(game: StoredMatch, names: Sequence[str | None], extras: Extras | None, watching: int,
@@ -63,8 +90,9 @@ def live_games(service: GameService, events: GameEvents, limit: int, ratings: Ra
                                       rated.get(g.id)) for g in games])
 
 
-def add_watch_routes(app: FastAPI, service: GameService, ratings: Ratings = no_ratings) -> None:
-    """Add ``GET /api/live``."""
+def add_watch_routes(app: FastAPI, service: GameService, ratings: Ratings | None = None) -> None:
+    """Add ``GET /api/live`` (``ratings``: the players' ratings that order it; default the seated players')."""
+    ratings = ratings or seated_ratings(service.repo)
 
     @app.get("/api/live", responses=errors(422))
     async def live(limit: int = Query(default=30, ge=1, le=MAX_LISTED)) -> LiveGames:
