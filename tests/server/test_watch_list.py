@@ -89,8 +89,8 @@ def test_a_listed_card_game_shows_its_computer_seats(client: WebClient) -> None:
     assert ids(client) == []
     join(client, game, name="Olek")
     [line] = listed(client)
-    assert (line["game"], line["rules"], line["names"], line["computer"], line["turn"]) == (
-        "knights", None, ["Ala", "Olek", None], [False, False, True], 1)
+    assert (line["game"], line["rules"], line["names"], line["computer"]) == (
+        "knights", None, ["Ala", "Olek", None], [False, False, True])
 
 
 def test_a_rematch_of_a_listed_game_is_listed_once_both_have_taken_their_seats(client: WebClient) -> None:
