@@ -657,6 +657,12 @@ SUCCESS: dict[tuple[str, str], str] = {
     # issue 39: the live games to watch, a word at the table
     ("get", "/api/live"): "LiveGames",
     ("post", "/api/games/{game_id}/say"): "Said",
+    ("post", "/api/challenges"): "ChallengeView",
+    ("get", "/api/challenges"): "Challenges",
+    ("post", "/api/challenges/{challenge_id}/accept"): "Started",
+    ("delete", "/api/challenges/{challenge_id}"): "",
+    ("post", "/api/pairing"): "Pairing",
+    ("get", "/api/lobby/events"): "events",
 }
 SEATED = {"/api/games/{game_id}/actions", "/api/games/{game_id}/draw", "/api/games/{game_id}/undo",
           "/api/games/{game_id}/resign", "/api/games/{game_id}/abort", "/api/games/{game_id}/invite",

@@ -13,9 +13,10 @@ from zamek.server.clock import ClockSettings
 from zamek.server.errors import ServiceError
 from zamek.server.games.castle import CASTLE, COMPUTER, FRIEND, HOTSEAT, players_for
 from zamek.server.games.knights import KNIGHTS
-from zamek.server.live import Created
+from zamek.server.live import Created, LiveGame
 from zamek.server.players import Player
-from zamek.server.seats import SeatPlayer, clean_name
+from zamek.server.seats import SeatPlayer, clean_name, seats_for
+from zamek.server.tables import now
 
 if TYPE_CHECKING:
     from zamek.server.sessions import Sessions
@@ -107,3 +108,19 @@ def create_rated(sessions: Sessions, game: str, first: Player, second: Player, c
     return sessions.start(CASTLE, FRIEND, players_for(FRIEND, None, None), ["person", "person"], setup, seed, clock,
                           names, bound=bound, rated=True)
 
+
+def players_match(sessions: Sessions, game: str, first: Player, second: Player, clock: ClockSettings | None,
+                  rules: str | None, rated: bool) -> LiveGame:
+    """A match of ``game`` seating two players, ``first`` in seat 0, built and not stored yet (the lobby stores it in
+    the transaction that takes the challenge): both seats held by the players' own tokens, listed among the live
+    games."""
+    if first.id == second.id:
+        raise ServiceError(409, "same-player", "same-player")
+    seats, _, _ = seats_for(["person", "person"], now(), [first.name, second.name],
+                            {0: first.token_digest, 1: second.token_digest})
+    if game == KNIGHTS.name:
+        return sessions.new_match(KNIGHTS, "table", ["person", "friend"], KnightsSetup(players=2), clock, seats,
+                                  rated=rated, listed=True)
+    setup = Setup.parse(rules) if rules is not None else Setup()
+    return sessions.new_match(CASTLE, FRIEND, players_for(FRIEND, None, None), setup, clock, seats, rated=rated,
+                              listed=True)

@@ -98,6 +98,15 @@ class GameEvents(Protocol):
         """The number of the latest word said in this process (a stream hears only those said after it began)."""
         ...
 
+    def lobby(self) -> AbstractContextManager[Subscription]:
+        """Follow the lobby (its challenges): woken by every ``ring_lobby``, of this process or another, and when the
+        server stops (then ``closed``)."""
+        ...
+
+    def ring_lobby(self) -> None:
+        """The lobby's challenges changed: wake every page that follows it."""
+        ...
+
     def start(self) -> None:
         """The server starts: begin hearing of other processes' changes (if there are any)."""
         ...
@@ -147,6 +156,7 @@ class LocalEvents:
         self._spectating: Counter[str] = Counter()
         self._said: dict[str, deque[tuple[int, int, str]]] = {}
         self._said_last = 0
+        self._lobby: list[_Watcher] = []
 
     def start(self) -> None:
         pass  # one process: every change is published here
@@ -276,6 +286,28 @@ class LocalEvents:
         with self._lock:
             return self._said_last
 
+    @contextmanager
+    def lobby(self) -> Iterator[_Watcher]:
+        watcher = _Watcher(asyncio.get_running_loop(), None)
+        with self._lock:
+            if self._count >= MAX_WATCHERS:
+                raise Throttled(REFUSED_RETRY_SECONDS, "too-many-watchers", error="too-many-watchers")
+            watcher.closed = self._closed
+            self._lobby.append(watcher)
+            self._count += 1
+        try:
+            yield watcher
+        finally:
+            with self._lock:
+                self._lobby.remove(watcher)
+                self._count -= 1
+
+    def ring_lobby(self) -> None:
+        with self._lock:
+            watchers = list(self._lobby)
+        for watcher in watchers:
+            watcher.poke()
+
     def watched(self) -> dict[str, list[int]]:
         """The games that pages watch here, with the seats whose pages they are."""
         with self._lock:
@@ -297,7 +329,7 @@ class LocalEvents:
             if self._closed:
                 return
             self._closed = True
-            watchers = [w for ws in self._watchers.values() for w in ws]
+            watchers = [w for ws in self._watchers.values() for w in ws] + self._lobby
         for watcher in watchers:
             watcher.closed = True
             with contextlib.suppress(RuntimeError):  # its loop has already stopped

@@ -6,7 +6,8 @@ Every stored change sends a notification on the channel ``zamek`` in its own tra
 through a :class:`~zamek.server.events.LocalEvents`; after a lost connection it reads the revision of every
 game it streams again, so that no change is missed.
 
-A word said at a table (:mod:`zamek.server.talk`) is told to the other processes as it is said, ``s PROCESS GAME SEAT
+A change of the lobby's challenges is told to the other processes as ``l PROCESS`` (:mod:`zamek.server.challenges`);
+a word said at a table (:mod:`zamek.server.talk`) is told to the other processes as it is said, ``s PROCESS GAME SEAT
 MESSAGE``, and kept nowhere: a process that does not hear it (its connection was lost a moment) does not send it.
 
 Presence (which seats have a page open, how many spectators watch) lives in the processes that hold the streams:
@@ -22,7 +23,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Final
 
 import psycopg
@@ -116,6 +117,14 @@ class PgEvents:
     def said_last(self) -> int:
         return self.local.said_last()
 
+    def lobby(self) -> AbstractContextManager[Subscription]:
+        return self.local.lobby()
+
+    def ring_lobby(self) -> None:
+        self.local.ring_lobby()
+        self._notes.put(f"l {self.name}")
+        self._outbox.put("")
+
     def start(self) -> None:
         for target, name in ((self._listen, "zamek-listen"), (self._tell, "zamek-presence")):
             thread = threading.Thread(target=target, name=name, daemon=True)
@@ -150,7 +159,8 @@ class PgEvents:
                 self._stopping.wait(1.0)
 
     def _catch_up(self) -> None:
-        """After (re)connecting: the games streamed here may have changed while nobody listened."""
+        """After (re)connecting: the games streamed here, and the lobby, may have changed while nobody listened."""
+        self.local.ring_lobby()
         for game_id in self.local.watched():
             revision = self._revision_of(game_id)
             if revision is None:
@@ -165,6 +175,8 @@ class PgEvents:
                 self.local.publish(parts[1], int(parts[2]))
             elif parts[0] == "g" and len(parts) == 2:
                 self.local.gone(parts[1])
+            elif parts[0] == "l" and len(parts) == 2 and parts[1] != self.name:
+                self.local.ring_lobby()
             elif parts[0] == "s" and len(parts) == 5 and parts[1] != self.name:
                 self.local.say(parts[2], int(parts[3]), parts[4])
             elif parts[0] == "p" and len(parts) in (4, 5) and parts[1] != self.name:

@@ -18,6 +18,19 @@ SeatKind = Literal["person", "friend", "random", "heuristic", "mc"]
 """A card game's seat: a person at this screen, a friend elsewhere (who opens the invitation), or a computer player."""
 
 
+def known_rule_set(rules: str | None) -> str | None:
+    """A rule set the registry knows, by its name as a game's view writes it (the engine's error names what is
+    wrong)."""
+    if rules is None:
+        return None
+    try:
+        return Setup.parse(rules).name
+    except ZamekError:
+        raise
+    except ValueError:
+        raise InvalidRequest("bad-rules-name", rules=rules) from None
+
+
 class NewGame(Request):
     """Start a match: of the castle game (against the computer, for two people at one screen, or against a friend),
     or of Rycerze i zamki (``game: "knights"``, its ``seats``)."""
@@ -55,16 +68,7 @@ class NewGame(Request):
     @field_validator("rules")
     @classmethod
     def _known_rule_set(cls, rules: str | None) -> str | None:
-        """A rule set the registry knows, by its name as a game's view writes it (the engine's error names what is
-        wrong)."""
-        if rules is None:
-            return None
-        try:
-            return Setup.parse(rules).name
-        except ZamekError:
-            raise
-        except ValueError:
-            raise InvalidRequest("bad-rules-name", rules=rules) from None
+        return known_rule_set(rules)
 
     @model_validator(mode="after")
     def _gate_guard_needs_sokol(self) -> NewGame:

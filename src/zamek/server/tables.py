@@ -356,3 +356,36 @@ def make_engine(url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+class ChallengeRow(Base):
+    """An open challenge of the lobby, or a player waiting for a quick pairing (``kind``), and what became of it
+    (:mod:`zamek.server.challenges`)."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """'challenge' (anyone accepts it) or 'pairing' (the server pairs two players waiting for the same game)."""
+    poster: Mapped[str] = mapped_column(String(32))
+    """The player who posted it (their id)."""
+    game: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    """The castle game's rule set (None: Rycerze i zamki)."""
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    min_rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    max_rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    pairing_key: Mapped[str] = mapped_column(String(200))
+    """Game, rule set, clock and rated in one text: two pairings of one key are paired."""
+    status: Mapped[str] = mapped_column(String(16))
+    """'open', 'taken' (a game was made: ``game_id``, with ``taker``) or 'withdrawn'."""
+    taker: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_ms: Mapped[int] = mapped_column(BigInteger)
+    """When its poster's page last said it is there (epoch ms): unseen for a minute, it is gone."""
+    changed_ms: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (Index("ix_challenges_status_kind_key", "status", "kind", "pairing_key"),
+                      Index("ix_challenges_poster_status", "poster", "status"))
