@@ -84,3 +84,46 @@ def test_words_at_a_table_of_rycerze_i_zamki(people: list[Page], server: Server)
     expect(host.locator(".talk-line[data-message=hello]")).to_contain_text("Ola")
     expect(host.locator(".talk-line[data-message=hello]")).to_contain_text("Hello!")
     shot(host, "knights-table-talk")
+
+
+def become(page: Page, server: Server, name: str) -> None:
+    """Open the lobby and create this browser's player."""
+    page.goto(server.url)
+    page.fill("#player-name", name)
+    page.click("#create-player")
+    expect(page.locator("#playing-as")).to_contain_text(name)
+
+
+def test_two_players_who_share_nothing_meet_through_a_challenge_and_play_rated(
+        people: list[Page], server: Server) -> None:
+    ala, ola, _ = people
+    become(ala, server, "Ala")
+    become(ola, server, "Ola")
+    ala.check("#seek-rated")
+    ala.click("#post-challenge")
+    challenge = ola.locator(".challenge[data-poster=Ala]")
+    expect(challenge).to_be_visible()  # the lobby's events bring it
+    shot(ola, "lobby-challenge")
+    challenge.locator(".accept").click()
+    ola.wait_for_url("**/#/game/*")
+    game_id = ola.url.rsplit("/", 1)[-1]
+    ala.wait_for_url(f"**/#/game/{game_id}")  # the poster's page goes to the game by itself
+    for page in (ala, ola):
+        expect(page.locator("#seats")).to_contain_text("Ala")
+        expect(page.locator("#seats")).to_contain_text("Ola")
+    ola.once("dialog", lambda dialog: dialog.accept())
+    ola.click("#resign")
+    expect(ala.locator("#ended")).to_have_attribute("data-reason", "resign")
+    ratings = ala.request.get(f"{server.url}api/players/Ala").json()["ratings"]
+    assert [r["rating"] > 1500 for r in ratings] == [True]
+
+
+def test_play_now_pairs_two_players(people: list[Page], server: Server) -> None:
+    ala, ola, _ = people
+    become(ala, server, "Ala")
+    become(ola, server, "Ola")
+    ala.click("#play-now")
+    expect(ala.locator("#pairing-waiting")).to_be_visible()
+    ola.click("#play-now")
+    ola.wait_for_url("**/#/game/*")
+    ala.wait_for_url(f"**/#/game/{ola.url.rsplit('/', 1)[-1]}")

@@ -86,8 +86,8 @@ export const seats = {
 
 // One request: `body` is sent as JSON (a string as it is), `token` as the seat's proof. Resolves to the
 // answer's JSON (null for 204).
-export async function call(method, path, body, token = null) {
-  const options = { method, headers: language ? { "Accept-Language": language } : {} };
+export async function call(method, path, body, token = null, headers = {}) {
+  const options = { method, headers: { ...(language ? { "Accept-Language": language } : {}), ...headers } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = typeof body === "string" ? body : JSON.stringify(body);
@@ -181,6 +181,33 @@ export const games = {
 // A word at the table (either game): one of the fixed messages (/api/meta's table_messages), said by a seat's token.
 export const sayAtTable = (id, message, token) => call("POST", `/api/games/${id}/say`, { message }, token);
 
+// The lobby where players meet (issue 39): this browser's player (a name and a secret token, kept here), open
+// challenges and quick pairing. A player's requests carry the token in X-Zamek-Player; in the games made there the
+// same token is the seat's.
+const PLAYER_KEY = "zamek-player";
+export const player = {
+  get: () => {
+    try {
+      const kept = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+      return kept && kept.token ? kept : null;
+    } catch {
+      return null;
+    }
+  },
+  create: (name) => call("POST", "/api/players", { name }).then((made) => {
+    localStorage.setItem(PLAYER_KEY, JSON.stringify({ name: made.name, token: made.token }));
+    return made;
+  }),
+  headers: () => (player.get() ? { "X-Zamek-Player": player.get().token } : {}),
+};
+export const lobby = {
+  challenges: () => call("GET", "/api/challenges", undefined, null, player.headers()),
+  post: (seek) => call("POST", "/api/challenges", seek, null, player.headers()),
+  accept: (id) => call("POST", `/api/challenges/${id}/accept`, {}, null, player.headers()),
+  withdraw: (id) => call("DELETE", `/api/challenges/${id}`, undefined, null, player.headers()),
+  playNow: (seek) => call("POST", "/api/pairing", seek, null, player.headers()),
+};
+
 // Rycerze i zamki: the same routes (/api/games), the game named at its start. A seat's view (its hand, its legal
 // moves) is asked with that seat's token; without one, the answer is the public view (a spectator's, the table's).
 export const knights = {
@@ -208,7 +235,7 @@ export const knights = {
 // seat's token travels in a header, never in a URL. `onEvent(type, data)` gets each event; the stream comes
 // back by itself after a failure or a `restart` (the server stopping), resuming after the last revision seen.
 // Returns a function that stops it.
-export function watch(path, token, lastRevision, onEvent, onConnected = () => {}) {
+export function watch(path, token, lastRevision, onEvent, onConnected = () => {}, extraHeaders = {}) {
   let stopped = false;
   let last = lastRevision;
   let controller = null;
@@ -216,7 +243,7 @@ export function watch(path, token, lastRevision, onEvent, onConnected = () => {}
   async function run() {
     while (!stopped) {
       controller = new AbortController();
-      const headers = { Accept: "text/event-stream" };
+      const headers = { Accept: "text/event-stream", ...extraHeaders };
       if (token) headers.Authorization = `Bearer ${token}`;
       if (last !== null && last !== undefined) headers["Last-Event-ID"] = String(last);
       try {

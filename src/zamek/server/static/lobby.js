@@ -4,6 +4,7 @@
 
 import { CLOCKS, games, knights, seats } from "./api.js";
 import { knightsLobby } from "./knights.js";
+import { meetPanel } from "./meet.js";
 import { turnOptions } from "./turn.js";
 import { dateText, describeGame, h, main, message, ruleWords, showError, state, t, valueText } from "./ui.js";
 import { listedBox, liveGamesPanel } from "./watchlist.js";
@@ -102,7 +103,7 @@ export async function openLobby() {
   const importBox = importForm();
   // "Your move": its tone and the notifications (turn.js), switched here as on a game's screen.
   const turnBox = h("div", { class: "tools lobby-options", id: "lobby-options" }, ...turnOptions(h));
-  main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, list, liveGamesPanel(), importBox, turnBox)));
+  main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, meetPanel(), list, liveGamesPanel(), importBox, turnBox)));
   const knightsList = h("section", { class: "panel games knights-games", id: "knights-games" });
   main.append(h("div", { class: "lobby knights-lobby" }, knightsLobby(), knightsList));
   try {
