@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import Any, Final
@@ -49,6 +50,8 @@ EXPIRES_MS: Final = 60_000
 """A challenge or a pairing whose poster's page has not said it is there for this long is gone."""
 HEARTBEAT_SECONDS: Final = 20.0
 """How often the poster's lobby stream says the page is there."""
+TOUCH_EVERY_SECONDS: Final = 10.0
+TOUCHED_KEPT: Final = 100_000
 STARTED_MS: Final = 120_000
 """How long the poster's answers tell of the game made from their challenge (their page goes to it)."""
 PAIRING_WINDOW: Final = 300.0
@@ -76,6 +79,9 @@ class Lobby:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.repo = service.repo
+        self._touched: dict[str, float] = {}
+        """When this process last said each player's page is there (its monotonic clock): at most every
+        ``TOUCH_EVERY_SECONDS``, so that reading the list is no write each time."""
 
     def now_ms(self) -> int:
         return round(self.repo.clock() * 1000)
@@ -163,7 +169,7 @@ class Lobby:
             self.repo.add_in(writing, added)
         sessions.keep(live)
         if session is None:  # else the caller rings once its transaction is committed
-            self.service.events.ring_lobby()
+            self.service.events.ring_lobby(poster.id)
         return Started(game_id=live.id, game=row.game, seat=0 if first is taker else 1,  # type: ignore[arg-type]
                        challenge=row.id)
 
@@ -174,6 +180,7 @@ class Lobby:
         key = pairing_key(seek)
         moment = self.now_ms()
         started: Started | None = None
+        waiter = ""
         with self.repo.transaction() as session:
             if self.repo.postgres:  # one pairing of this key at a time, across the worker processes
                 session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": key})
@@ -190,6 +197,7 @@ class Lobby:
                 poster = by_id(session, chosen.poster)
                 if poster is not None:
                     started = self._seat(chosen, poster, player, session)
+                    waiter = poster.id
                     if mine is not None:
                         mine.status, mine.changed_ms = "withdrawn", moment
             if started is None:
@@ -202,12 +210,19 @@ class Lobby:
                 mine.seen_ms = moment
                 waiting_id = mine.id
         if started is not None:
-            self.service.events.ring_lobby()  # the waiting player's page learns of its game
+            self.service.events.ring_lobby(waiter)  # the waiting player's page learns of its game
             return Pairing(id=started.challenge, waiting=False, started=started)
         return Pairing(id=waiting_id, waiting=True)
 
     def touch(self, player: Player) -> None:
-        """The player's page is there: their open challenges and pairings live on."""
+        """The player's page is there: their open challenges and pairings live on (said again after
+        ``TOUCH_EVERY_SECONDS`` at most)."""
+        moment = time.monotonic()
+        if moment - self._touched.get(player.id, float("-inf")) < TOUCH_EVERY_SECONDS:
+            return
+        if len(self._touched) > TOUCHED_KEPT:
+            self._touched.clear()
+        self._touched[player.id] = moment
         with self.repo.transaction() as session:
             session.execute(update(ChallengeRow).where(ChallengeRow.poster == player.id,
                                                        ChallengeRow.status == "open")

@@ -45,6 +45,10 @@ REFUSED_RETRY_SECONDS: Final = 15
 """What a page refused a stream is told to wait before asking again (``Retry-After``)."""
 RESTART_RETRY_MS: Final = 1000
 """How long a page waits before it opens its stream again after the server said it is stopping (a restart)."""
+LOBBY_STARTED_KEPT: Final = 1024
+"""The latest players whose lobby game started, kept for the lobby's streams to look for their own."""
+ALL_PLAYERS: Final = "*"
+"""In ``lobby_started``: some were forgotten, any player's game may have started."""
 SAID_KEPT: Final = 16
 """The latest words said at a watched table kept for its streams to send (a word is said at most every few seconds
 by a seat: a stream sends each long before it is dropped)."""
@@ -103,8 +107,14 @@ class GameEvents(Protocol):
         server stops (then ``closed``)."""
         ...
 
-    def ring_lobby(self) -> None:
-        """The lobby's challenges changed: wake every page that follows it."""
+    def ring_lobby(self, started: str | None = None) -> None:
+        """The lobby's challenges changed: wake every page that follows it; ``started``: the player (their id) whose
+        challenge or pairing has just become a game."""
+        ...
+
+    def lobby_started(self, after: int) -> tuple[int, set[str]]:
+        """The players whose game started since the number ``after`` (0: since the process began), and the latest
+        number (a page asks the database for its game only when its player is among them)."""
         ...
 
     def start(self) -> None:
@@ -157,6 +167,8 @@ class LocalEvents:
         self._said: dict[str, deque[tuple[int, int, str]]] = {}
         self._said_last = 0
         self._lobby: list[_Watcher] = []
+        self._lobby_started: deque[tuple[int, str]] = deque(maxlen=LOBBY_STARTED_KEPT)
+        self._lobby_serial = 0
 
     def start(self) -> None:
         pass  # one process: every change is published here
@@ -302,11 +314,20 @@ class LocalEvents:
                 self._lobby.remove(watcher)
                 self._count -= 1
 
-    def ring_lobby(self) -> None:
+    def ring_lobby(self, started: str | None = None) -> None:
         with self._lock:
+            if started is not None:
+                self._lobby_serial += 1
+                self._lobby_started.append((self._lobby_serial, started))
             watchers = list(self._lobby)
         for watcher in watchers:
             watcher.poke()
+
+    def lobby_started(self, after: int) -> tuple[int, set[str]]:
+        with self._lock:
+            if self._lobby_started and self._lobby_started[0][0] > after + 1:
+                return self._lobby_serial, {ALL_PLAYERS}  # some were forgotten: every page looks
+            return self._lobby_serial, {player for number, player in self._lobby_started if number > after}
 
     def watched(self) -> dict[str, list[int]]:
         """The games that pages watch here, with the seats whose pages they are."""

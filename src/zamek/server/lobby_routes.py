@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from zamek.server import players
 from zamek.server.challenges import HEARTBEAT_SECONDS, Lobby
-from zamek.server.events import KEEP_ALIVE_SECONDS, RESTART_RETRY_MS, GameEvents, sse
+from zamek.server.events import ALL_PLAYERS, KEEP_ALIVE_SECONDS, RESTART_RETRY_MS, GameEvents, sse
 from zamek.server.players import Player
 from zamek.server.routing import PlayerToken, event_stream
 from zamek.server.schema_challenges import Challenges, ChallengeView, NewChallenge, Pairing, Seek, Started
@@ -33,6 +33,7 @@ async def lobby_stream(events: GameEvents, lobby: Lobby, player: Player | None) 
     since = lobby.now_ms()
     told: set[str] = set()
     touched = float("-inf")
+    heard, _ = events.lobby_started(0)
     with events.lobby() as bell:
         yield "retry: 1000\n\n"
         while True:
@@ -48,7 +49,8 @@ async def lobby_stream(events: GameEvents, lobby: Lobby, player: Player | None) 
             if bell.closed:
                 continue
             yield sse("lobby", {})
-            if player is not None:
+            heard, whose = events.lobby_started(heard)
+            if player is not None and (player.id in whose or ALL_PLAYERS in whose):  # else no game of theirs
                 for started in await run_in_threadpool(lobby.started_for, player, since):
                     if started.challenge not in told:
                         told.add(started.challenge)

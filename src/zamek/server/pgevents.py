@@ -6,7 +6,8 @@ Every stored change sends a notification on the channel ``zamek`` in its own tra
 through a :class:`~zamek.server.events.LocalEvents`; after a lost connection it reads the revision of every
 game it streams again, so that no change is missed.
 
-A change of the lobby's challenges is told to the other processes as ``l PROCESS`` (:mod:`zamek.server.challenges`);
+A change of the lobby's challenges is told to the other processes as ``l PROCESS [PLAYER]`` (the player whose game it
+started, if any: :mod:`zamek.server.challenges`);
 a word said at a table (:mod:`zamek.server.talk`) is told to the other processes as it is said, ``s PROCESS GAME SEAT
 MESSAGE``, and kept nowhere: a process that does not hear it (its connection was lost a moment) does not send it.
 
@@ -30,7 +31,7 @@ import psycopg
 from sqlalchemy.engine import Engine
 
 from zamek.server.db import CHANNEL
-from zamek.server.events import LocalEvents, Subscription
+from zamek.server.events import ALL_PLAYERS, LocalEvents, Subscription
 
 log = logging.getLogger("zamek.server")
 
@@ -120,10 +121,13 @@ class PgEvents:
     def lobby(self) -> AbstractContextManager[Subscription]:
         return self.local.lobby()
 
-    def ring_lobby(self) -> None:
-        self.local.ring_lobby()
-        self._notes.put(f"l {self.name}")
+    def ring_lobby(self, started: str | None = None) -> None:
+        self.local.ring_lobby(started)
+        self._notes.put(f"l {self.name} {started or ''}".rstrip())
         self._outbox.put("")
+
+    def lobby_started(self, after: int) -> tuple[int, set[str]]:
+        return self.local.lobby_started(after)
 
     def start(self) -> None:
         for target, name in ((self._listen, "zamek-listen"), (self._tell, "zamek-presence")):
@@ -160,7 +164,7 @@ class PgEvents:
 
     def _catch_up(self) -> None:
         """After (re)connecting: the games streamed here, and the lobby, may have changed while nobody listened."""
-        self.local.ring_lobby()
+        self.local.ring_lobby(ALL_PLAYERS)
         for game_id in self.local.watched():
             revision = self._revision_of(game_id)
             if revision is None:
@@ -175,8 +179,8 @@ class PgEvents:
                 self.local.publish(parts[1], int(parts[2]))
             elif parts[0] == "g" and len(parts) == 2:
                 self.local.gone(parts[1])
-            elif parts[0] == "l" and len(parts) == 2 and parts[1] != self.name:
-                self.local.ring_lobby()
+            elif parts[0] == "l" and len(parts) in (2, 3) and parts[1] != self.name:
+                self.local.ring_lobby(parts[2] if len(parts) == 3 else None)
             elif parts[0] == "s" and len(parts) == 5 and parts[1] != self.name:
                 self.local.say(parts[2], int(parts[3]), parts[4])
             elif parts[0] == "p" and len(parts) in (4, 5) and parts[1] != self.name:
