@@ -291,3 +291,22 @@ def test_the_lobby_stream_tells_of_new_challenges_and_the_poster_of_their_game(l
         finally:
             anyone.close()
             poster.close()
+
+
+@pytest.mark.pg
+def test_a_poster_on_one_worker_is_told_of_the_game_accepted_on_the_other(pg_url: str) -> None:
+    servers = [start_server(pg_url), start_server(pg_url)]
+    try:
+        with httpx.Client(base_url=servers[0].url, timeout=10) as http:
+            ala, ola = (http.post("/api/players", json={"name": n}).json()["token"] for n in ("Ala", "Ola"))
+            poster = EventStream(servers[1], "/api/lobby/events", as_player(ala))
+            try:
+                challenge = http.post("/api/challenges", json=CASUAL, headers=as_player(ala)).json()
+                poster.next("lobby", timeout=5)  # posted on the first worker, heard on the second
+                started = http.post(f"/api/challenges/{challenge['id']}/accept", headers=as_player(ola)).json()
+                assert poster.next("started", timeout=5).data["game_id"] == started["game_id"]
+            finally:
+                poster.close()
+    finally:
+        for server in servers:
+            server.stop()
