@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from tests.server.test_web_online import finish_turn, view_of
 from tests.web_client import FakeTime, Json, WebClient, bearer, client_for
-from zamek.server import creating, players
+from zamek.server import creating, players, ratings
 from zamek.server.fairness import Fairness
 from zamek.server.tables import PlayerRatingRow, PlayerRow
 
@@ -191,6 +191,7 @@ def test_a_rated_game_takes_only_a_player_and_offers_no_hints_and_no_takeback(cl
     view = client.post(f"/api/games/{created['id']}/join", json={"invite": created["invite"]},
                        headers=as_player(olek)).json()
     view = finish_turn(client, finish_turn(client, view))
+    assert view["takeback"] is None and not view["hints"]  # the page offers neither
     hints = client.get(f"/api/games/{view['id']}/hints", headers=bearer(ala))
     assert hints.status_code == 403 and hints.json()["code"] == "rated-no-hints"
     takeback = client.post(f"/api/games/{view['id']}/takeback", json={}, headers=bearer(olek))
@@ -215,9 +216,7 @@ def test_a_rated_game_changes_both_ratings_once_when_it_ends(client: WebClient) 
     assert again == winner
     repo = client.service.repo
     live = client.service.get(view["id"])
-    from zamek.server import ratings  # the end recorded once more, as a second ending would: nothing changes
-
-    with repo.transaction() as session:
+    with repo.transaction() as session:  # the end recorded once more, as a second ending would: nothing changes
         ratings.record_end(ratings.ending_of(live, live.state, 0), repo.postgres)(session)
     assert page(client, "Ala")["ratings"] == winner
 
@@ -262,7 +261,7 @@ def test_a_rated_game_of_rycerze_i_zamki_has_its_own_rating(client: WebClient) -
     ala, olek = make_player(client, "Ala"), make_player(client, "Olek")
     created = client.post("/api/games", json={"game": "knights", "seats": ["person", "friend"], "rated": True},
                           headers=as_player(ala)).json()
-    assert created["tokens"] == [{"seat": 0, "token": ala}]
+    assert created["tokens"] == [{"seat": 0, "token": ala}] and created["rated"]
     joined = client.post(f"/api/games/{created['id']}/join", json={"invite": created["invite"]},
                          headers=as_player(olek))
     assert joined.status_code == 201, joined.text
@@ -329,3 +328,19 @@ def test_the_leaderboard_lists_established_ratings_first_and_the_computer_levels
     assert client.get("/api/leaderboard", params={"game": "knights"}).json()["computer"] == []
     for params in ({"game": "chess"}, {"clock": "blitz"}):
         assert client.get("/api/leaderboard", params=params).status_code == 422
+
+
+def test_a_rematch_of_a_rated_game_is_rated_and_each_seat_stays_its_players(client: WebClient) -> None:
+    ala, olek = make_player(client, "Ala"), make_player(client, "Olek")
+    view = finish_turn(client, finish_turn(client, rated_game(client, ala, olek)))
+    resign(client, view["id"], olek)
+    offered = client.post(f"/api/games/{view['id']}/rematch", headers=bearer(ala))
+    assert offered.status_code == 201, offered.text
+    rematch = offered.json()
+    assert rematch["rated"] and rematch["tokens"] == [{"seat": 1, "token": ala}]  # the seats swapped
+    taken = client.post(f"/api/games/{view['id']}/rematch", headers=bearer(olek)).json()
+    assert taken["id"] == rematch["id"] and taken["tokens"] == [{"seat": 0, "token": olek}]
+    mine = client.get("/api/players/me/games", headers=as_player(olek)).json()["games"]
+    assert {(g["id"], g["seat"]) for g in mine} == {(view["id"], 1), (rematch["id"], 0)}
+    resign(client, rematch["id"], olek)
+    assert page(client, "Ala")["ratings"][0]["games"] == 2

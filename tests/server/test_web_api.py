@@ -654,6 +654,13 @@ SUCCESS: dict[tuple[str, str], str] = {
     ("get", "/api/games/{game_id}/analysis"): "AnalysisView",
     ("post", "/api/analysis"): "AnalysisView",
     ("get", "/api/words"): "Words",
+    # Players, ratings and the leaderboard (issue 39).
+    ("post", "/api/players"): "PlayerCreated",
+    ("get", "/api/players/me"): "PlayerMe",
+    ("patch", "/api/players/me"): "PlayerMe",
+    ("get", "/api/players/me/games"): "MyGames",
+    ("get", "/api/players/{name}"): "PlayerPage",
+    ("get", "/api/leaderboard"): "Leaderboard",
     # issue 39: the live games to watch, a word at the table
     ("get", "/api/live"): "LiveGames",
     ("post", "/api/games/{game_id}/say"): "Said",

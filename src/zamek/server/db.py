@@ -496,17 +496,6 @@ class Repository:
         found.sort(key=lambda row: (_aware(row[0]), row[1]), reverse=True)
         return [game_id for _, game_id in found[offset:offset + limit]], len(found) > offset + limit
 
-    def listed_live(self, limit: int) -> list[StoredMatch]:
-        """The listed matches being played with every seat taken (none open, none a rematch's seat its player has not
-        taken yet), the latest active first (``GET /api/live``)."""
-        waiting = exists().where(SeatRow.game_id == MatchRow.id,
-                                 or_(SeatRow.player == "open",
-                                     and_(SeatRow.player == "person", SeatRow.token_digest.is_(None))))
-        query = (select(MatchRow).where(MatchRow.listed.is_(True), MatchRow.status == "playing", ~waiting)
-                 .order_by(MatchRow.active_ms.desc(), MatchRow.id).limit(limit))
-        with Session(self.engine) as session:
-            return [StoredMatch.of(r) for r in session.scalars(query)]
-
     def by_id(self, ids: Iterable[str], kind: str | None = None) -> list[StoredMatch]:
         """These matches (of one game's ``kind``), the latest changed first."""
         query = select(MatchRow).where(MatchRow.id.in_(list(ids))).order_by(MatchRow.updated_at.desc())

@@ -230,6 +230,8 @@ class KnightsView(Answer):
     """The spectators' pages open on the game."""
     seed: int | None = None
     """The game's seed, once it is over (it fixes every tile)."""
+    rated: bool = False
+    """The game counts for both players' ratings (issue 39)."""
 
 
 class SeatedKnightsView(KnightsView):

@@ -54,7 +54,7 @@ def add_player_routes(app: FastAPI, service: GameService, referee: Referee) -> N
         player, token = players.create(repo, body.name)
         return PlayerCreated(name=player.name, token=token)
 
-    @app.get("/api/players/me", responses=errors(401))
+    @app.get("/api/players/me", responses=errors(401, 422))
     def who_am_i(player: PlayerToken = None) -> PlayerMe:
         """The player of the ``X-Zamek-Player`` token."""
         found = me(player)
@@ -66,7 +66,7 @@ def add_player_routes(app: FastAPI, service: GameService, referee: Referee) -> N
         found = players.rename(repo, me(player), body.name)
         return PlayerMe(name=found.name, abandons=ratings.abandons(repo, found.id))
 
-    @app.get("/api/players/me/games", responses=errors(401))
+    @app.get("/api/players/me/games", responses=errors(401, 422))
     def my_games(player: PlayerToken = None) -> MyGames:
         """Every game the player holds a seat of, the latest changed first, with the seat's token (the player's
         own): a second device plays them with it."""

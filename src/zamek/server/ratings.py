@@ -15,8 +15,9 @@ Each game is one rating period of Glicko-2 for both players, each rated against 
 aborted game (before both players had moved) changes no rating, but one the server aborted because a player let
 the time for a first move run out counts as that player's abandon, and so does a game lost on time.
 
-A rating is provisional while its deviation is over :data:`PROVISIONAL_RD` (110, as on lichess: about eight games
-for a newcomer); the leaderboard lists the established ratings first. A player with :data:`ABANDONS_SHOWN` abandons
+A rating is provisional while its deviation is over :data:`PROVISIONAL_RD` (110, as on lichess): a newcomer's for
+about 12 games against established players, 16 against other newcomers (each game its own period, no time between
+them); the leaderboard lists the established ratings first. A player with :data:`ABANDONS_SHOWN` abandons
 or more among their last :data:`ABANDONS_WINDOW` rated games is shown so (``abandons``).
 """
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from zamek.server import players
 from zamek.server.db import Added
 from zamek.server.errors import ServiceError, restored_on_failure
 from zamek.server.live import Created, LiveGame
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 def rematch(sessions: Sessions, game_id: str, token: str | None, kind: str | None = None) -> Created:
     """Offer a rematch of a finished match with friends, or take one's seat in the rematch another player
     offered; return the new match, the seat and its token (a new one each time it is asked)."""
+    # A player's seat (its token is the player's) stays the player's in the rematch, with the same token.
+    kept = token if token is not None and players.by_token(sessions.repo, token) is not None else None
     for attempt in range(2):
         live = sessions.get(game_id, kind)
         with live.lock:
@@ -34,7 +37,7 @@ def rematch(sessions: Sessions, game_id: str, token: str | None, kind: str | Non
                 raise ServiceError(409, "not-for-this-game", "rematch-friends")
             if live.rematch is None:
                 try:
-                    return _offer(sessions, live, seat)
+                    return _offer(sessions, live, seat, kept)
                 except ServiceError as exc:
                     if exc.error != "stale" or attempt:
                         raise
@@ -44,8 +47,8 @@ def rematch(sessions: Sessions, game_id: str, token: str | None, kind: str | Non
             except ServiceError as exc:
                 if exc.status != 404:
                     raise
-                return _offer(sessions, live, seat)  # the offer was deleted while it waited: offer anew
-        return _take(sessions, live, new, seat)
+                return _offer(sessions, live, seat, kept)  # the offer was deleted while it waited: offer anew
+        return _take(sessions, live, new, seat, kept)
     raise ServiceError(409, "stale", "stale-retry")
 
 
@@ -54,7 +57,7 @@ def _moved(live: LiveGame, seat: int) -> int:
     return (seat + 1) % len(live.players)
 
 
-def _offer(sessions: Sessions, live: LiveGame, seat: int) -> Created:
+def _offer(sessions: Sessions, live: LiveGame, seat: int, kept: str | None) -> Created:
     """Make the rematch, stored with this match's change in one transaction; the seats of the other people stay
     open (their invitation code is given to nobody) until each takes theirs with their own token."""
     players = live.kind.rematch_players(live)
@@ -63,11 +66,13 @@ def _offer(sessions: Sessions, live: LiveGame, seat: int) -> Created:
     seat_players = [seat_players[(s - 1) % len(players)] for s in range(len(players))]
     seat_players[mine] = "person"
     names = [live.seats[(s - 1) % len(players)].name for s in range(len(players))]
-    seats, tokens, _ = seats_for(seat_players, now(), names)
+    seats, tokens, _ = seats_for(seat_players, now(), names, {mine: digest(kept)} if kept is not None else None)
+    if kept is not None:
+        tokens[mine] = kept
     seats = [replace(s, invite_digest=None) for s in seats]  # kept for known players: no invitation opens them
     settings = live.clock.settings if live.clock is not None else None
     new = sessions.new_match(live.kind, live.mode, players, live.setup, settings, seats, agreed_hints=live.agreed_hints,
-                              listed=live.listed)
+                             rated=live.rated, listed=live.listed)
     live.rematch = new.id
     with restored_on_failure(lambda: setattr(live, "rematch", None)):
         sessions.commit(live, live.state, [], [], added=Added(sessions.stored(new), new.seats,
@@ -76,10 +81,10 @@ def _offer(sessions: Sessions, live: LiveGame, seat: int) -> Created:
     return Created(new, {mine: tokens[mine]})
 
 
-def _take(sessions: Sessions, old: LiveGame, new: LiveGame, seat: int) -> Created:
+def _take(sessions: Sessions, old: LiveGame, new: LiveGame, seat: int, kept: str | None) -> Created:
     mine = _moved(old, seat)
     with new.lock:
-        token = new_secret()
+        token = kept if kept is not None else new_secret()
         current = new.seats[mine]
         taken = current.taken(token, old.seats[seat].name, now()) if current.player == "open" else (
             replace_token(current, token))  # asked again (another device): a new token, the old one stops working

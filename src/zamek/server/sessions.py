@@ -52,6 +52,7 @@ from zamek.server.live import (
     step,
     wall_clock,
 )
+from zamek.server.players import Player
 from zamek.server.rematch import replace_token
 from zamek.server.seats import Seat, SeatPlayer, is_game_id, prove_seat, seats_for
 from zamek.server.tables import Extras, StoredMatch, new_id, now
@@ -195,8 +196,7 @@ class Sessions:
                                                                                  stored.human)
         live = LiveGame(stored.id, kind, stored.mode, list(players), stored.seed, setup, stored.created_at, actions,
                         infos, state, stored.revision, level=stored.level, human=stored.human,
-                        agreed_hints=stored.hints, imported=stored.imported, rated=stored.rated,
-                        listed=stored.listed)
+                        agreed_hints=stored.hints, imported=stored.imported, rated=stored.rated, listed=stored.listed)
         try:
             self._read_extras(live)
         except (LookupError, TypeError, ValueError) as exc:
@@ -215,13 +215,10 @@ class Sessions:
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
                clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None,
-               hints: bool = False, listed: bool = False) -> Created:
-        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints, listed=listed)
-
-    def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
-                       name: str | None = None, names: list[str | None] | None = None, listed: bool = False
-                       ) -> Created:
-        return creating.create_knights(self, kinds, seed, clock, name, names, listed=listed)
+               hints: bool = False, player: Player | None = None, rated: bool = False, listed: bool = False
+               ) -> Created:
+        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints, player, rated,
+                               listed)
 
     def start(self, kind: GameKind, mode: str, players: list[str], seat_players: list[SeatPlayer], setup: Any,
                seed: int | None, clock: ClockSettings | None, names: list[str | None], *, level: str | None = None,
@@ -264,10 +261,9 @@ class Sessions:
         return StoredMatch(
             id=live.id, kind=kind.name, created_at=live.created_at, updated_at=live.created_at, mode=live.mode,
             level=live.level, human=live.human, players=live.players if kind is not CASTLE else None, seed=live.seed,
-            setup=kind.setup_to_json(live.setup), moves=[str(a) for a in live.actions],
+            setup=kind.setup_to_json(live.setup), moves=[str(a) for a in live.actions], listed=live.listed,
             status="over" if live.over else "playing", scores=kind.scores(state), turn=kind.turn(state),
             revision=live.revision, hints=live.agreed_hints, imported=live.imported, rated=live.rated,
-            listed=live.listed,
         )
 
     def _add(self, live: LiveGame) -> None:
@@ -295,9 +291,9 @@ class Sessions:
 
     # --------------------------------------------- the seats, the end, rematches
 
-    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None
-             ) -> Created:
-        return joining.join(self, game_id, invite, name, kind, key)
+    def join(self, game_id: str, invite: str, name: str | None, kind: str | None = None, key: str | None = None,
+             player: Player | None = None, player_token: str | None = None) -> Created:
+        return joining.join(self, game_id, invite, name, kind, key, player, player_token)
 
     def invite(self, game_id: str, token: str | None, kind: str | None = None) -> str:
         return joining.new_invitation(self, game_id, token, kind)

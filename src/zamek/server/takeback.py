@@ -122,8 +122,9 @@ def withdraw(sessions: Sessions, game_id: str, token: str | None, revision: int 
 
 
 def takeback_view(live: LiveGame) -> TakebackView | None:
-    """The takebacks of a game with a friend that is on, as its view shows them (None in any other game)."""
-    if not _takes_back(live) or live.over or live.waiting_for_friend:
+    """The takebacks of a game with a friend that is on, as its view shows them (None in any other game, and in a
+    rated game, which has none)."""
+    if not _takes_back(live) or live.over or live.waiting_for_friend or live.rated:
         return None
     request = _request(live)
     asked_by: int | None = request["asked_by"]

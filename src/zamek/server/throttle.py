@@ -25,7 +25,7 @@ from limits.strategies import MovingWindowRateLimiter
 from zamek.server.errors import ServiceError
 from zamek.server.fairness import RATES, Fairness
 
-__all__ = ["Referee", "Throttled", "address_key", "client_key"]
+__all__ = ["Referee", "Throttled", "address_key", "client_key", "player_key"]
 
 Answer = TypeVar("Answer")
 
@@ -60,9 +60,16 @@ class Throttled(ServiceError):
 def client_key(scope: Mapping[str, Any]) -> str:
     """Who a request is, for its limits (its ASGI scope, ``request.scope``): its address (:func:`address_key`).
 
-    Issue 39: once a request can name its player, that player is the key (``player:<id>``) and the address only
-    for the anonymous; this is the one place to change."""
+    A request's ``X-Zamek-Player`` header is not read here: unchecked, any made-up header would give a client
+    fresh limits. The routes that prove a player count it by :func:`player_key` as well."""
     return address_key(scope.get("client"))
+
+
+def player_key(player_id: str) -> str:
+    """Who a request is, for its limits, once it has proven its player (:func:`zamek.server.players.authenticate`):
+    the player, whichever address it comes from. :func:`client_key` stays the address's: a player header the server
+    has not checked must not take a request out of its address's limits."""
+    return f"player:{player_id}"
 
 
 def address_key(client: Sequence[Any] | None) -> str:

@@ -15,7 +15,7 @@ from typing import Final
 
 from fastapi import FastAPI, Query
 from fastapi.concurrency import run_in_threadpool
-from sqlalchemy import select
+from sqlalchemy import and_, exists, or_, select
 from sqlalchemy.orm import Session
 
 from zamek.castle import record as records
@@ -27,7 +27,7 @@ from zamek.server.ratings import clock_kind
 from zamek.server.schema_watch import LiveGames, LiveLine
 from zamek.server.schemas import errors
 from zamek.server.service import GameService
-from zamek.server.tables import Extras, PlayerRatingRow, StoredMatch
+from zamek.server.tables import Extras, MatchRow, PlayerRatingRow, SeatRow, StoredMatch
 
 MAX_LISTED: Final = 100
 """The most games one answer lists."""
@@ -61,6 +61,18 @@ def seated_ratings(repo: Repository) -> Ratings:
     return higher
 
 
+def listed_live(repo: Repository, limit: int) -> list[StoredMatch]:
+    """The listed matches being played with every seat taken (none open, none a rematch's seat its player has not
+    taken yet), the latest active first."""
+    waiting = exists().where(SeatRow.game_id == MatchRow.id,
+                             or_(SeatRow.player == "open",
+                                 and_(SeatRow.player == "person", SeatRow.token_digest.is_(None))))
+    query = (select(MatchRow).where(MatchRow.listed.is_(True), MatchRow.status == "playing", ~waiting)
+             .order_by(MatchRow.active_ms.desc(), MatchRow.id).limit(limit))
+    with Session(repo.engine) as session:
+        return [StoredMatch.of(r) for r in session.scalars(query)]
+
+
 def live_line(game: StoredMatch, names: Sequence[str | None], extras: Extras | None, watching: int,
               rating: float | None) -> LiveLine:
     """What a spectator sees of a listed game without opening it."""
@@ -80,7 +92,7 @@ def live_line(game: StoredMatch, names: Sequence[str | None], extras: Extras | N
 
 def live_games(service: GameService, events: GameEvents, limit: int, ratings: Ratings = no_ratings) -> LiveGames:
     """The listed games being played (see the module's doc), ``limit`` at most."""
-    games = service.repo.listed_live(MAX_LISTED)
+    games = listed_live(service.repo, MAX_LISTED)
     rated = ratings(games)
     games.sort(key=lambda g: -rated.get(g.id, float("-inf")))  # stable: the latest active first among equals
     games = games[:limit]

@@ -292,6 +292,7 @@ def knights_view(live: LiveGame, seat: int | None, lang: str, connected: Sequenc
         legal = [str(a) for a in mine.legal_actions()]
     return KnightsView(
         id=live.id,
+        rated=live.rated,
         revision=live.revision,
         seats=live.players,
         players=state.players,

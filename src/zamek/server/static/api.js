@@ -82,10 +82,37 @@ export const seats = {
   allTokens: () => Object.values(loadSeats()).flatMap((e) => Object.values(e.tokens || {})),
 };
 
+// --------------------------------------------------------------- the player
+
+// A player's identity (issue 39): its secret token and its name, kept in localStorage (`zamek-player`). The requests
+// that create or take a seat carry it (X-Zamek-Player): the seat is then the player's, on every device it is moved
+// to (by the link #/me/<token>).
+const PLAYER_KEY = "zamek-player";
+
+export const identity = {
+  get() {
+    try {
+      const me = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+      return me && typeof me.token === "string" ? me : null;
+    } catch {
+      return null;
+    }
+  },
+  set(me) {
+    if (me) localStorage.setItem(PLAYER_KEY, JSON.stringify({ token: me.token, name: me.name }));
+    else localStorage.removeItem(PLAYER_KEY);
+  },
+};
+
+const asPlayer = (token = null) => {
+  const held = token || (identity.get() || {}).token;
+  return held ? { "X-Zamek-Player": held } : {};
+};
+
 // ----------------------------------------------------------------- requests
 
-// One request: `body` is sent as JSON (a string as it is), `token` as the seat's proof. Resolves to the
-// answer's JSON (null for 204).
+// One request: `body` is sent as JSON (a string as it is), `token` as the seat's proof, `headers` besides (the
+// player's). Resolves to the answer's JSON (null for 204).
 export async function call(method, path, body, token = null, headers = {}) {
   const options = { method, headers: { ...(language ? { "Accept-Language": language } : {}), ...headers } };
   if (body !== undefined) {
@@ -156,8 +183,8 @@ export const games = {
   adopt: async () => {
     for (const a of await call("POST", "/api/adopt", {})) seats.remember(a.kind, a.id, [{ seat: a.seat, token: a.token }]);
   },
-  create: (options, lang) => call("POST", `/api/games${query({ lang })}`, options).then(seated("castle")),
-  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null, key: joinKey(id, invite) }).then(seated("castle")),
+  create: (options, lang) => call("POST", `/api/games${query({ lang })}`, options, null, asPlayer()).then(seated("castle")),
+  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null, key: joinKey(id, invite) }, null, asPlayer()).then(seated("castle")),
   get: (id, lang) => call("GET", `/api/games/${id}${query({ lang })}`),
   // Cheap to poll while the computer thinks: the revision, whether it still thinks, whether the game is over.
   status: (id) => call("GET", `/api/games/${id}/status`),
@@ -181,38 +208,22 @@ export const games = {
 // A word at the table (either game): one of the fixed messages (/api/meta's table_messages), said by a seat's token.
 export const sayAtTable = (id, message, token) => call("POST", `/api/games/${id}/say`, { message }, token);
 
-// The lobby where players meet (issue 39): this browser's player (a name and a secret token, kept here), open
-// challenges and quick pairing. A player's requests carry the token in X-Zamek-Player; in the games made there the
-// same token is the seat's.
-const PLAYER_KEY = "zamek-player";
-export const player = {
-  get: () => {
-    try {
-      const kept = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
-      return kept && kept.token ? kept : null;
-    } catch {
-      return null;
-    }
-  },
-  create: (name) => call("POST", "/api/players", { name }).then((made) => {
-    localStorage.setItem(PLAYER_KEY, JSON.stringify({ name: made.name, token: made.token }));
-    return made;
-  }),
-  headers: () => (player.get() ? { "X-Zamek-Player": player.get().token } : {}),
-};
+// The lobby where players meet (issue 39): open challenges and quick pairing, as this browser's player (the same
+// token holds the seats of the games made there).
 export const lobby = {
-  challenges: () => call("GET", "/api/challenges", undefined, null, player.headers()),
-  post: (seek) => call("POST", "/api/challenges", seek, null, player.headers()),
-  accept: (id) => call("POST", `/api/challenges/${id}/accept`, {}, null, player.headers()),
-  withdraw: (id) => call("DELETE", `/api/challenges/${id}`, undefined, null, player.headers()),
-  playNow: (seek) => call("POST", "/api/pairing", seek, null, player.headers()),
+  challenges: () => call("GET", "/api/challenges", undefined, null, asPlayer()),
+  post: (seek) => call("POST", "/api/challenges", seek, null, asPlayer()),
+  accept: (id) => call("POST", `/api/challenges/${id}/accept`, {}, null, asPlayer()),
+  withdraw: (id) => call("DELETE", `/api/challenges/${id}`, undefined, null, asPlayer()),
+  playNow: (seek) => call("POST", "/api/pairing", seek, null, asPlayer()),
+  headers: () => asPlayer(),
 };
 
 // Rycerze i zamki: the same routes (/api/games), the game named at its start. A seat's view (its hand, its legal
 // moves) is asked with that seat's token; without one, the answer is the public view (a spectator's, the table's).
 export const knights = {
-  create: (options, lang) => call("POST", `/api/games${query({ lang })}`, { game: "knights", ...options }).then(seated("knights")),
-  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null, key: joinKey(id, invite) }).then(seated("knights")),
+  create: (options, lang) => call("POST", `/api/games${query({ lang })}`, { game: "knights", ...options }, null, asPlayer()).then(seated("knights")),
+  join: (id, invite, name, lang) => call("POST", `/api/games/${id}/join${query({ lang })}`, { invite, name: name || null, key: joinKey(id, invite) }, null, asPlayer()).then(seated("knights")),
   get: (id, lang, seat = null, token = null) => call("GET", `/api/games/${id}${query({ seat, lang })}`, undefined, token),
   status: (id) => call("GET", `/api/games/${id}/status`),
   act: (id, seat, action, revision, lang, token) => call("POST", `/api/games/${id}/actions${query({ lang })}`, { seat, action, revision }, token),
@@ -229,6 +240,21 @@ export const knights = {
   remove: (id) => call("DELETE", `/api/games/${id}`, undefined, seats.any(id)),
   recordUrl: (id) => `/api/games/${id}/record`,
   eventsPath: (id) => `/api/games/${id}/events`,
+};
+
+// Players, ratings and the leaderboard (issue 39).
+export const players = {
+  create: (name) => call("POST", "/api/players", { name }),
+  me: (token) => call("GET", "/api/players/me", undefined, null, asPlayer(token)),
+  rename: (name) => call("PATCH", "/api/players/me", { name }, null, asPlayer()),
+  page: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+  leaderboard: (game, clock) => call("GET", `/api/leaderboard${query({ game, clock })}`),
+  // The player's games on this device too: each seat's token (the player's own) kept as a seat's link keeps it.
+  async sync() {
+    if (!identity.get()) return;
+    const answer = await call("GET", "/api/players/me/games", undefined, null, asPlayer());
+    for (const g of answer.games) if (!seats.token(g.id, g.seat)) seats.remember(g.kind, g.id, [{ seat: g.seat, token: g.token }]);
+  },
 };
 
 // Live events of a game (`path`: /api/games/ID/events), read with fetch so that the

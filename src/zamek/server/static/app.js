@@ -1,10 +1,10 @@
-// The page's entry: routing between the screens (lobby.js, game.js, replay.js, Rycerze i zamki in knights.js and
-// the rules page in help.js), the header with the rules link and the language menu, the first-game guide
-// (guide.js), and the keys. Plain ES modules, no build step; the API client is api.js. Before it draws anything the
+// The page's entry: routing between the screens (lobby.js, game.js, replay.js, Rycerze i zamki in knights.js,
+// players and the leaderboard in players.js, the rules page in help.js), the header with the rules link and the
+// language menu, the first-game guide (guide.js), and the keys. Plain ES modules, no build step; the API client is api.js. Before it draws anything the
 // page asks the server what it offers (/api/meta: its languages among others) and loads the words of the language
 // shown (i18n.js); it loads them again when another language is chosen.
 
-import { call, games, seats, setClientLanguage, setClientWords, watch } from "./api.js";
+import { call, games, identity, seats, setClientLanguage, setClientWords, watch } from "./api.js";
 import { gameKey, openGame, refreshGame } from "./game.js";
 import { startGuide } from "./guide.js";
 import { openHelp, renderHelp } from "./help.js";
@@ -12,6 +12,7 @@ import { guessLanguage, useLanguage } from "./i18n.js";
 import { icon } from "./icons.js";
 import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKnightsJoin } from "./knights.js";
 import { openJoin, openLobby } from "./lobby.js";
+import { adoptPlayer, openLeaderboard, openMe, openPlayer } from "./players.js";
 import { openReplay, replayKey, stopReplayPlay } from "./replay.js";
 import { setTableMessages } from "./talk.js";
 import { initTurn, leaveTurn, showTitle } from "./turn.js";
@@ -47,6 +48,10 @@ function route() {
     history.replaceState(null, "", parts[4] === "knights" ? `#/knights/${parts[1]}` : `#/game/${parts[1]}`);
     route();
   }
+  else if (parts[0] === "me" && parts[1]) adoptPlayer(parts[1]); // a player's link from another device
+  else if (parts[0] === "me") openMe();
+  else if (parts[0] === "player" && parts[1]) openPlayer(decodeURIComponent(parts[1]));
+  else if (parts[0] === "leaderboard") openLeaderboard(parts[1], parts[2]);
   else if (parts[0] === "replay" && parts[1]) {
     // A move number that is not one (#/replay/ID/abc) shows the end of the game.
     const move = /^\d{1,6}$/.test(parts[2] || "") ? Number(parts[2]) : null;
@@ -75,12 +80,15 @@ async function languageNames() {
 }
 
 function header() {
+  const me = identity.get();
   const nav = document.getElementById("nav");
   nav.innerHTML = "";
   const menu = h("select", { class: "lang", id: "lang-switch", "aria-label": t("page.header.language"), title: t("page.header.language"), onchange: (ev) => switchLanguage(ev.target.value) },
     (state.languageNames || [{ lang: state.lang, name: state.lang }]).map((l) => h("option", { value: l.lang, selected: l.lang === state.lang, lang: l.lang }, l.name)));
   nav.append(
     h("a", { href: "#/", class: "nav-link" }, t("page.header.games")),
+    h("a", { href: "#/me", class: "nav-link", id: "me-link" }, me ? me.name : t("page.players.nav-me")),
+    h("a", { href: "#/leaderboard", class: "nav-link", id: "leaderboard-link" }, t("page.players.nav-leaderboard")),
     h("a", { href: "#/help", class: "nav-link help-link", id: "help-link", title: t("page.help.link-label"),
       "aria-current": location.hash.startsWith("#/help") ? "page" : null }, t("page.help.link")),
     menu,
@@ -107,6 +115,7 @@ async function switchLanguage(lang) {
   else if (state.screen === "knights") knightsLanguageChanged();
   else if (state.screen === "game" && state.gameId) refreshGame();
   else if (state.screen === "replay" && state.view) openReplay(state.gameId, state.view.replay.move);
+  else if (["me", "player", "leaderboard"].includes(state.screen)) route(); // drawn again in the new language
   else openLobby();
 }
 

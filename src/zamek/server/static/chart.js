@@ -96,3 +96,35 @@ export function drawAdvantage(container, decisions, finalLead, { current = null,
   });
   return svg;
 }
+
+// A rating's history (the player page): the rating after each rated game, its deviation as a band around it.
+export function drawRatingChart(container, points, title = "") {
+  container.innerHTML = "";
+  const W = 320;
+  const H = 150;
+  const L = 40;
+  const R = 8;
+  const T = 8;
+  const B = 10;
+  const lows = points.map((p) => p.rating - p.rd);
+  const highs = points.map((p) => p.rating + p.rd);
+  const min = Math.floor(Math.min(...lows) / 100) * 100;
+  const max = Math.max(min + 100, Math.ceil(Math.max(...highs) / 100) * 100);
+  const n = points.length;
+  const x = (i) => (n === 1 ? (L + W - R) / 2 : L + ((W - L - R) * i) / (n - 1));
+  const y = (v) => T + ((H - T - B) * (max - v)) / (max - min);
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart rating-chart", role: "img" }, container);
+  el("title", {}, svg).textContent = title;
+  const step = Math.max(100, Math.ceil((max - min) / 400) * 100);
+  for (let v = min; v <= max; v += step) {
+    el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }, svg);
+    el("text", { x: L - 4, y: y(v) + 4, class: "axis", "text-anchor": "end" }, svg).textContent = v;
+  }
+  const band = [...points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating + p.rd).toFixed(1)}`),
+    ...points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating - p.rd).toFixed(1)}`).reverse()].join(" ");
+  el("polygon", { points: band, fill: COLORS.players[0], "fill-opacity": 0.15 }, svg);
+  const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
+  el("polyline", { points: line, fill: "none", stroke: COLORS.players[0], "stroke-width": 2.5, "stroke-linejoin": "round" }, svg);
+  points.forEach((p, i) => el("circle", { cx: x(i), cy: y(p.rating), r: 3, fill: COLORS.players[0] }, svg));
+  return svg;
+}

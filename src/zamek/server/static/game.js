@@ -81,9 +81,12 @@ function refreshSoon() {
 }
 
 export async function refreshGame() {
+  const id = state.gameId;
+  if (state.screen !== "game" || !id) return; // a refresh that came due after the page left the game
   try {
-    await showGame(await games.get(state.gameId, state.lang));
+    await showGame(await games.get(id, state.lang));
   } catch (err) {
+    if (state.screen !== "game" || state.gameId !== id) return;
     if (err.status === 404) {
       main.innerHTML = "";
       main.append(h("p", { class: "panel error" }, t("page.error.game-missing")));
@@ -500,6 +503,7 @@ function seatsBar(view) {
       seat.player === "open" ? h("span", { class: "muted" }, t("page.seat.open")) : null,
       view.clock ? h("span", { class: "clock", "data-seat": seat.seat }, clockText(view, seat.seat)) : null));
   }
+  if (view.rated) bar.append(h("span", { class: "badge", id: "rated-badge" }, t("page.players.rated"))); // no hints, no takebacks
   return bar;
 }
 

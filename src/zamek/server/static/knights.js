@@ -8,7 +8,7 @@
 // resigning, aborting before everyone has moved, a rematch, spectators (the public view: no hand) and how many
 // watch. Computer seats choose as jobs of the server: a view that says `thinking` is followed by a live `change`.
 
-import { CLOCKS, knights as api } from "./api.js";
+import { CLOCKS, identity, knights as api } from "./api.js";
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
 import { hearWord, talkBox } from "./talk.js";
 import { turnOptions, turnShown } from "./turn.js";
@@ -105,14 +105,20 @@ export function knightsLobby() {
   // With friends elsewhere: a clock (as the castle game's) and the name they see on the invitation.
   const clock = h("select", { name: "k-clock", id: "k-clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: k === "none" }, t(`page.clock.${k}`))));
   const name = h("input", { type: "text", name: "k-name", id: "k-name", maxlength: 24, value: localStorage.getItem("zamek-name") || "" });
+  // A player may make a game against one friend rated (issue 39: both must be players).
+  const rated = h("input", { type: "checkbox", name: "k-rated", id: "k-rated" });
+  const ratedBox = h("label", { class: "choice", title: t("page.players.rated-hint") }, rated, " ", t("page.players.rated"));
   const friendBox = h("fieldset", { class: "k-friend-only", id: "k-friend-options" }, h("legend", {}, t("page.lobby.friend-options")),
     h("label", { class: "choice" }, t("page.label", { label: message("page.clock.label") }), clock),
     h("label", { class: "choice" }, t("page.label", { label: message("page.lobby.your-name") }), name),
-    listedBox(h, t, "k-listed", false));
+    listedBox(h, t, "k-listed", false),
+    identity.get() ? ratedBox : null);
   const chosen = () => seatSelects.slice(0, Number(count.value)).map((s) => s.value);
+  const oneFriend = () => chosen().length === 2 && chosen().includes("person") && chosen().includes("friend");
   const sync = () => {
     seatsBox.querySelectorAll(".k-seat-line").forEach((line, i) => (line.hidden = i >= Number(count.value)));
     friendBox.hidden = !chosen().includes("friend");
+    ratedBox.hidden = !oneFriend();
   };
   count.addEventListener("change", sync);
   seatSelects.forEach((s) => s.addEventListener("change", sync));
@@ -133,6 +139,7 @@ export function knightsLobby() {
       options.name = name.value.trim() || null;
       options.listed = friendBox.querySelector("#k-listed").checked;
       localStorage.setItem("zamek-name", name.value.trim());
+      if (oneFriend() && rated.checked) options.rated = true;
     }
     try {
       const view = await api.create(options, ctx.lang());

@@ -2,7 +2,7 @@
 // browser's games (the games whose seat tokens it holds: resume, replay, export, delete), importing a saved
 // game, the Rycerze i zamki panel; and the page a friend's invitation link opens.
 
-import { CLOCKS, games, knights, seats } from "./api.js";
+import { CLOCKS, games, identity, knights, players, seats } from "./api.js";
 import { knightsLobby } from "./knights.js";
 import { meetPanel } from "./meet.js";
 import { turnOptions } from "./turn.js";
@@ -108,6 +108,7 @@ export async function openLobby() {
   main.append(h("div", { class: "lobby knights-lobby" }, knightsLobby(), knightsList));
   try {
     await games.adopt().catch(() => null); // games stored before seats: this machine's browser takes them once
+    await players.sync().catch(() => null); // the player's games made or joined on another device
     state.lobbyCount = LOBBY_PAGE;
     const held = await lobbyGames(state.lobbyCount);
     renderLists(list, knightsList, held);
@@ -206,7 +207,8 @@ function newGameForm(meta) {
       h("select", { name: "clock", id: "clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: opt("clock", "none") === k }, t(`page.clock.${k}`)))),
       h("label", { class: "choice" }, t("page.label", { label: t("page.lobby.your-name") }), h("input", { type: "text", name: "name", id: "your-name", maxlength: 24, value: opt("name", "") })),
       h("label", { class: "choice", title: t("page.lobby.allow-hints-hint") }, h("input", { type: "checkbox", name: "hints", id: "allow-hints", checked: opt("hints", false) }), " ", t("page.lobby.allow-hints")),
-      listedBox(h, t, "listed", opt("listed", false))),
+      listedBox(h, t, "listed", opt("listed", false)),
+      identity.get() ? h("label", { class: "choice", title: t("page.players.rated-hint") }, h("input", { type: "checkbox", name: "rated", id: "rated" }), " ", t("page.players.rated")) : null),
     rulesFieldset(meta, saved),
     h("p", { class: "error", id: "error", hidden: true, role: "alert" }),
     h("button", { type: "submit", class: "primary", id: "start-game" }, t("page.lobby.start")),
@@ -240,6 +242,8 @@ function newGameForm(meta) {
       options.name = (data.get("name") || "").trim() || null;
       options.hints = data.get("hints") === "on"; // the friend sees it before joining
       options.listed = data.get("listed") === "on";
+      options.rated = data.get("rated") === "on"; // a rated game has no hints
+      if (options.rated) options.hints = false;
     }
     try {
       const view = await games.create(options, state.lang);

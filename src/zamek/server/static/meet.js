@@ -1,9 +1,10 @@
-// Finding an opponent in the lobby (issue 39): this browser's player (a name; its secret stays here), the open
+// Finding an opponent in the lobby (issue 39): this browser's player (made here from a name when it has none; the
+// player's own page is players.js, #/me), the open
 // challenges of everyone (accept one, or withdraw one's own), posting a challenge, and "play now" (quick pairing).
 // The lobby's live events (/api/lobby/events) bring the list again when it changes, and tell the poster's page of the
 // game made from its challenge: the page goes to it, the player's own token holding the seat.
 
-import { CLOCKS, lobby, player, seats, watch } from "./api.js";
+import { CLOCKS, identity, lobby, players, seats, watch } from "./api.js";
 import { describeGame, h, showError, state, t } from "./ui.js";
 
 // The list is asked again now and then besides the events: it also tells the server this page is still here.
@@ -13,7 +14,7 @@ let stopStream = null;
 
 // Go to a game made in the lobby: the player's token is the seat's.
 function goTo(started) {
-  const me = player.get();
+  const me = identity.get();
   seats.remember(started.game, started.game_id, [{ seat: started.seat, token: me.token }]);
   location.hash = started.game === "knights" ? `#/knights/${started.game_id}` : `#/game/${started.game_id}`;
 }
@@ -30,13 +31,13 @@ export function meetPanel() {
   panel.append(body);
   const draw = () => {
     body.innerHTML = "";
-    const me = player.get();
+    const me = identity.get();
     if (!me) {
       body.append(newPlayerForm(draw));
       return;
     }
     const list = h("div", { class: "challenge-list", id: "challenge-list" });
-    body.append(h("p", { id: "playing-as" }, t("page.meet.playing-as", { name: me.name })), seekForm(list), list);
+    body.append(h("p", { id: "playing-as" }, t("page.players.you-are", { name: me.name })), seekForm(list), list);
     follow(list);
   };
   draw();
@@ -47,12 +48,12 @@ function newPlayerForm(done) {
   const name = h("input", { type: "text", id: "player-name", maxlength: 20, minlength: 3, required: true, autocomplete: "nickname" });
   const error = h("p", { class: "error", hidden: true, role: "alert", id: "player-error" });
   const form = h("form", { id: "new-player" }, h("p", { class: "muted" }, t("page.meet.who-hint")),
-    h("label", { class: "choice" }, t("page.label", { label: t("page.meet.name") }), name),
-    h("button", { type: "submit", id: "create-player" }, t("page.meet.create")), error);
+    h("label", { class: "choice" }, t("page.label", { label: t("page.players.name") }), name),
+    h("button", { type: "submit", id: "create-player" }, t("page.players.create")), error);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
-      await player.create(name.value.trim());
+      identity.set(await players.create(name.value.trim()));
       done();
     } catch (err) {
       error.textContent = err.message;
@@ -65,7 +66,7 @@ function newPlayerForm(done) {
 // What to play: the game, the rule set (the castle game), the clock, rated; then post it or play now.
 function seekForm(list) {
   const meta = state.meta || { rule_sets: [] };
-  const game = h("select", { id: "seek-game" }, ["castle", "knights"].map((g) => h("option", { value: g }, t(`page.meet.game-${g}`))));
+  const game = h("select", { id: "seek-game" }, ["castle", "knights"].map((g) => h("option", { value: g }, t(`page.players.game-${g}`))));
   const rules = h("select", { id: "seek-rules" }, meta.rule_sets.map((r) => h("option", { value: r }, describeGame({ mode: "friend", level: null, rules: r }).rules)));
   const clock = h("select", { id: "seek-clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: k === "live-10-5" }, t(`page.clock.${k}`))));
   const rated = h("input", { type: "checkbox", id: "seek-rated" });
@@ -85,7 +86,7 @@ function seekForm(list) {
   waiting.append(stopWaiting);
   game.addEventListener("change", () => (rules.disabled = game.value !== "castle"));
   return h("form", { id: "seek", onsubmit: (ev) => ev.preventDefault() },
-    h("label", { class: "choice" }, t("page.label", { label: t("page.meet.game") }), game),
+    h("label", { class: "choice" }, t("page.label", { label: t("page.players.game") }), game),
     h("label", { class: "choice" }, t("page.label", { label: t("page.meet.rules") }), rules),
     h("label", { class: "choice" }, t("page.label", { label: t("page.clock.label") }), clock),
     h("label", { class: "choice" }, rated, " ", t("page.meet.rated")),
@@ -134,7 +135,7 @@ async function drawList(list) {
   }
   const ul = h("ul", { class: "game-list" });
   for (const c of answer.challenges) {
-    const what = c.game === "castle" ? describeGame({ mode: "friend", level: null, rules: c.rules }).rules : t("page.meet.game-knights");
+    const what = c.game === "castle" ? describeGame({ mode: "friend", level: null, rules: c.rules }).rules : t("page.players.game-knights");
     const range = c.min_rating !== null || c.max_rating !== null ? ` · ${t("page.meet.range", { low: c.min_rating ?? "–", high: c.max_rating ?? "–" })}` : "";
     ul.append(h("li", { class: "game-item challenge", "data-id": c.id, "data-poster": c.poster },
       h("div", { class: "game-info" },
@@ -169,7 +170,7 @@ function follow(list) {
     }
     if (type === "started") goTo(data);
     else if (type === "lobby") drawList(list);
-  }, () => {}, player.headers());
+  }, () => {}, lobby.headers());
   const tick = () => {
     if (!open()) {
       if (stopStream) stopStream();

@@ -14,6 +14,7 @@ const SHOWN_AT_MOST = 4;
 let offered = []; // the keys of the messages, in the server's order
 const heard = []; // { game, seat, message, at }
 let drawLines = () => {};
+let menuOpenFor = null; // the game whose menu is open: it stays open when the page draws the table again
 
 const muted = () => localStorage.getItem(MUTE_KEY) === "1";
 
@@ -49,12 +50,14 @@ export function talkBox({ h, t, gameId, speaker, nameOf, onError }) {
   const box = h("div", { class: "table-talk", id: "table-talk" }, lines);
   const seat = speaker();
   if (seat && offered.length) {
-    const menu = h("details", { class: "talk-menu", id: "talk-menu" },
+    const menu = h("details", { class: "talk-menu", id: "talk-menu", open: menuOpenFor === gameId,
+      ontoggle: () => (menuOpenFor = menu.open ? gameId : null) },
       h("summary", { title: t("page.say.menu-label") }, t("page.say.menu")),
       h("div", { class: "talk-messages", role: "group", "aria-label": t("page.say.menu-label") },
         offered.map((key) => h("button", {
           type: "button", class: "talk-message", "data-message": key, onclick: async () => {
             menu.open = false;
+            menuOpenFor = null;
             const now = speaker();
             if (!now) return;
             try {
