@@ -22,7 +22,7 @@ from tests.server.test_web_online import EventStream
 from tests.web_client import FakeTime, Json, WebClient, bearer, client_for
 from zamek.server.challenges import EXPIRES_MS
 from zamek.server.fairness import Fairness
-from zamek.server.tables import MatchRow, PlayerRatingRow, PlayerRow, now
+from zamek.server.tables import MatchRow, PlayerRatingRow, PlayerRow, RatedResultRow, now
 
 CASUAL: Json = {"game": "castle", "rules": "zamek", "clock": {"kind": "live", "minutes": 10, "increment": 5}}
 
@@ -63,6 +63,11 @@ def rate(client: WebClient, token: str, rating: float, game: str = "castle", clo
                                       volatility=0.06, games=20, updated_at=now()))
 
 
+def player_id(client: WebClient, name: str) -> str:
+    with Session(client.service.repo.engine) as session:
+        return session.scalars(select(PlayerRow.id).where(PlayerRow.name == name)).one()
+
+
 # ------------------------------------------------------------------ challenges
 
 
@@ -71,7 +76,7 @@ def test_a_player_posts_a_challenge_that_everyone_sees_without_secrets(client: W
     assert client.post("/api/challenges", json=CASUAL).status_code == 401  # a player's challenge only
     posted = post(client, ala, rated=True)
     assert posted | {"id": None, "created_at": None} == {
-        "id": None, "poster": "Ala", "rating": None, "game": "castle", "rules": "zamek",
+        "id": None, "poster": "Ala", "rating": None, "abandons": False, "game": "castle", "rules": "zamek",
         "clock": {"kind": "live", "minutes": 10.0, "increment": 5, "days": 1.0}, "rated": True, "min_rating": None,
         "max_rating": None, "mine": True, "created_at": None}
     listed = client.get("/api/challenges")
@@ -108,6 +113,20 @@ def test_a_challenge_of_rycerze_i_zamki(client: WebClient) -> None:
     started = accept(client, ola, challenge["id"])
     view = client.get(f"/api/games/{started['game_id']}?seat={started['seat']}", headers=bearer(ola)).json()
     assert view["seat"] == started["seat"] and view["hand"]
+
+
+def test_a_poster_who_lets_games_run_out_is_shown_so(client: WebClient) -> None:
+    """Issue 39 item 7: the lobby shows a player whose time ran out in 2 of their last 10 rated games."""
+    ala, ola = make_player(client, "Ala"), make_player(client, "Ola")
+    with client.service.repo.transaction() as session:
+        for n in range(2):
+            session.add(RatedResultRow(game_id=f"old{n}", game="castle", clock="live", player0=player_id(client, "Ala"),
+                                       player1=player_id(client, "Ola"), score0=0.0,
+                                       abandoned_by=player_id(client, "Ala"), ended_at=now()))
+    post(client, ala)
+    post(client, ola)
+    shown = {c["poster"]: c["abandons"] for c in client.get("/api/challenges").json()["challenges"]}
+    assert shown == {"Ala": True, "Ola": False}
 
 
 def test_nobody_accepts_their_own_a_withdrawn_or_an_unknown_challenge(client: WebClient) -> None:

@@ -40,7 +40,7 @@ from zamek.server.creating import players_match
 from zamek.server.db import Added
 from zamek.server.errors import ServiceError
 from zamek.server.players import Player, by_id
-from zamek.server.ratings import clock_kind
+from zamek.server.ratings import abandons, clock_kind
 from zamek.server.schema_challenges import ChallengeView, NewChallenge, Pairing, Seek, Started
 from zamek.server.seats import new_game_id
 from zamek.server.service import GameService
@@ -106,7 +106,7 @@ class Lobby:
             if len(mine) >= MAX_OPEN:
                 raise ServiceError(409, "too-many-open", "too-many-open", count=MAX_OPEN)
             session.add(row)
-            view = self._view(session, row, player)
+            view = self._view(session, row, player, abandons(self.repo, player.id))
         self.service.events.ring_lobby()
         return view
 
@@ -118,7 +118,9 @@ class Lobby:
         with Session(self.repo.engine) as session:
             rows = session.scalars(select(ChallengeRow).where(ChallengeRow.kind == CHALLENGE, self._fresh())
                                    .order_by(ChallengeRow.created_at.desc(), ChallengeRow.id).limit(LISTED_AT_MOST))
-            views = [self._view(session, row, player) for row in rows]
+            listed = list(rows)
+            flagged = {poster: abandons(self.repo, poster) for poster in {row.poster for row in listed}}
+            views = [self._view(session, row, player, flagged[row.poster]) for row in listed]
             started = self._started(session, player) if player is not None else []
         return views, started
 
@@ -246,11 +248,12 @@ class Lobby:
         return [Started(game_id=r.game_id, game=r.game, seat=seats[r.game_id], challenge=r.id)  # type: ignore[arg-type]
                 for r in rows if r.game_id in seats]
 
-    def _view(self, session: Session, row: ChallengeRow, player: Player | None) -> ChallengeView:
+    def _view(self, session: Session, row: ChallengeRow, player: Player | None, flagged: bool) -> ChallengeView:
         poster = session.get(PlayerRow, row.poster)
         rating = session.get(PlayerRatingRow, (row.poster, row.game, clock_kind(row.clock)))
         return ChallengeView(
             id=row.id, poster=poster.name if poster is not None else "?", rating=rating.rating if rating else None,
+            abandons=flagged,
             game=row.game, rules=row.rules, clock=row.clock, rated=row.rated,  # type: ignore[arg-type]
             min_rating=row.min_rating, max_rating=row.max_rating, mine=player is not None and row.poster == player.id,
             created_at=row.created_at)

@@ -58,6 +58,9 @@ class ChallengeView(Answer):
     """The poster's name."""
     rating: float | None
     """The poster's rating for this game and clock kind (None: none yet)."""
+    abandons: bool = False
+    """The poster let their time run out in several of their last rated games (:func:`zamek.server.ratings.abandons`):
+    the lobby shows it."""
     game: Literal["castle", "knights"]
     rules: str | None
     clock: ClockSettings | None

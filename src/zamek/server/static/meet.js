@@ -139,7 +139,8 @@ async function drawList(list) {
     const range = c.min_rating !== null || c.max_rating !== null ? ` · ${t("page.meet.range", { low: c.min_rating ?? "–", high: c.max_rating ?? "–" })}` : "";
     ul.append(h("li", { class: "game-item challenge", "data-id": c.id, "data-poster": c.poster },
       h("div", { class: "game-info" },
-        h("span", {}, h("strong", {}, c.poster), " ", c.rating === null ? t("page.meet.new-player") : `(${Math.round(c.rating)})`),
+        h("span", {}, h("strong", {}, c.poster), " ", c.rating === null ? t("page.meet.new-player") : `(${Math.round(c.rating)})`,
+          c.abandons ? h("span", { class: "badge warning abandons", title: t("page.players.abandons-hint") }, t("page.players.abandons")) : null),
         h("span", { class: "muted" }, `${what} · ${clockWords(c.clock)} · ${t(c.rated ? "page.meet.rated-badge" : "page.meet.casual-badge")}${range}`)),
       h("div", { class: "game-actions" }, c.mine
         ? h("button", { type: "button", class: "withdraw", onclick: async () => {
