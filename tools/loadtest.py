@@ -757,13 +757,25 @@ def load_test(url: str | None, start: bool, games: int, pace: float, moves_per_g
 @click.option("--profile", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="With --start: record where the server spends its CPU while the games play (py-spy's raw stacks, "
                    "in this file) and print the functions that take the most.")
+@click.option("--lobby", "lobby_players", type=click.IntRange(2), default=None,
+              help="The lobby mode instead (tools.lobby_load): this many players posting and accepting challenges.")
+@click.option("--rounds", type=click.IntRange(1), default=4, show_default=True,
+              help="With --lobby: rounds of challenges (half the players post, the other half accept).")
 def main(url: str | None, start: bool, games: int, pace: float, moves_per_game: int, seed: int,
          computer_games: int, level: str, workers: int | None, db_url: str | None, json_path: Path | None,
-         profile: Path | None) -> None:
+         profile: Path | None, lobby_players: int | None, rounds: int) -> None:
     """Play many games over HTTP at a person's pace (against a friend, and against the computer) and report
-    latencies, the computer's reply time, errors and lost moves."""
+    latencies, the computer's reply time, errors and lost moves; or (``--lobby``) load the lobby's challenges."""
     if start == (url is not None):
         raise click.UsageError("give either --url or --start")
+    if lobby_players is not None:
+        from tools.lobby_load import lobby_test
+
+        lobby = lobby_test(url, lobby_players, rounds, seed, db_url, workers)
+        click.echo(lobby.table())
+        if json_path is not None:
+            write_json_replacing(json_path, lobby.to_json())
+        sys.exit(0 if lobby.ok else 1)
     if (workers is not None or db_url is not None) and not start:
         raise click.UsageError("--workers and --db go with --start")
     if workers is not None and db_url is None:

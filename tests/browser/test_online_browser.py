@@ -197,12 +197,14 @@ def test_rycerze_i_zamki_with_a_friend_by_link(contexts: list[Page], server: Ser
     spectator.wait_for_selector("#k-over, #k-next")
 
 
-def start_friend_game(host: Page, friend: Page, server: Server) -> str:
-    """Ala (first) invites Ola, who joins: the game's id."""
+def start_friend_game(host: Page, friend: Page, server: Server, *, listed: bool = False) -> str:
+    """Ala (first) invites Ola, who joins: the game's id. ``listed``: Ala lists it among the live games."""
     host.goto(server.url)
     host.check("input[name=mode][value=friend]")
     host.check("input[name=seat][value=first]")
     host.fill("#your-name", "Ala")
+    if listed:
+        host.check("#listed")
     host.click("#start-game")
     friend.goto(host.locator("#invite-link").input_value())
     friend.fill("#join-name", "Ola")

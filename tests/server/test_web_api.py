@@ -661,12 +661,21 @@ SUCCESS: dict[tuple[str, str], str] = {
     ("get", "/api/players/me/games"): "MyGames",
     ("get", "/api/players/{name}"): "PlayerPage",
     ("get", "/api/leaderboard"): "Leaderboard",
+    # issue 39: the live games to watch, a word at the table
+    ("get", "/api/live"): "LiveGames",
+    ("post", "/api/games/{game_id}/say"): "Said",
+    ("post", "/api/challenges"): "ChallengeView",
+    ("get", "/api/challenges"): "Challenges",
+    ("post", "/api/challenges/{challenge_id}/accept"): "Started",
+    ("delete", "/api/challenges/{challenge_id}"): "",
+    ("post", "/api/pairing"): "Pairing",
+    ("get", "/api/lobby/events"): "events",
 }
 SEATED = {"/api/games/{game_id}/actions", "/api/games/{game_id}/draw", "/api/games/{game_id}/undo",
           "/api/games/{game_id}/resign", "/api/games/{game_id}/abort", "/api/games/{game_id}/invite",
           "/api/games/{game_id}/rematch", "/api/games/{game_id}", "/api/games/{game_id}/takeback",
           "/api/games/{game_id}/takeback/accept", "/api/games/{game_id}/takeback/decline",
-          "/api/games/{game_id}/takeback/withdraw"}
+          "/api/games/{game_id}/takeback/withdraw", "/api/games/{game_id}/say"}
 """The routes that change a game (and need a seat's token), by path: their POST or DELETE."""
 OPEN_OBJECTS = {"MessageView.params", "ErrorAnswer.params"}
 """A message's values: which a message takes is the catalogue's (its arguments), said in MessageView's description."""

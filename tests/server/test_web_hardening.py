@@ -258,6 +258,8 @@ def valid_body(path: str) -> dict[str, Any] | None:
         return {"action": "pass", "revision": 0}
     if path.endswith("/join"):
         return {"invite": "x" * 22}
+    if path.endswith("/say"):
+        return {"message": "hello"}
     return None
 
 

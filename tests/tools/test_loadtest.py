@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from tools.loadtest import LoadConfig, legal_actions, percentiles, run_load
+from tools.lobby_load import lobby_test
 
 from tests.live_server import start_server
 
@@ -66,3 +67,14 @@ def test_legal_actions_come_from_the_places_or_the_choices() -> None:
     choosing = {"phase": "follower", "drawn": None, "choices": [{"action": "pass"}, {"action": "follower:1"}]}
     assert legal_actions(placing) == ["e10/90"]
     assert legal_actions(choosing) == ["pass", "follower:1"]
+
+
+def test_the_lobby_mode_takes_every_challenge_exactly_once_and_tells_every_poster(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "games.sqlite3")
+    try:
+        report = lobby_test(server.url, 8, 2, seed=3)
+    finally:
+        server.stop()
+    assert report.ok, report.table()
+    assert report.challenges == report.accepted == report.games_told == 8 and report.doubly_taken == 0
+    assert len(report.latencies["started"]) == 8

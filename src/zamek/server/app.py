@@ -46,6 +46,7 @@ from zamek.server.expiry import keep_purging
 from zamek.server.guard import SECURITY_HEADERS, BodyLimit, HostCheck, SecurityHeaders
 from zamek.server.knights_schemas import LobbyGames
 from zamek.server.layout import Geometry, geometry
+from zamek.server.lobby_routes import add_lobby_routes
 from zamek.server.match_routes import add_match_routes
 from zamek.server.metrics import add_health_and_metrics
 from zamek.server.player_routes import add_player_routes
@@ -67,7 +68,9 @@ from zamek.server.schemas import (
     errors,
 )
 from zamek.server.service import GameService, WebConfig
+from zamek.server.talk import add_talk_routes
 from zamek.server.throttle import Referee, Throttled, client_key
+from zamek.server.watchlist import add_watch_routes
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_IMPORT_BYTES: Final = 2_000_000
@@ -332,6 +335,9 @@ def create_app(config: WebConfig | None = None) -> FastAPI:
 
     add_match_routes(app, service, referee)
     add_player_routes(app, service, referee)  # issue 39: identities, ratings, player pages, the leaderboard
+    add_watch_routes(app, service)  # issue 39: the live games to watch
+    add_talk_routes(app, service)  # issue 39: a word at the table
+    add_lobby_routes(app, service, referee)  # issue 39: open challenges and quick pairing
 
     # Hints and analyses are the costliest answers: each client has a rate of them, and a number at once.
     @app.get("/api/games/{game_id}/hints", responses=errors(401, 403, 404, 409, 422, 429),

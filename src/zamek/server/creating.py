@@ -13,9 +13,10 @@ from zamek.server.clock import ClockSettings
 from zamek.server.errors import ServiceError
 from zamek.server.games.castle import CASTLE, COMPUTER, FRIEND, HOTSEAT, players_for
 from zamek.server.games.knights import KNIGHTS
-from zamek.server.live import Created
+from zamek.server.live import Created, LiveGame
 from zamek.server.players import Player
-from zamek.server.seats import SeatPlayer, clean_name
+from zamek.server.seats import SeatPlayer, clean_name, seats_for
+from zamek.server.tables import now
 
 if TYPE_CHECKING:
     from zamek.server.sessions import Sessions
@@ -23,11 +24,13 @@ if TYPE_CHECKING:
 
 def create(sessions: Sessions, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
            clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None,
-           hints: bool = False, player: Player | None = None, rated: bool = False) -> Created:
+           hints: bool = False, player: Player | None = None, rated: bool = False,
+           listed: bool = False) -> Created:
     """Start a castle game: against the computer (``level``, the person's ``seat``), for two people at one
     screen, or against a friend who opens the invitation (``seat`` is the creator's; ``hints``: both may ask
     for hints). A ``player`` creating a game against the computer or a friend holds their seat as that player
-    (their name is the seat's); ``rated``: a game against a friend who must join as a player too."""
+    (their name is the seat's); ``rated``: a game against a friend who must join as a player too; ``listed``: among
+    the live games anyone may watch."""
     check_rated(rated, player, mode == FRIEND, hints)
     human: int | None = None
     mine = {"first": 0, "second": 1}.get(seat, secrets.randbelow(2))
@@ -43,13 +46,16 @@ def create(sessions: Sessions, mode: str, level: str | None, seat: str, setup: S
         players[1 - mine] = "open"
     elif clock is not None:
         raise ServiceError(422, "invalid", "clocks-friend")
+    elif listed:
+        raise ServiceError(422, "invalid", "listed-friends")
     names: list[str | None] = [None, None]
     names[mine] = player.name if player is not None and mode != HOTSEAT else clean_name(name)
     if mode == FRIEND:
         names[1 - mine] = clean_name(friend)  # a rematch's seat waits for a known player
     bound = {mine: player.token_digest} if player is not None and mode != HOTSEAT else None
     return sessions.start(CASTLE, mode, players_for(mode, level, human), players, setup, seed, clock, names,
-                          level=level, human=human, hints=hints and mode == FRIEND, bound=bound, rated=rated)
+                          level=level, human=human, hints=hints and mode == FRIEND, bound=bound, rated=rated,
+                          listed=listed)
 
 
 def check_rated(rated: bool, player: Player | None, with_friend: bool, hints: bool) -> None:
@@ -66,13 +72,15 @@ def check_rated(rated: bool, player: Player | None, with_friend: bool, hints: bo
 
 def create_knights(sessions: Sessions, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
                    name: str | None = None, names: list[str | None] | None = None, player: Player | None = None,
-                   rated: bool = False) -> Created:
+                   rated: bool = False, listed: bool = False) -> Created:
     """Start a game of Rycerze i zamki: each seat's player is 'person' (at the creator's screen), 'friend' (who
     opens the invitation) or a computer player. A ``player`` with one seat at this screen holds it as that player;
-    ``rated``: a player against one friend."""
+    ``rated``: a player against one friend; ``listed``: among the live games anyone may watch."""
     check_rated(rated, player, sorted(kinds) == ["friend", "person"], False)
     if clock is not None and "friend" not in kinds:
         raise ServiceError(422, "invalid", "clocks-friends")
+    if listed and "friend" not in kinds:
+        raise ServiceError(422, "invalid", "listed-friends")
     seats: list[SeatPlayer] = ["person" if k == "person" else "open" if k == "friend" else "computer"
                                for k in kinds]
     first = kinds.index("person") if "person" in kinds else -1
@@ -82,7 +90,7 @@ def create_knights(sessions: Sessions, kinds: list[str], seed: int | None = None
                  else None for i in range(len(kinds))]
     bound = {mine: player.token_digest} if mine is not None and player is not None else None
     return sessions.start(KNIGHTS, "table", list(kinds), seats, KnightsSetup(players=len(kinds)), seed, clock, names,
-                          bound=bound, rated=rated)
+                          bound=bound, rated=rated, listed=listed)
 
 
 def create_rated(sessions: Sessions, game: str, first: Player, second: Player, clock: ClockSettings | None = None,
@@ -100,3 +108,19 @@ def create_rated(sessions: Sessions, game: str, first: Player, second: Player, c
     return sessions.start(CASTLE, FRIEND, players_for(FRIEND, None, None), ["person", "person"], setup, seed, clock,
                           names, bound=bound, rated=True)
 
+
+def players_match(sessions: Sessions, game: str, first: Player, second: Player, clock: ClockSettings | None,
+                  rules: str | None, rated: bool) -> LiveGame:
+    """A match of ``game`` seating two players, ``first`` in seat 0, built and not stored yet (the lobby stores it in
+    the transaction that takes the challenge): both seats held by the players' own tokens, listed among the live
+    games."""
+    if first.id == second.id:
+        raise ServiceError(409, "same-player", "same-player")
+    seats, _, _ = seats_for(["person", "person"], now(), [first.name, second.name],
+                            {0: first.token_digest, 1: second.token_digest})
+    if game == KNIGHTS.name:
+        return sessions.new_match(KNIGHTS, "table", ["person", "friend"], KnightsSetup(players=2), clock, seats,
+                                  rated=rated, listed=True)
+    setup = Setup.parse(rules) if rules is not None else Setup()
+    return sessions.new_match(CASTLE, FRIEND, players_for(FRIEND, None, None), setup, clock, seats, rated=rated,
+                              listed=True)

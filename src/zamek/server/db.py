@@ -166,6 +166,10 @@ class Repository:
         with self._writing() as session:
             self._insert(session, Added(game, seats, extras, job_due_ms))
 
+    def add_in(self, session: Session, added: Added) -> None:
+        """Store a new match in a transaction of another store (``transaction()``: the lobby's challenges)."""
+        self._insert(session, added)
+
     def _insert(self, session: Session, added: Added) -> None:
         game = added.match
         session.add(MatchRow(**game.__dict__, active_ms=round(self.clock() * 1000)))

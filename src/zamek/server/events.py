@@ -12,9 +12,10 @@ them: a client that opens thousands of spectators' streams on games it made itse
 their own game's events. Each seat of a game has ``MAX_PAGES_PER_SEAT`` pages, its spectators
 ``MAX_WATCHERS_PER_GAME``.
 
-An event carries no secret: only a game's id and revision (and which seats have a page open, and how many
-spectators watch). A page that sees a revision newer than its own asks for its view again, with its seat's
-token, so each seat still sees only what it may.
+An event carries no secret: only a game's id and revision (and which seats have a page open, how many
+spectators watch, and the fixed words a seat says at the table: :mod:`zamek.server.talk`). A page that sees a
+revision newer than its own asks for its view again, with its seat's token, so each seat still sees only what it
+may.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import AsyncGenerator, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Final, Protocol
@@ -44,6 +45,13 @@ REFUSED_RETRY_SECONDS: Final = 15
 """What a page refused a stream is told to wait before asking again (``Retry-After``)."""
 RESTART_RETRY_MS: Final = 1000
 """How long a page waits before it opens its stream again after the server said it is stopping (a restart)."""
+LOBBY_STARTED_KEPT: Final = 1024
+"""The latest players whose lobby game started, kept for the lobby's streams to look for their own."""
+ALL_PLAYERS: Final = "*"
+"""In ``lobby_started``: some were forgotten, any player's game may have started."""
+SAID_KEPT: Final = 16
+"""The latest words said at a watched table kept for its streams to send (a word is said at most every few seconds
+by a seat: a stream sends each long before it is dropped)."""
 
 
 class Subscription(Protocol):
@@ -78,6 +86,35 @@ class GameEvents(Protocol):
 
     def watching(self, game_id: str) -> int:
         """The spectators' pages of a game (its streams without a seat's token)."""
+        ...
+
+    def say(self, game_id: str, seat: int, message: str) -> None:
+        """A seat says one of the table's fixed messages: every stream of the game (seats' and spectators') sends it
+        once, as it comes; nothing keeps it after (a page opened later never hears it)."""
+        ...
+
+    def said(self, game_id: str, after: int) -> list[tuple[int, int, str]]:
+        """The words said at a game after the number ``after`` (``said_last()`` when a stream began): (number, seat,
+        message), in order."""
+        ...
+
+    def said_last(self) -> int:
+        """The number of the latest word said in this process (a stream hears only those said after it began)."""
+        ...
+
+    def lobby(self) -> AbstractContextManager[Subscription]:
+        """Follow the lobby (its challenges): woken by every ``ring_lobby``, of this process or another, and when the
+        server stops (then ``closed``)."""
+        ...
+
+    def ring_lobby(self, started: str | None = None) -> None:
+        """The lobby's challenges changed: wake every page that follows it; ``started``: the player (their id) whose
+        challenge or pairing has just become a game."""
+        ...
+
+    def lobby_started(self, after: int) -> tuple[int, set[str]]:
+        """The players whose game started since the number ``after`` (0: since the process began), and the latest
+        number (a page asks the database for its game only when its player is among them)."""
         ...
 
     def start(self) -> None:
@@ -127,6 +164,11 @@ class LocalEvents:
         """Streams that spectators together leave to seats."""
         self._spectators = 0
         self._spectating: Counter[str] = Counter()
+        self._said: dict[str, deque[tuple[int, int, str]]] = {}
+        self._said_last = 0
+        self._lobby: list[_Watcher] = []
+        self._lobby_started: deque[tuple[int, str]] = deque(maxlen=LOBBY_STARTED_KEPT)
+        self._lobby_serial = 0
 
     def start(self) -> None:
         pass  # one process: every change is published here
@@ -218,6 +260,7 @@ class LocalEvents:
                                 del self._spectating[client]
                 if not games:
                     self._watchers.pop(game_id, None)
+                    self._said.pop(game_id, None)
                 others = list(games)
                 if seat is not None:
                     seats = self._seats.get(game_id, {})
@@ -236,6 +279,55 @@ class LocalEvents:
     def watching(self, game_id: str) -> int:
         with self._lock:
             return sum(1 for w in self._watchers.get(game_id, ()) if w.seat is None)
+
+    def say(self, game_id: str, seat: int, message: str) -> None:
+        with self._lock:
+            watchers = list(self._watchers.get(game_id, ()))
+            if not watchers:
+                return  # nobody here hears it
+            self._said_last += 1
+            self._said.setdefault(game_id, deque(maxlen=SAID_KEPT)).append((self._said_last, seat, message))
+        for watcher in watchers:
+            watcher.poke()
+
+    def said(self, game_id: str, after: int) -> list[tuple[int, int, str]]:
+        with self._lock:
+            return [word for word in self._said.get(game_id, ()) if word[0] > after]
+
+    def said_last(self) -> int:
+        with self._lock:
+            return self._said_last
+
+    @contextmanager
+    def lobby(self) -> Iterator[_Watcher]:
+        watcher = _Watcher(asyncio.get_running_loop(), None)
+        with self._lock:
+            if self._count >= MAX_WATCHERS:
+                raise Throttled(REFUSED_RETRY_SECONDS, "too-many-watchers", error="too-many-watchers")
+            watcher.closed = self._closed
+            self._lobby.append(watcher)
+            self._count += 1
+        try:
+            yield watcher
+        finally:
+            with self._lock:
+                self._lobby.remove(watcher)
+                self._count -= 1
+
+    def ring_lobby(self, started: str | None = None) -> None:
+        with self._lock:
+            if started is not None:
+                self._lobby_serial += 1
+                self._lobby_started.append((self._lobby_serial, started))
+            watchers = list(self._lobby)
+        for watcher in watchers:
+            watcher.poke()
+
+    def lobby_started(self, after: int) -> tuple[int, set[str]]:
+        with self._lock:
+            if self._lobby_started and self._lobby_started[0][0] > after + 1:
+                return self._lobby_serial, {ALL_PLAYERS}  # some were forgotten: every page looks
+            return self._lobby_serial, {player for number, player in self._lobby_started if number > after}
 
     def watched(self) -> dict[str, list[int]]:
         """The games that pages watch here, with the seats whose pages they are."""
@@ -258,7 +350,7 @@ class LocalEvents:
             if self._closed:
                 return
             self._closed = True
-            watchers = [w for ws in self._watchers.values() for w in ws]
+            watchers = [w for ws in self._watchers.values() for w in ws] + self._lobby
         for watcher in watchers:
             watcher.closed = True
             with contextlib.suppress(RuntimeError):  # its loop has already stopped
@@ -278,11 +370,13 @@ async def stream(events: GameEvents, game_id: str, seat: int | None, revision: i
                  ) -> AsyncGenerator[str, None]:
     """The text of a game's event stream: a ``change`` event for each revision after ``last_seen`` (its id the
     revision), ``presence`` when a seat's page connects or leaves or a spectator's comes or goes (the seats connected
-    and the number of spectators watching), ``gone`` when the game is deleted, ``restart`` when the server stops (the
-    page comes back after ``retry`` ms), and a comment now and then so that proxies keep the connection open.
-    ``client``: who opens it (for the spectators' limit)."""
+    and the number of spectators watching), ``say`` when a seat says one of the table's fixed messages (said after the
+    stream began), ``gone`` when the game is deleted, ``restart`` when the server stops (the page comes back after
+    ``retry`` ms), and a comment now and then so that proxies keep the connection open. ``client``: who opens it (for
+    the spectators' limit)."""
     who = connected or (lambda: events.connected(game_id))
     sent = revision if last_seen is None else min(last_seen, revision)
+    heard = events.said_last()
     with events.subscribe(game_id, seat, revision, client) as watcher:
         yield "retry: 1000\n\n"
         presence: tuple[list[int], int] | None = None
@@ -294,6 +388,9 @@ async def stream(events: GameEvents, game_id: str, seat: int | None, revision: i
             for number in range(sent + 1, latest + 1):
                 yield sse("change", {"game": game_id, "revision": number, "latest": latest}, number)
             sent = max(sent, latest)
+            for number, speaker, message in events.said(game_id, heard):
+                heard = number
+                yield sse("say", {"game": game_id, "seat": speaker, "message": message})
             now = (who(), events.watching(game_id))
             if now != presence:
                 presence = now

@@ -24,7 +24,7 @@ __all__ = ["PUBLIC", "RATES", "SEAT_STREAM_RESERVE", "UNLIMITED", "Fairness", "f
 SEAT_STREAM_RESERVE: Final = 2_000
 """Of a process's live-event streams (``events.MAX_WATCHERS``), those that only a seat's page may take."""
 
-RATES: Final = ("create", "join", "imports", "hints", "analysis", "computer", "players")
+RATES: Final = ("create", "join", "imports", "hints", "analysis", "computer", "players", "challenges")
 """The fields of :class:`Fairness` that are rates (the others are counts)."""
 
 
@@ -47,6 +47,8 @@ class Fairness:
     """New matches with a computer player (counted as ``create`` too)."""
     players: str | None = None
     """New player identities (``POST /api/players``)."""
+    challenges: str | None = None
+    """Challenges posted and quick pairings asked in the lobby (counted per address and per player)."""
     computer_queue: int = 0
     """The client's games waiting for the computer's reply at once; a move or a new game that would wait behind
     more is refused."""
@@ -64,7 +66,8 @@ class Fairness:
 
 PUBLIC: Final = Fairness(
     create="30/minute;300/hour", join="30/minute", imports="10/minute;100/hour", hints="30/minute",
-    analysis="10/minute;100/hour", computer="10/minute;100/hour", players="5/hour;20/day", computer_queue=8,
+    analysis="10/minute;100/hour", computer="10/minute;100/hour", players="5/hour;20/day",
+    challenges="10/minute;100/hour", computer_queue=8,
     advice_at_once=1, advice_slots=1, spectators_per_client=32,
 )
 """The limits of ``zamek serve`` and ``zamek play`` unless their options say otherwise: a person never meets them
@@ -80,6 +83,7 @@ OPTIONS: Final = {
     "analysis": "Analyses a client may ask",
     "computer": "New matches with a computer player a client may start",
     "players": "New player identities a client may create",
+    "challenges": "Challenges and quick pairings a client (and each player) may post in the lobby",
     "computer_queue": "A client's games that may wait for the computer's reply at once (0: no limit)",
     "advice_at_once": "A client's hints and analyses worked out at once (0: no limit)",
     "advice_slots": "Hints and analyses of all clients worked out at once in a worker; others wait (0: no limit)",

@@ -78,6 +78,8 @@ class LiveGame:
     """A castle game made from a saved game's record."""
     rated: bool = False
     """A game between two players with identities that counts for their ratings: no hints, no takebacks."""
+    listed: bool = False
+    """Listed among the live games anyone may watch (``GET /api/live``): its creator asked for it."""
     deadline_ms: int | None = None
     """When the time of the seat to move runs out (before the game has started: its time for a first move)."""
     takeback: dict[str, Any] | None = None

@@ -87,11 +87,11 @@ def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None
             computer.make_room(client)
         if knights:
             created = service.create_knights(list(body.seats or []), body.seed, body.clock, body.name, player,
-                                             body.rated)
+                                             body.rated, body.listed)
         else:
             setup = Setup.parse(body.rule_set())
             created = service.create(body.mode, body.level, body.seat, setup, body.seed, body.clock, body.name,
-                                     body.hints, player, body.rated)
+                                     body.hints, player, body.rated, body.listed)
         players.give_player_seats(created, player, player_token)
         with_computer(client, created)
         return service.seated_view(created, lang)

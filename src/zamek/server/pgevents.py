@@ -6,6 +6,11 @@ Every stored change sends a notification on the channel ``zamek`` in its own tra
 through a :class:`~zamek.server.events.LocalEvents`; after a lost connection it reads the revision of every
 game it streams again, so that no change is missed.
 
+A change of the lobby's challenges is told to the other processes as ``l PROCESS [PLAYER]`` (the player whose game it
+started, if any: :mod:`zamek.server.challenges`);
+a word said at a table (:mod:`zamek.server.talk`) is told to the other processes as it is said, ``s PROCESS GAME SEAT
+MESSAGE``, and kept nowhere: a process that does not hear it (its connection was lost a moment) does not send it.
+
 Presence (which seats have a page open, how many spectators watch) lives in the processes that hold the streams:
 each tells the others ``p PROCESS GAME SEATS WATCHING`` when it changes, and again every few seconds; a process that
 stops telling (it died) is forgotten after ``PRESENCE_SECONDS``.
@@ -19,14 +24,14 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Final
 
 import psycopg
 from sqlalchemy.engine import Engine
 
 from zamek.server.db import CHANNEL
-from zamek.server.events import LocalEvents, Subscription
+from zamek.server.events import ALL_PLAYERS, LocalEvents, Subscription
 
 log = logging.getLogger("zamek.server")
 
@@ -54,6 +59,9 @@ class PgEvents:
         self._remote: dict[str, dict[str, tuple[list[int], int, float]]] = {}
         """By game, by process: the seats connected there, its spectators, and when it last told them."""
         self._outbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        """Games whose presence to tell; an empty text only wakes the teller for ``_notes``."""
+        self._notes: queue.SimpleQueue[str] = queue.SimpleQueue()
+        """Notifications to send as they are (the words said at tables)."""
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
         self.listening = threading.Event()
@@ -99,6 +107,28 @@ class PgEvents:
             count += sum(n for _seats, n, seen in self._remote.get(game_id, {}).values() if seen >= horizon)
         return count
 
+    def say(self, game_id: str, seat: int, message: str) -> None:
+        self.local.say(game_id, seat, message)
+        self._notes.put(f"s {self.name} {game_id} {seat} {message}")
+        self._outbox.put("")
+
+    def said(self, game_id: str, after: int) -> list[tuple[int, int, str]]:
+        return self.local.said(game_id, after)
+
+    def said_last(self) -> int:
+        return self.local.said_last()
+
+    def lobby(self) -> AbstractContextManager[Subscription]:
+        return self.local.lobby()
+
+    def ring_lobby(self, started: str | None = None) -> None:
+        self.local.ring_lobby(started)
+        self._notes.put(f"l {self.name} {started or ''}".rstrip())
+        self._outbox.put("")
+
+    def lobby_started(self, after: int) -> tuple[int, set[str]]:
+        return self.local.lobby_started(after)
+
     def start(self) -> None:
         for target, name in ((self._listen, "zamek-listen"), (self._tell, "zamek-presence")):
             thread = threading.Thread(target=target, name=name, daemon=True)
@@ -133,7 +163,8 @@ class PgEvents:
                 self._stopping.wait(1.0)
 
     def _catch_up(self) -> None:
-        """After (re)connecting: the games streamed here may have changed while nobody listened."""
+        """After (re)connecting: the games streamed here, and the lobby, may have changed while nobody listened."""
+        self.local.ring_lobby(ALL_PLAYERS)
         for game_id in self.local.watched():
             revision = self._revision_of(game_id)
             if revision is None:
@@ -148,6 +179,10 @@ class PgEvents:
                 self.local.publish(parts[1], int(parts[2]))
             elif parts[0] == "g" and len(parts) == 2:
                 self.local.gone(parts[1])
+            elif parts[0] == "l" and len(parts) in (2, 3) and parts[1] != self.name:
+                self.local.ring_lobby(parts[2] if len(parts) == 3 else None)
+            elif parts[0] == "s" and len(parts) == 5 and parts[1] != self.name:
+                self.local.say(parts[2], int(parts[3]), parts[4])
             elif parts[0] == "p" and len(parts) in (4, 5) and parts[1] != self.name:
                 seats = [int(s) for s in parts[3].split(",") if s]
                 watching = int(parts[4]) if len(parts) == 5 else 0  # a process of a version that did not count them
@@ -180,6 +215,8 @@ class PgEvents:
                         except queue.Empty:
                             game_id = None
                         games = [game_id] if game_id else []
+                        while not self._notes.empty():
+                            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._notes.get()))
                         if time.monotonic() >= beat + HEARTBEAT_SECONDS:
                             beat = time.monotonic()
                             games = list(self.local.watched())

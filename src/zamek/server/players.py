@@ -123,6 +123,11 @@ def by_name(repo: Repository, name: str) -> Player:
         return _player(row)
 
 
+def by_id(session: Session, player_id: str) -> Player | None:
+    row = session.get(PlayerRow, player_id)
+    return _player(row) if row is not None else None
+
+
 def names_of(repo: Repository, ids: set[str]) -> dict[str, str]:
     with Session(repo.engine) as session:
         return dict(session.execute(select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(sorted(ids)))).all())

@@ -72,7 +72,7 @@ def _offer(sessions: Sessions, live: LiveGame, seat: int, kept: str | None) -> C
     seats = [replace(s, invite_digest=None) for s in seats]  # kept for known players: no invitation opens them
     settings = live.clock.settings if live.clock is not None else None
     new = sessions.new_match(live.kind, live.mode, players, live.setup, settings, seats, agreed_hints=live.agreed_hints,
-                             rated=live.rated)
+                             rated=live.rated, listed=live.listed)
     live.rematch = new.id
     with restored_on_failure(lambda: setattr(live, "rematch", None)):
         sessions.commit(live, live.state, [], [], added=Added(sessions.stored(new), new.seats,

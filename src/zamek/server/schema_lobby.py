@@ -14,6 +14,7 @@ from zamek.castle.rules.rates import Rates
 from zamek.castle.rules.rulesets import Kind, RuleOption
 from zamek.server.schema_base import API_VERSION, Answer, Mode
 from zamek.server.schema_game import SetupInfo
+from zamek.server.schema_watch import TABLE_MESSAGES
 
 
 class RuleOptionView(Answer):
@@ -107,6 +108,9 @@ class Meta(Answer):
     """The number printed on each token, by edition and token kind (C4: The Castle 2003 numbers them its own way)."""
     knight_strengths: dict[str, int]
     """Rycerze i zamki: the knight's strength against each kind of castle, the one strength the cards print (K2)."""
+    table_messages: list[str] = Field(default_factory=lambda: list(TABLE_MESSAGES))
+    """The keys of the fixed messages a player may say at a table (``POST /api/games/{id}/say``; the page's words
+    ``page.say.<key>``)."""
 
 
 class GameLine(Answer):

@@ -18,6 +18,19 @@ SeatKind = Literal["person", "friend", "random", "heuristic", "mc"]
 """A card game's seat: a person at this screen, a friend elsewhere (who opens the invitation), or a computer player."""
 
 
+def known_rule_set(rules: str | None) -> str | None:
+    """A rule set the registry knows, by its name as a game's view writes it (the engine's error names what is
+    wrong)."""
+    if rules is None:
+        return None
+    try:
+        return Setup.parse(rules).name
+    except ZamekError:
+        raise
+    except ValueError:
+        raise InvalidRequest("bad-rules-name", rules=rules) from None
+
+
 class NewGame(Request):
     """Start a match: of the castle game (against the computer, for two people at one screen, or against a friend),
     or of Rycerze i zamki (``game: "knights"``, its ``seats``)."""
@@ -47,20 +60,15 @@ class NewGame(Request):
     sokol: bool = False
     gate_guard: bool = False
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+    listed: bool = False
+    """A game with friends elsewhere (the castle game's 'friend' mode, a card game with a 'friend' seat): list it among
+    the live games anyone may watch (``GET /api/live``) once every seat is taken. A game is private without it: only
+    those who have its link see it."""
 
     @field_validator("rules")
     @classmethod
     def _known_rule_set(cls, rules: str | None) -> str | None:
-        """A rule set the registry knows, by its name as a game's view writes it (the engine's error names what is
-        wrong)."""
-        if rules is None:
-            return None
-        try:
-            return Setup.parse(rules).name
-        except ZamekError:
-            raise
-        except ValueError:
-            raise InvalidRequest("bad-rules-name", rules=rules) from None
+        return known_rule_set(rules)
 
     @model_validator(mode="after")
     def _gate_guard_needs_sokol(self) -> NewGame:
@@ -78,6 +86,8 @@ class NewGame(Request):
             raise InvalidRequest("clocks-friend")
         if self.seed is not None and self.mode == "friend":
             raise InvalidRequest("friend-seed")
+        if self.listed and self.mode != "friend":
+            raise InvalidRequest("listed-friends")
         return self
 
     def _knights(self) -> NewGame:
@@ -89,6 +99,8 @@ class NewGame(Request):
             raise InvalidRequest("friends-seed")
         if self.clock is not None and "friend" not in self.seats:
             raise InvalidRequest("clocks-friends")
+        if self.listed and "friend" not in self.seats:
+            raise InvalidRequest("listed-friends")
         return self
 
     def _contradiction(self, rules: str) -> str | None:

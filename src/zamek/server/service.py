@@ -179,14 +179,16 @@ class GameService:
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
                clock: ClockSettings | None = None, name: str | None = None, hints: bool = False,
-               player: Player | None = None, rated: bool = False) -> Created:
+               player: Player | None = None, rated: bool = False, listed: bool = False) -> Created:
         return self.sessions.create(mode, level, seat, setup, seed, clock, name, hints=hints, player=player,
-                                    rated=rated)
+                                    rated=rated, listed=listed)
 
     def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
-                       name: str | None = None, player: Player | None = None, rated: bool = False) -> Created:
+                       name: str | None = None, player: Player | None = None, rated: bool = False,
+                       listed: bool = False) -> Created:
         # Straight to creating: Sessions is at test_layout's 400 lines, and its pass-through would add one.
-        return creating.create_knights(self.sessions, kinds, seed, clock, name, player=player, rated=rated)
+        return creating.create_knights(self.sessions, kinds, seed, clock, name, player=player, rated=rated,
+                                       listed=listed)
 
     def import_record(self, raw: Any) -> Created:
         return self.sessions.import_record(raw)

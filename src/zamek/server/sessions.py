@@ -196,7 +196,7 @@ class Sessions:
                                                                                  stored.human)
         live = LiveGame(stored.id, kind, stored.mode, list(players), stored.seed, setup, stored.created_at, actions,
                         infos, state, stored.revision, level=stored.level, human=stored.human,
-                        agreed_hints=stored.hints, imported=stored.imported, rated=stored.rated)
+                        agreed_hints=stored.hints, imported=stored.imported, rated=stored.rated, listed=stored.listed)
         try:
             self._read_extras(live)
         except (LookupError, TypeError, ValueError) as exc:
@@ -215,26 +215,24 @@ class Sessions:
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
                clock: ClockSettings | None = None, name: str | None = None, friend: str | None = None,
-               hints: bool = False, player: Player | None = None, rated: bool = False) -> Created:
-        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints, player, rated)
-
-    def create_knights(self, kinds: list[str], seed: int | None = None, clock: ClockSettings | None = None,
-                       name: str | None = None, names: list[str | None] | None = None) -> Created:
-        return creating.create_knights(self, kinds, seed, clock, name, names)
+               hints: bool = False, player: Player | None = None, rated: bool = False, listed: bool = False
+               ) -> Created:
+        return creating.create(self, mode, level, seat, setup, seed, clock, name, friend, hints, player, rated,
+                               listed)
 
     def start(self, kind: GameKind, mode: str, players: list[str], seat_players: list[SeatPlayer], setup: Any,
                seed: int | None, clock: ClockSettings | None, names: list[str | None], *, level: str | None = None,
                human: int | None = None, hints: bool = False, bound: Mapping[int, str] | None = None,
-               rated: bool = False) -> Created:
+               rated: bool = False, listed: bool = False) -> Created:
         seats, tokens, invite = seats_for(seat_players, now(), names, bound or {})
         live = self.new_match(kind, mode, players, setup, clock, seats, seed, level=level, human=human,
-                              agreed_hints=hints, rated=rated)
+                              agreed_hints=hints, rated=rated, listed=listed)
         self._add(live)
         return Created(live, tokens, invite)
 
     def new_match(self, kind: GameKind, mode: str, players: list[str], setup: Any, clock: ClockSettings | None,
                   seats: list[Seat], seed: int | None = None, *, level: str | None = None, human: int | None = None,
-                  agreed_hints: bool = False, rated: bool = False) -> LiveGame:
+                  agreed_hints: bool = False, rated: bool = False, listed: bool = False) -> LiveGame:
         """A new match in memory (not stored yet), its first chance decided (the first tile is drawn, or turned
         up, at once: nobody's move decides it)."""
         # 62 random bits: the tiles drawn so far must not tell the seed (and with it every tile to come).
@@ -242,7 +240,7 @@ class Sessions:
         state = kind.new_state(setup)
         live = LiveGame(new_id(), kind, mode, players, seed, setup, now(), [], [], state, 0, seats,
                         Clock.new(clock, len(players)) if clock is not None else None, level=level, human=human,
-                        agreed_hints=agreed_hints, rated=rated)
+                        agreed_hints=agreed_hints, rated=rated, listed=listed)
         live.state, live.actions, live.infos = self.advance_chance(live, state.copy())
         return live
 
@@ -263,7 +261,7 @@ class Sessions:
         return StoredMatch(
             id=live.id, kind=kind.name, created_at=live.created_at, updated_at=live.created_at, mode=live.mode,
             level=live.level, human=live.human, players=live.players if kind is not CASTLE else None, seed=live.seed,
-            setup=kind.setup_to_json(live.setup), moves=[str(a) for a in live.actions],
+            setup=kind.setup_to_json(live.setup), moves=[str(a) for a in live.actions], listed=live.listed,
             status="over" if live.over else "playing", scores=kind.scores(state), turn=kind.turn(state),
             revision=live.revision, hints=live.agreed_hints, imported=live.imported, rated=live.rated,
         )

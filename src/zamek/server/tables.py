@@ -87,8 +87,11 @@ class MatchRow(Base):
     active_ms: Mapped[int] = mapped_column(BigInteger, server_default="0")
     """When the match was made or last changed, by the server's clock (epoch milliseconds, as the game clocks'
     deadlines): a match left unfinished long after it is removed (:mod:`zamek.server.expiry`)."""
+    listed: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    """Its creator listed it among the live games anyone may watch (``GET /api/live``); a game by link is not."""
 
-    __table_args__ = (Index("ix_matches_status_active_ms", "status", "active_ms"),)
+    __table_args__ = (Index("ix_matches_status_active_ms", "status", "active_ms"),
+                      Index("ix_matches_listed_status_active_ms", "listed", "status", "active_ms"))
 
 
 @dataclass
@@ -113,6 +116,7 @@ class StoredMatch:
     hints: bool = False
     imported: bool = False
     rated: bool = False
+    listed: bool = False
 
     @classmethod
     def of(cls, row: MatchRow) -> StoredMatch:
@@ -121,7 +125,7 @@ class StoredMatch:
             seed=row.seed, setup=dict(row.setup), moves=list(row.moves), status=row.status, scores=list(row.scores),
             turn=row.turn, revision=row.revision, level=row.level, human=row.human,
             players=list(row.players) if row.players is not None else None, hints=bool(row.hints),
-            imported=bool(row.imported), rated=bool(row.rated),
+            imported=bool(row.imported), rated=bool(row.rated), listed=bool(row.listed),
         )
 
 
@@ -352,3 +356,36 @@ def make_engine(url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+class ChallengeRow(Base):
+    """An open challenge of the lobby, or a player waiting for a quick pairing (``kind``), and what became of it
+    (:mod:`zamek.server.challenges`)."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """'challenge' (anyone accepts it) or 'pairing' (the server pairs two players waiting for the same game)."""
+    poster: Mapped[str] = mapped_column(String(32))
+    """The player who posted it (their id)."""
+    game: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    """The castle game's rule set (None: Rycerze i zamki)."""
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    min_rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    max_rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    pairing_key: Mapped[str] = mapped_column(String(200))
+    """Game, rule set, clock and rated in one text: two pairings of one key are paired."""
+    status: Mapped[str] = mapped_column(String(16))
+    """'open', 'taken' (a game was made: ``game_id``, with ``taker``) or 'withdrawn'."""
+    taker: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_ms: Mapped[int] = mapped_column(BigInteger)
+    """When its poster's page last said it is there (epoch ms): unseen for a minute, it is gone."""
+    changed_ms: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (Index("ix_challenges_status_kind_key", "status", "kind", "pairing_key"),
+                      Index("ix_challenges_poster_status", "poster", "status"))

@@ -37,6 +37,7 @@ RATE_CODES: Final = {
     "analysis": "too-many-analyses",
     "computer": "too-many-computer-games",
     "players": "too-many-players",
+    "challenges": "too-many-challenges",
 }
 """The catalogue's message (``server.<code>``) of each rate's refusal."""
 ADVICE_RETRY_SECONDS: Final = 2

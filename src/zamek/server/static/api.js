@@ -201,6 +201,22 @@ export const games = {
   remove: (id) => call("DELETE", `/api/games/${id}`, undefined, seats.any(id)).then(() => seats.forget(id)),
   importRecord: (text, lang) => call("POST", `/api/import${query({ lang })}`, text).then(seated("castle")),
   recordUrl: (id) => `/api/games/${id}/record`,
+  // The live games anyone may watch (those their creators listed), the most highly rated first.
+  live: () => call("GET", "/api/live"),
+};
+
+// A word at the table (either game): one of the fixed messages (/api/meta's table_messages), said by a seat's token.
+export const sayAtTable = (id, message, token) => call("POST", `/api/games/${id}/say`, { message }, token);
+
+// The lobby where players meet (issue 39): open challenges and quick pairing, as this browser's player (the same
+// token holds the seats of the games made there).
+export const lobby = {
+  challenges: () => call("GET", "/api/challenges", undefined, null, asPlayer()),
+  post: (seek) => call("POST", "/api/challenges", seek, null, asPlayer()),
+  accept: (id) => call("POST", `/api/challenges/${id}/accept`, {}, null, asPlayer()),
+  withdraw: (id) => call("DELETE", `/api/challenges/${id}`, undefined, null, asPlayer()),
+  playNow: (seek) => call("POST", "/api/pairing", seek, null, asPlayer()),
+  headers: () => asPlayer(),
 };
 
 // Rycerze i zamki: the same routes (/api/games), the game named at its start. A seat's view (its hand, its legal
@@ -245,7 +261,7 @@ export const players = {
 // seat's token travels in a header, never in a URL. `onEvent(type, data)` gets each event; the stream comes
 // back by itself after a failure or a `restart` (the server stopping), resuming after the last revision seen.
 // Returns a function that stops it.
-export function watch(path, token, lastRevision, onEvent, onConnected = () => {}) {
+export function watch(path, token, lastRevision, onEvent, onConnected = () => {}, extraHeaders = {}) {
   let stopped = false;
   let last = lastRevision;
   let controller = null;
@@ -253,7 +269,7 @@ export function watch(path, token, lastRevision, onEvent, onConnected = () => {}
   async function run() {
     while (!stopped) {
       controller = new AbortController();
-      const headers = { Accept: "text/event-stream" };
+      const headers = { Accept: "text/event-stream", ...extraHeaders };
       if (token) headers.Authorization = `Bearer ${token}`;
       if (last !== null && last !== undefined) headers["Last-Event-ID"] = String(last);
       try {

@@ -14,6 +14,7 @@ import { initKnights, knightsLanguageChanged, leaveKnights, openKnights, openKni
 import { openJoin, openLobby } from "./lobby.js";
 import { adoptPlayer, openLeaderboard, openMe, openPlayer } from "./players.js";
 import { openReplay, replayKey, stopReplayPlay } from "./replay.js";
+import { setTableMessages } from "./talk.js";
 import { initTurn, leaveTurn, showTitle } from "./turn.js";
 import { copyBox, h, main, pageUrl, showError, state, stopWatching, t } from "./ui.js";
 import { loadWords } from "./words.js";
@@ -142,6 +143,7 @@ async function start() {
     return;
   }
   setClientLanguage(state.lang);
+  setTableMessages(state.meta && state.meta.table_messages);
   await languageNames();
   initTurn((key, values) => t(key, values));
   window.addEventListener("hashchange", route);

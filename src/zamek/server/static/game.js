@@ -12,6 +12,7 @@ import { drawChart } from "./chart.js";
 import { icon } from "./icons.js";
 import { gameLayout, highlightOn, renderSidePanels } from "./panels.js";
 import { showTakeback } from "./takeback.js";
+import { hearWord, talkBox } from "./talk.js";
 import { tone, turnOptions, turnShown } from "./turn.js";
 import { copyBox, featureWords, figureIcon, figureLabel, geometryFor, h, lineText, main, message, movesText, pageUrl, playerName, seatValue, showError, state, stopPolling, t, termValue, textOf, tileSvg, tokenWords } from "./ui.js";
 
@@ -36,7 +37,8 @@ export async function openGame(id, { spectator = false } = {}) {
       state.presenceHeard = true; // the stream knows better than a view fetched a moment before
       renderSeats();
       renderWatching();
-    } else if (type === "gone") {
+    } else if (type === "say") hearWord(data);
+    else if (type === "gone") {
       main.innerHTML = "";
       main.append(h("p", { class: "panel error" }, t("page.error.game-missing")));
     }
@@ -343,12 +345,13 @@ function renderTurnPanel(view) {
   const err = h("p", { class: "error", id: "error", role: "alert", hidden: !state.error }, state.error || "");
   if (view.over) {
     renderGameOver(panel, view);
+    if (view.mode === "friend") panel.append(tableTalk(view));
     panel.append(err);
     return;
   }
   const head = h("div", { class: "turn-head" }, h("span", { class: `dot p${view.current}` }), h("strong", {}, t("page.game.to-move", { player: who })));
   const waiting = view.seats.some((s) => s.player === "open");
-  if (view.mode === "friend") panel.append(seatsBar(view));
+  if (view.mode === "friend") panel.append(seatsBar(view), tableTalk(view));
   if (waiting) panel.append(invitation(view));
   else panel.append(head);
   if (view.bot_error) panel.append(h("p", { class: "error" }, textOf(view.bot_error)));
@@ -485,6 +488,15 @@ function resigningSeat(view) {
   const held = heldSeats(view);
   if (held.length === 1) return held[0];
   return null;
+}
+
+// The words said at the table (talk.js): this page speaks for the one seat it holds.
+function tableTalk(view) {
+  const speaker = () => {
+    const held = heldSeats(view);
+    return held.length === 1 ? { seat: held[0], token: tokenFor(held[0]) } : null;
+  };
+  return talkBox({ h, t, gameId: view.id, speaker, nameOf: (seat) => playerName(view, seat), onError: showError });
 }
 
 // Who sits where: each seat's name and colour, whether their page is open (a friend's game), their clock.

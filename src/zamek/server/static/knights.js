@@ -10,7 +10,9 @@
 
 import { CLOCKS, identity, knights as api } from "./api.js";
 import { cardPicture, kindMark, knightsTile } from "./knights-art.js";
+import { hearWord, talkBox } from "./talk.js";
 import { turnOptions, turnShown } from "./turn.js";
+import { listedBox } from "./watchlist.js";
 
 let ctx = null; // { h, seats, watch, t, main, copyBox, pageUrl, lang: () => string }
 
@@ -109,6 +111,7 @@ export function knightsLobby() {
   const friendBox = h("fieldset", { class: "k-friend-only", id: "k-friend-options" }, h("legend", {}, t("page.lobby.friend-options")),
     h("label", { class: "choice" }, t("page.label", { label: message("page.clock.label") }), clock),
     h("label", { class: "choice" }, t("page.label", { label: message("page.lobby.your-name") }), name),
+    listedBox(h, t, "k-listed", false),
     identity.get() ? ratedBox : null);
   const chosen = () => seatSelects.slice(0, Number(count.value)).map((s) => s.value);
   const oneFriend = () => chosen().length === 2 && chosen().includes("person") && chosen().includes("friend");
@@ -134,6 +137,7 @@ export function knightsLobby() {
     if (seats.includes("friend")) {
       options.clock = CLOCKS[clock.value] || null;
       options.name = name.value.trim() || null;
+      options.listed = friendBox.querySelector("#k-listed").checked;
       localStorage.setItem("zamek-name", name.value.trim());
       if (oneFriend() && rated.checked) options.rated = true;
     }
@@ -171,7 +175,8 @@ export async function openKnights(id, { spectator = false } = {}) {
       game.presenceHeard = true; // the stream knows better than a view fetched a moment before
       showWatching();
       redrawTable();
-    } else if (type === "gone") {
+    } else if (type === "say") hearWord(data);
+    else if (type === "gone") {
       ctx.main.innerHTML = "";
       ctx.main.append(ctx.h("p", { class: "panel error" }, t("page.error.game-missing")));
     }
@@ -369,7 +374,7 @@ function render() {
   const title = h("h2", { id: "k-game-title" }, t("page.knights.title"));
   // A page that acts for no seat (the watch link): the public view, with no hand and no player's button.
   const watching = held().length ? null : h("p", { class: "muted", id: "k-spectating" }, t("page.game.watching"));
-  main.append(h("div", { class: "knights" }, title, watching, tableView(view), stage));
+  main.append(h("div", { class: "knights" }, title, watching, tableView(view), withFriends(view) ? tableTalk(view) : null, stage));
   showWatching();
   const open = (view.players_at || []).filter((s) => s.player === "open");
   // "Your move" (the tab's title, the tone, the notification): in a game with friends elsewhere, a seat of this page
@@ -465,6 +470,17 @@ function showWatching() {
   note.hidden = !n;
   note.dataset.count = String(n);
   note.textContent = n ? ` · ${t("page.game.watching-n", { n })}` : "";
+}
+
+// The words said at the table (talk.js): this page speaks for the seat it holds (of several at one screen, the one to
+// act, else the first).
+function tableTalk(view) {
+  const speaker = () => {
+    const mine = held();
+    const seat = mine.includes(view.person_to_act) ? view.person_to_act : mine[0];
+    return seat === undefined ? null : { seat, token: ctx.seats.token(view.id, seat) };
+  };
+  return talkBox({ h: ctx.h, t, gameId: view.id, speaker, nameOf: (seat) => nameOf(view, seat), onError: showKError });
 }
 
 function showKError(message) {

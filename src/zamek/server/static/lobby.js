@@ -4,8 +4,10 @@
 
 import { CLOCKS, games, identity, knights, players, seats } from "./api.js";
 import { knightsLobby } from "./knights.js";
+import { meetPanel } from "./meet.js";
 import { turnOptions } from "./turn.js";
 import { dateText, describeGame, h, main, message, ruleWords, showError, state, t, valueText } from "./ui.js";
+import { listedBox, liveGamesPanel } from "./watchlist.js";
 
 // The list follows the games while it is open: asked again every few seconds (only while the page is seen), and
 // drawn again only when something changed (a move, a result, a friend who joined).
@@ -101,7 +103,7 @@ export async function openLobby() {
   const importBox = importForm();
   // "Your move": its tone and the notifications (turn.js), switched here as on a game's screen.
   const turnBox = h("div", { class: "tools lobby-options", id: "lobby-options" }, ...turnOptions(h));
-  main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, list, importBox, turnBox)));
+  main.append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-right" }, meetPanel(), list, liveGamesPanel(), importBox, turnBox)));
   const knightsList = h("section", { class: "panel games knights-games", id: "knights-games" });
   main.append(h("div", { class: "lobby knights-lobby" }, knightsLobby(), knightsList));
   try {
@@ -205,6 +207,7 @@ function newGameForm(meta) {
       h("select", { name: "clock", id: "clock" }, Object.keys(CLOCKS).map((k) => h("option", { value: k, selected: opt("clock", "none") === k }, t(`page.clock.${k}`)))),
       h("label", { class: "choice" }, t("page.label", { label: t("page.lobby.your-name") }), h("input", { type: "text", name: "name", id: "your-name", maxlength: 24, value: opt("name", "") })),
       h("label", { class: "choice", title: t("page.lobby.allow-hints-hint") }, h("input", { type: "checkbox", name: "hints", id: "allow-hints", checked: opt("hints", false) }), " ", t("page.lobby.allow-hints")),
+      listedBox(h, t, "listed", opt("listed", false)),
       identity.get() ? h("label", { class: "choice", title: t("page.players.rated-hint") }, h("input", { type: "checkbox", name: "rated", id: "rated" }), " ", t("page.players.rated")) : null),
     rulesFieldset(meta, saved),
     h("p", { class: "error", id: "error", hidden: true, role: "alert" }),
@@ -233,11 +236,12 @@ function newGameForm(meta) {
       seat: data.get("seat") || "first",
       rules,
     };
-    localStorage.setItem("zamek-new-game", JSON.stringify({ ...options, clock: data.get("clock"), name: data.get("name"), hints: data.get("hints") === "on" }));
+    localStorage.setItem("zamek-new-game", JSON.stringify({ ...options, clock: data.get("clock"), name: data.get("name"), hints: data.get("hints") === "on", listed: data.get("listed") === "on" }));
     if (options.mode === "friend") {
       options.clock = CLOCKS[data.get("clock")] || null;
       options.name = (data.get("name") || "").trim() || null;
       options.hints = data.get("hints") === "on"; // the friend sees it before joining
+      options.listed = data.get("listed") === "on";
       options.rated = data.get("rated") === "on"; // a rated game has no hints
       if (options.rated) options.hints = false;
     }
