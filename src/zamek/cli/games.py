@@ -18,7 +18,7 @@ from zamek.castle.rules.errors import RecordError
 from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game
-from zamek.cli.options import LANG, fail, rule_options
+from zamek.cli.options import COUNT, LANG, SEED, fail, rule_options
 from zamek.i18n import Seat, say
 from zamek.kit.records import read_record_file
 
@@ -34,7 +34,7 @@ def edition_named(file: Path) -> str | None:
 
 
 @click.command()
-@click.option("--seed", type=int, default=None, help="Seed of the game (random if omitted).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the game (random if omitted).")
 @rule_options
 @LANG
 def watch(seed: int | None, setup: Setup, lang: str) -> None:
@@ -55,8 +55,8 @@ def watch(seed: int | None, setup: Setup, lang: str) -> None:
 
 
 @click.command()
-@click.option("--games", type=int, default=10, show_default=True, help="How many games to play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed SEED + i.")
+@click.option("--games", type=COUNT, default=10, show_default=True, help="How many games to play.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Game i uses seed SEED + i.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game, then a summary line.")
 @click.option("--save", type=click.Path(path_type=Path, file_okay=False), default=None, help="Save each game here.")
 @rule_options
@@ -112,7 +112,8 @@ def replay(file: Path, lang: str) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path(path_type=Path))
-@click.option("--move", type=int, default=None, help="Show the castle after this many moves (default: all).")
+@click.option("--move", type=click.IntRange(0), default=None,
+              help="Show the castle after this many moves (default: all).")
 @LANG
 def show(file: Path, move: int | None, lang: str) -> None:
     """Print the castle of a saved game, at the end or after a given move."""

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from zamek.cli.options import fail
+from zamek.cli.options import COUNT, SEED, WORKERS, fail
 from zamek.i18n import Message, Seat, Term, languages, say
 from zamek.kit.errors import RecordError
 from zamek.kit.records import read_record_file
@@ -56,8 +56,8 @@ def knights() -> None:
 
 @knights.command()
 @PLAYERS
-@click.option("--games", type=int, default=10, show_default=True, help="Games (or matches, with --match).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed SEED + i.")
+@click.option("--games", type=COUNT, default=10, show_default=True, help="Games (or matches, with --match).")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Game i uses seed SEED + i.")
 @click.option("--bots", "bot_spec", default="random", show_default=True,
               help=f"One bot for every seat or one per seat, comma-separated ({', '.join(BOT_NAMES)}, mc:N).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game, then a summary line.")
@@ -123,10 +123,10 @@ def selfplay(
 @knights.command()
 @click.option("--players", "players_spec", required=True,
               help="2 to 4 bots, comma-separated, e.g. mc,heuristic,heuristic (a name may repeat).")
-@click.option("--games", type=int, default=30, show_default=True, help="Games in all; seats rotate every game.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--games", type=COUNT, default=30, show_default=True, help="Games in all; seats rotate every game.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="The first seed: game i is played on seed SEED + i // n at rotation i % n (n players).")
-@click.option("--workers", type=int, default=1, show_default=True, help="Processes to play games in parallel.")
+@click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the results, game by game, to this JSON file.")
 def arena(players_spec: str, games: int, seed: int, workers: int, json_path: Path | None) -> None:
@@ -315,11 +315,11 @@ def play_terminal_game(
 @knights.command()
 @PLAYERS
 @LANG
-@click.option("--seat", type=int, default=1, show_default=True,
+@click.option("--seat", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
               help="Your seat, 1 to PLAYERS (the last is the youngest).")
 @click.option("--bots", "bot_spec", default="heuristic", show_default=True,
               help=f"The computer players: one name for all, or one per other seat ({', '.join(BOT_NAMES)}, mc:N).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the game (random if omitted; shown when the game is over).")
 @click.option("--match", "as_match", is_flag=True, help="Play a match (K7): as many games as players, points added.")
 @click.option("--save", type=click.Path(path_type=Path, dir_okay=False), default=None,

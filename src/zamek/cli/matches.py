@@ -12,7 +12,7 @@ import click
 from zamek.castle import arena as arenas
 from zamek.castle.arena import ArenaReport, GameResult, ladder_pairs, ladder_table, pair_file_name, progress_line
 from zamek.castle.rules.setup import Setup
-from zamek.cli.options import check_bots, rule_options
+from zamek.cli.options import COUNT, SEED, WORKERS, check_bots, rule_options
 from zamek.kit.files import write_json_replacing
 
 
@@ -30,10 +30,10 @@ def games_to_resume(path: Path | None, players: tuple[str, str], rules: str, gam
 
 @click.command()
 @click.option("--players", required=True, help="Two bots or levels, e.g. hard,greedy (see 'zamek bots').")
-@click.option("--games", type=int, default=20, show_default=True, help="Games in all; seats alternate.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--games", type=COUNT, default=20, show_default=True, help="Games in all; seats alternate.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="The first seed: games 2k and 2k+1 are played on seed SEED + k, one in each seat order.")
-@click.option("--workers", type=int, default=1, show_default=True, help="Processes to play games in parallel.")
+@click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the results, game by game, to this JSON file (kept up to date as games finish).")
 @click.option("--resume", is_flag=True,
@@ -69,10 +69,10 @@ def arena(players: str, games: int, seed: int, workers: int, json_path: Path | N
 @click.command(name="ladder")
 @click.option("--players", default="random,beginner,easy,medium,hard", show_default=True,
               help="The bots or levels, comma separated; each plays every one listed after it (see 'zamek bots').")
-@click.option("--games", type=int, default=200, show_default=True, help="Games per pair; seats alternate.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--games", type=COUNT, default=200, show_default=True, help="Games per pair; seats alternate.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="The first seed of every pair's match (as arena --seed).")
-@click.option("--workers", type=int, default=1, show_default=True, help="Processes to play games in parallel.")
+@click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
 @click.option("--json-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Also write each pair's results, game by game, to A_vs_B.json in this folder (as arena --json).")
 @click.option("--resume", is_flag=True,
