@@ -14,33 +14,17 @@ The commands are found by walking the click group, so a new command or option is
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.cli.commands import COMMANDS, named
 from tests.corrupt_records import corrupt_files
 from zamek.cli import main
 from zamek.cli.options import DatabaseURL, FiniteRange
-
-
-def commands(group: click.Group = main, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
-    """Every command below ``group`` with the words that name it (``("knights", "replay")``)."""
-    for name, command in sorted(group.commands.items()):
-        if isinstance(command, click.Group):
-            yield from commands(command, (*path, name))
-        else:
-            yield (*path, name), command
-
-
-COMMANDS = dict(commands())
-
-
-def named(path: tuple[str, ...]) -> str:
-    return " ".join(path)
-
 
 BAD_NUMBERS = ("x", "", "1.5", "-1", "0", "9" * 5000, "-" + "9" * 30, "nan", "inf", "-inf", "1e999")
 BAD_TEXT = ("", "\x00", "x" * 10_000, "bogus://x", ",", ",,", "nonsense", "-1", "9" * 5000)

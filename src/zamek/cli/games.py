@@ -100,7 +100,7 @@ def selfplay(games: int, seed: int, as_json: bool, save: Path | None, setup: Set
 @click.argument("file", type=click.Path(path_type=Path))
 @LANG
 def replay(file: Path, lang: str) -> None:
-    """Verify a saved game by replaying it, and print its score breakdown."""
+    """Verify the saved game FILE by replaying it, and print its score breakdown."""
     try:
         state = records.replay(read_record_file(file))
     except RecordError as exc:
@@ -116,7 +116,7 @@ def replay(file: Path, lang: str) -> None:
               help="Show the castle after this many moves (default: all).")
 @LANG
 def show(file: Path, move: int | None, lang: str) -> None:
-    """Print the castle of a saved game, at the end or after a given move."""
+    """Print the castle of the saved game FILE, at the end or after a given move."""
     try:
         state = records.replay(read_record_file(file), upto=move)
     except RecordError as exc:
@@ -136,7 +136,7 @@ def show(file: Path, move: int | None, lang: str) -> None:
 @click.option("--all", "every", is_flag=True, help="List every decision, not only the flagged ones.")
 @LANG
 def analyse(file: Path, as_json: bool, every: bool, lang: str) -> None:
-    """Judge every decision of a saved game by the expert's estimate: the expected final lead before and
+    """Judge every decision of the saved game FILE by the expert's estimate: the expected final lead before and
     after, the loss against the best move, and flags for inaccuracies, mistakes and blunders."""
     from zamek.castle.analysis import analyse as analyse_record  # the search loads only for this command
 

@@ -158,7 +158,7 @@ def cards(lang: str) -> None:
 @click.argument("file", type=click.Path(path_type=Path))
 @LANG
 def replay(file: Path, lang: str) -> None:
-    """Verify a saved game by replaying it, and print it step by step."""
+    """Verify the saved game FILE by replaying it, and print it step by step."""
     try:
         state = records.replay(read_record_file(file))
     except RecordError as exc:

@@ -60,7 +60,9 @@ class GamesPerRound(click.ParamType[list[int]]):
 @rule_options
 def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eval_games: int, workers: int,
                   out: Path, curve: Path | None, setup: Setup) -> None:
-    """Train the expert's value network from scratch on self-play (numpy; the same seed makes the same file)."""
+    """Train a value network from scratch on self-play (numpy; the same seed makes the same file).
+
+    No level plays it unless asked: play it as mcts:N@FILE, e.g. zamek arena --players mcts:128@value_net.json,hard."""
     from zamek.castle.arena import VALUE_SEARCH
     from zamek.castle.bots.network import net_to_json
     from zamek.castle.training.train_net import train
@@ -91,7 +93,8 @@ def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eva
               help="Round r's self-play games use seeds SEED + 100000 r onwards; the learning curve's, others.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=Path("value_model.json"),
-              show_default=True, help="Where to write the model (the bots use src/zamek/castle/data/value_model.json).")
+              show_default=True, help="Where to write the model (the levels play the one installed with zamek; play yours as "
+                   "mcts:N@FILE).")
 @click.option("--eval-games", type=click.IntRange(0), default=0, show_default=True,
               help="After every round, games of the hard level's search with the value so far against "
                    "--eval-against (the learning curve); 0: none.")
