@@ -19,6 +19,7 @@ from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game
 from zamek.cli.options import COUNT, LANG, SEED, fail, rule_options
+from zamek.cli.progress import Progress, watched
 from zamek.i18n import Seat, say
 from zamek.kit.records import read_record_file
 
@@ -66,31 +67,30 @@ def selfplay(games: int, seed: int, as_json: bool, save: Path | None, setup: Set
         save.mkdir(parents=True, exist_ok=True)
     wins = [0, 0, 0]
     total_scores = [0, 0]
-    for i in range(games):
-        game = play_game(seed + i, setup=setup)
-        state = game.state
-        result = state.result()
-        assert result is not None
-        wins[2 if len(result.winners) == 2 else result.winners[0]] += 1
-        total_scores[0] += state.scores[0]
-        total_scores[1] += state.scores[1]
-        if save is not None:
-            rec = records.make_record(game.setup, game.seed, game.actions, state)
-            (save / f"game-{game.seed}.json").write_text(json.dumps(rec, indent=1), encoding="utf-8")
-        line = {
-            "seed": game.seed,
-            "rules": setup.name,
-            "first_player": game.setup.first_player,
-            "scores": state.scores,
-            "tiles_placed": len(state.placements),
-            "tiles_discarded": len(state.discarded),
-            "actions": len(game.actions),
-        }
-        if as_json:
-            click.echo(json.dumps(line))
-        else:
-            click.echo(f"game {game.seed}: {state.scores[0]}-{state.scores[1]}, "
-                       f"{line['tiles_placed']} placed, {line['tiles_discarded']} discarded")
+    with Progress("games", games, shown=watched(as_json)) as bar:
+        for i in range(games):
+            game = play_game(seed + i, setup=setup)
+            state = game.state
+            result = state.result()
+            assert result is not None
+            wins[2 if len(result.winners) == 2 else result.winners[0]] += 1
+            total_scores[0] += state.scores[0]
+            total_scores[1] += state.scores[1]
+            if save is not None:
+                rec = records.make_record(game.setup, game.seed, game.actions, state)
+                (save / f"game-{game.seed}.json").write_text(json.dumps(rec, indent=1), encoding="utf-8")
+            line = {
+                "seed": game.seed,
+                "rules": setup.name,
+                "first_player": game.setup.first_player,
+                "scores": state.scores,
+                "tiles_placed": len(state.placements),
+                "tiles_discarded": len(state.discarded),
+                "actions": len(game.actions),
+            }
+            bar.echo(json.dumps(line) if as_json else f"game {game.seed}: {state.scores[0]}-{state.scores[1]}, "
+                     f"{line['tiles_placed']} placed, {line['tiles_discarded']} discarded")
+            bar.advance()
     summary = {"rules": setup.name, "games": games, "wins": wins[:2], "draws": wins[2],
                "mean_scores": [round(s / max(games, 1), 2) for s in total_scores]}
     click.echo(json.dumps({"summary": summary}) if as_json else f"summary: {summary}")
@@ -142,7 +142,8 @@ def analyse(file: Path, as_json: bool, every: bool, lang: str) -> None:
 
     try:
         raw = read_record_file(file)
-        result = analyse_record(raw)
+        with Progress("judging the moves", shown=watched(as_json)) as bar:
+            result = analyse_record(raw, on_move=bar.to)
         state = records.replay(raw, 0)
     except RecordError as exc:
         fail(exc.text(lang, edition_named(file)), lang)

@@ -13,6 +13,7 @@ from zamek.castle.rules.errors import DataError
 from zamek.castle.rules.setup import Setup
 from zamek.castle.stats import format_table, random_play_table, structure_table, unplaceable_in_empty_castle
 from zamek.cli.options import COUNT, SEED
+from zamek.cli.progress import Progress
 
 
 @click.command()
@@ -38,7 +39,9 @@ def tiles(set_name: str, games: int | None, seed: int) -> None:
     missing = unplaceable_in_empty_castle(setup)
     click.echo(f"  {'tiles with no placement in the empty castle':<42} {len(missing):>4} {' '.join(missing)}")
     click.echo()
-    click.echo(format_table(random_play_table(games, seed, setup), games, seed, setup))
+    with Progress("random games", games) as bar:
+        table = random_play_table(games, seed, setup, on_game=bar.advance)
+    click.echo(format_table(table, games, seed, setup))
 
 
 @click.command()

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from zamek.cli.options import COUNT, SEED, WORKERS, fail
+from zamek.cli.progress import Progress, watched
 from zamek.i18n import Message, Seat, Term, languages, say
 from zamek.kit.errors import RecordError
 from zamek.kit.records import read_record_file
@@ -93,28 +94,30 @@ def selfplay(
         }
         return game, line
 
-    for i in range(games):
-        if as_match:
-            lines, results = [], []
-            for g, setup in enumerate(match_setups(players)):
-                game, line = one_game((seed + i) * players + g, setup)
-                lines.append(line)
-                results.append(game.state.result())
-            outcome = match_result(match_setups(players)[0], [r for r in results if r is not None])
-            entry: dict[str, Any] = {"match": seed + i, "games": lines, "points": list(outcome.points),
-                                     "ranking": list(outcome.ranking), "winner": outcome.winner}
-            points, winner = outcome.points, outcome.winner
-        else:
-            _, entry = one_game(seed + i, KnightsSetup(players=players))
-            points, winner = tuple(entry["points"]), entry["winner"]
-        wins[winner] += 1
-        for p in range(players):
-            total_points[p] += points[p]
-        if as_json:
-            click.echo(json.dumps(entry))
-        else:
-            label = f"match {seed + i}" if as_match else f"game {seed + i}"
-            click.echo(f"{label}: points {list(points)}, winner: player {winner + 1}")
+    with Progress("matches" if as_match else "games", games, shown=watched(as_json)) as bar:
+        for i in range(games):
+            if as_match:
+                lines, results = [], []
+                for g, setup in enumerate(match_setups(players)):
+                    game, line = one_game((seed + i) * players + g, setup)
+                    lines.append(line)
+                    results.append(game.state.result())
+                outcome = match_result(match_setups(players)[0], [r for r in results if r is not None])
+                entry: dict[str, Any] = {"match": seed + i, "games": lines, "points": list(outcome.points),
+                                         "ranking": list(outcome.ranking), "winner": outcome.winner}
+                points, winner = outcome.points, outcome.winner
+            else:
+                _, entry = one_game(seed + i, KnightsSetup(players=players))
+                points, winner = tuple(entry["points"]), entry["winner"]
+            wins[winner] += 1
+            for p in range(players):
+                total_points[p] += points[p]
+            if as_json:
+                bar.echo(json.dumps(entry))
+            else:
+                label = f"match {seed + i}" if as_match else f"game {seed + i}"
+                bar.echo(f"{label}: points {list(points)}, winner: player {winner + 1}")
+            bar.advance()
     summary = {"players": players, "bots": bots, "games": games, "match": as_match, "wins": wins,
                "mean_points": [round(t / max(games, 1), 3) for t in total_points]}
     click.echo(json.dumps({"summary": summary}) if as_json else f"summary: {summary}")
@@ -135,7 +138,8 @@ def arena(players_spec: str, games: int, seed: int, workers: int, json_path: Pat
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise click.UsageError(f"--players takes {MIN_PLAYERS} to {MAX_PLAYERS} names, e.g. mc,heuristic,heuristic")
     _bots(",".join(names), len(names))
-    report = run_arena(names, games, seed, workers)
+    with Progress(" vs ".join(names), games=True):
+        report = run_arena(names, games, seed, workers)
     click.echo(report.text())
     if json_path is not None:
         json_path.write_text(json.dumps(report.to_json(), indent=1), encoding="utf-8")

@@ -13,6 +13,7 @@ from zamek.castle import arena as arenas
 from zamek.castle.arena import ArenaReport, GameResult, ladder_pairs, ladder_table, pair_file_name, progress_line
 from zamek.castle.rules.setup import Setup
 from zamek.cli.options import COUNT, SEED, WORKERS, check_bots, rule_options
+from zamek.cli.progress import Progress, watched
 from zamek.kit.files import write_json_replacing
 
 
@@ -50,17 +51,19 @@ def arena(players: str, games: int, seed: int, workers: int, json_path: Path | N
     already = games_to_resume(json_path, (names[0], names[1]), setup.name, games, seed) if resume else []
 
     started = time.monotonic()
+    lines = not quiet and not watched()  # where a person watches, the bar says it all
 
     def after_each_game(so_far: ArenaReport, result: GameResult) -> None:
         # A match can take hours: show it moving, say when it should end, and keep what it has if it is stopped.
-        if not quiet:
+        if lines:
             played_now = len(so_far.games) - len(already)
             left = (time.monotonic() - started) / played_now * (so_far.planned - len(so_far.games))
             click.echo(f"{progress_line(so_far, result)}; about {left / 60:.0f} min left", err=True)
         if json_path is not None:
             write_json_replacing(json_path, so_far.to_json())
 
-    report = arenas.run_arena(names[0], names[1], games, seed, setup, workers, after_each_game, already)
+    with Progress(f"{names[0]} vs {names[1]}", shown=not quiet and watched(), games=True):
+        report = arenas.run_arena(names[0], names[1], games, seed, setup, workers, after_each_game, already)
     click.echo(report.text())
     if json_path is not None:
         write_json_replacing(json_path, report.to_json())
@@ -92,13 +95,16 @@ def ladder_command(players: str, games: int, seed: int, workers: int, json_dir: 
     if json_dir is not None:
         json_dir.mkdir(parents=True, exist_ok=True)
 
+    lines = not quiet and not watched()
+
     def after_each_game(so_far: ArenaReport, result: GameResult) -> None:
-        if not quiet:
+        if lines:
             click.echo(progress_line(so_far, result), err=True)
         if json_dir is not None:
             write_json_replacing(files[so_far.players], so_far.to_json())
 
-    reports = arenas.ladder(names, games, seed, setup, workers, after_each_game, already)
+    with Progress("ladder pair", shown=not quiet and watched(), games=True):
+        reports = arenas.ladder(names, games, seed, setup, workers, after_each_game, already)
     for report in reports:
         if json_dir is not None:
             write_json_replacing(files[report.players], report.to_json())

@@ -12,6 +12,7 @@ import click
 
 from zamek.castle.rules.setup import Setup
 from zamek.cli.options import SEED, WORKERS, check_bots, rule_options
+from zamek.cli.progress import Progress
 from zamek.kit.files import write_json_replacing
 
 
@@ -70,7 +71,8 @@ def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eva
     check_bots([bot])
     started = time.perf_counter()
     try:
-        training = train(bot, games, seed, hidden, epochs, eval_games, setup, workers, click.echo)
+        with Progress("games", games=True) as bar:  # the self-play, then each pass's games against hard
+            training = train(bot, games, seed, hidden, epochs, eval_games, setup, workers, bar.echo)
     except (RuntimeError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     out.write_text(net_to_json(training.net), encoding="utf-8")
@@ -93,8 +95,8 @@ def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eva
               help="Round r's self-play games use seeds SEED + 100000 r onwards; the learning curve's, others.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=Path("value_model.json"),
-              show_default=True, help="Where to write the model (the levels play the one installed with zamek; play yours as "
-                   "mcts:N@FILE).")
+              show_default=True,
+              help="Where to write the model (the levels play the one zamek installs; play yours as mcts:N@FILE).")
 @click.option("--eval-games", type=click.IntRange(0), default=0, show_default=True,
               help="After every round, games of the hard level's search with the value so far against "
                    "--eval-against (the learning curve); 0: none.")
@@ -113,6 +115,7 @@ def train_value(bot: str, rounds: list[int], seed: int, workers: int, out: Path,
     check_bots([bot, eval_against])
     started = time.perf_counter()
     points: list[dict[str, Any]] = []
+    bar = Progress("games", games=True)  # each round's self-play, then its games against --eval-against
 
     def report(number: int, result: Fit, model: str) -> None:
         point = round_point(number, rounds, result, model, eval_against, eval_games, seed, setup, workers)
@@ -124,9 +127,10 @@ def train_value(bot: str, rounds: list[int], seed: int, workers: int, out: Path,
             line += (f"; {VALUE_SEARCH} with it vs {eval_against} {round(point.win_rate, 4):.1%} (95% CI "
                      f"{low:.1%}-{high:.1%}, {point.wins}-{point.losses}-{point.draws})")
         points.append(point.to_json())
-        click.echo(line)
+        bar.echo(line)
 
-    _, text = train(bot, rounds, seed, setup, workers, report)
+    with bar:
+        _, text = train(bot, rounds, seed, setup, workers, report)
     out.write_text(text, encoding="utf-8")
     seconds = time.perf_counter() - started
     click.echo(f"written to {out} in {seconds:.0f} s")
