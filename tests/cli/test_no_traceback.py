@@ -185,6 +185,16 @@ def test_a_database_that_cannot_be_used_is_refused_with_a_message(path: tuple[st
     (("watch", "--seed", "9" * 5000), "--seed"),
     (("selfplay", "--rules", "nonsense"), "nonsense"),
     (("env-bench", "--seconds", "nan"), "--seconds"),
+    # found by running the commands: files written after the work, budgets too large for the compiled search
+    (("arena", "--players", "random,random", "--json", "/nonexistent/match.json"), "/nonexistent"),
+    (("knights", "arena", "--players", "random,random", "--json", "/nonexistent/match.json"), "/nonexistent"),
+    (("train", "--out", "/nonexistent/net.json"), "/nonexistent"),
+    (("train", "--curve", "/nonexistent/curve"), "/nonexistent"),
+    (("train-value", "--out", "/nonexistent/value.json"), "/nonexistent"),
+    (("knights", "play", "--save", "/nonexistent/game.json"), "/nonexistent"),
+    (("selfplay", "--save", "/proc/games"), "/proc/games"),
+    (("arena", "--players", "mcts:" + "9" * 30 + ",random"), "budget"),
+    (("knights", "selfplay", "--bots", "mc:" + "9" * 30), "budget"),
 ], ids=lambda args: " ".join(a[:12] for a in args) if isinstance(args, tuple) else None)
 def test_the_bad_inputs_the_issue_lists_are_refused_with_a_message(args: tuple[str, ...], words: str) -> None:
     assert_refused(run(*args), words)
@@ -195,3 +205,12 @@ def test_a_corrupt_file_to_resume_an_arena_from_is_refused(tmp_path: Path) -> No
         file = tmp_path / "match.json"
         file.write_text(text, encoding="utf-8")
         assert_refused(run("arena", "--players", "random,random", "--games", "2", "--json", str(file), "--resume"))
+
+
+@pytest.mark.parametrize("case", ["a file nested 100,000 deep", "a file with a 5,000-digit whole number",
+                                  "a file that is not JSON", "a file of bytes that are not UTF-8"])
+def test_a_corrupt_value_file_given_to_a_bot_is_refused(tmp_path: Path, case: str) -> None:
+    file = tmp_path / "value.json"
+    file.write_bytes(corrupt_files("castle")[case])
+    for bot in (f"mcts:8@{file}", f"learned@{file}"):
+        assert_refused(run("arena", "--players", f"{bot},random", "--games", "2"), "value")

@@ -18,7 +18,7 @@ from zamek.castle.rules.errors import RecordError
 from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game
-from zamek.cli.options import COUNT, LANG, SEED, fail, rule_options
+from zamek.cli.options import COUNT, LANG, SEED, OutputFolder, fail, make_folder, rule_options
 from zamek.cli.progress import Progress, watched
 from zamek.i18n import Seat, say
 from zamek.kit.records import read_record_file
@@ -59,12 +59,12 @@ def watch(seed: int | None, setup: Setup, lang: str) -> None:
 @click.option("--games", type=COUNT, default=10, show_default=True, help="How many games to play.")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Game i uses seed SEED + i.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game, then a summary line.")
-@click.option("--save", type=click.Path(path_type=Path, file_okay=False), default=None, help="Save each game here.")
+@click.option("--save", type=OutputFolder(), default=None, help="Save each game here.")
 @rule_options
 def selfplay(games: int, seed: int, as_json: bool, save: Path | None, setup: Setup) -> None:
     """Play random-vs-random games."""
     if save is not None:
-        save.mkdir(parents=True, exist_ok=True)
+        make_folder(save)
     wins = [0, 0, 0]
     total_scores = [0, 0]
     with Progress("games", games, shown=watched(as_json)) as bar:

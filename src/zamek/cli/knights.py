@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from zamek.cli.options import COUNT, SEED, WORKERS, fail
+from zamek.cli.options import COUNT, SEED, WORKERS, OutputFile, OutputFolder, fail, make_folder
 from zamek.cli.progress import Progress, watched
 from zamek.i18n import Message, Seat, Term, languages, say
 from zamek.kit.errors import RecordError
@@ -62,7 +62,7 @@ def knights() -> None:
 @click.option("--bots", "bot_spec", default="random", show_default=True,
               help=f"One bot for every seat or one per seat, comma-separated ({', '.join(BOT_NAMES)}, mc:N).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game, then a summary line.")
-@click.option("--save", type=click.Path(path_type=Path, file_okay=False), default=None, help="Save each game here.")
+@click.option("--save", type=OutputFolder(), default=None, help="Save each game here.")
 @click.option("--match", "as_match", is_flag=True, help="Play matches (K7): as many games as players, points added.")
 def selfplay(
     players: int, games: int, seed: int, bot_spec: str, as_json: bool, save: Path | None, as_match: bool
@@ -70,7 +70,7 @@ def selfplay(
     """Let computer players play each other (random players by default)."""
     bots = _bots(bot_spec, players)
     if save is not None:
-        save.mkdir(parents=True, exist_ok=True)
+        make_folder(save)
     wins = [0] * players
     total_points = [0] * players
 
@@ -130,7 +130,7 @@ def selfplay(
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="The first seed: game i is played on seed SEED + i // n at rotation i % n (n players).")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
-@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--json", "json_path", type=OutputFile(), default=None,
               help="Also write the results, game by game, to this JSON file.")
 def arena(players_spec: str, games: int, seed: int, workers: int, json_path: Path | None) -> None:
     """Measure computer players against each other in every seat rotation."""
@@ -326,7 +326,7 @@ def play_terminal_game(
 @click.option("--seed", type=SEED, default=None,
               help="Seed of the game (random if omitted; shown when the game is over).")
 @click.option("--match", "as_match", is_flag=True, help="Play a match (K7): as many games as players, points added.")
-@click.option("--save", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--save", type=OutputFile(), default=None,
               help="Save the game (the last game of a match) to this file.")
 def play(players: int, lang: str, seat: int, bot_spec: str, seed: int | None, as_match: bool,
          save: Path | None) -> None:

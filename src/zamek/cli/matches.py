@@ -12,7 +12,7 @@ import click
 from zamek.castle import arena as arenas
 from zamek.castle.arena import ArenaReport, GameResult, ladder_pairs, ladder_table, pair_file_name, progress_line
 from zamek.castle.rules.setup import Setup
-from zamek.cli.options import COUNT, SEED, WORKERS, check_bots, rule_options
+from zamek.cli.options import COUNT, SEED, WORKERS, OutputFile, OutputFolder, check_bots, make_folder, rule_options
 from zamek.cli.progress import Progress, watched
 from zamek.kit.files import write_json_replacing
 
@@ -35,7 +35,7 @@ def games_to_resume(path: Path | None, players: tuple[str, str], rules: str, gam
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="The first seed: games 2k and 2k+1 are played on seed SEED + k, one in each seat order.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
-@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--json", "json_path", type=OutputFile(), default=None,
               help="Also write the results, game by game, to this JSON file (kept up to date as games finish).")
 @click.option("--resume", is_flag=True,
               help="Keep the games already in the --json file (an interrupted run of this match) and play the rest.")
@@ -76,7 +76,7 @@ def arena(players: str, games: int, seed: int, workers: int, json_path: Path | N
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="The first seed of every pair's match (as arena --seed).")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
-@click.option("--json-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+@click.option("--json-dir", type=OutputFolder(), default=None,
               help="Also write each pair's results, game by game, to A_vs_B.json in this folder (as arena --json).")
 @click.option("--resume", is_flag=True,
               help="Keep the games already in the --json-dir files (an interrupted ladder) and play the rest.")
@@ -93,7 +93,7 @@ def ladder_command(players: str, games: int, seed: int, workers: int, json_dir: 
     already = {pair: games_to_resume(path, pair, setup.name, games, seed)
                for pair, path in files.items()} if resume else {}
     if json_dir is not None:
-        json_dir.mkdir(parents=True, exist_ok=True)
+        make_folder(json_dir)
 
     lines = not quiet and not watched()
 

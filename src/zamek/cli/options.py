@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -20,8 +22,9 @@ from zamek.castle.rules.setup import Setup
 from zamek.i18n import BASE, languages, say
 from zamek.kit.files import write_json_replacing
 
-__all__ = ["COUNT", "LANG", "PORT", "SEED", "WORKERS", "DatabaseURL", "FiniteRange", "RuleSetName", "check_bots",
-           "choose_setup", "database_errors", "database_reason", "fail", "rule_options", "write_json_replacing"]
+__all__ = ["COUNT", "LANG", "PORT", "SEED", "WORKERS", "DatabaseURL", "FiniteRange", "OutputFile", "OutputFolder",
+           "RuleSetName", "check_bots", "choose_setup", "database_errors", "database_reason", "fail", "make_folder",
+           "rule_options", "write_json_replacing"]
 
 T = TypeVar("T")
 
@@ -64,6 +67,45 @@ class FiniteRange(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
+
+
+class OutputFile(click.Path):
+    """A file a command writes: refused at once where its folder does not exist or cannot be written, not after
+    the hour of games or training that comes before the writing."""
+
+    def __init__(self) -> None:
+        super().__init__(path_type=Path, dir_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
+        folder = path.absolute().parent
+        if not folder.is_dir():
+            self.fail(f"{str(path)!r}: there is no folder {str(folder)!r} to write it in", param, ctx)
+        if not os.access(folder, os.W_OK):
+            self.fail(f"{str(path)!r}: the folder {str(folder)!r} cannot be written", param, ctx)
+        return path
+
+
+class OutputFolder(click.Path):
+    """A folder a command writes its files in, made if missing: refused at once where it cannot be made."""
+
+    def __init__(self) -> None:
+        super().__init__(path_type=Path, file_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
+        existing = next(p for p in (path.absolute(), *path.absolute().parents) if p.exists())
+        if not existing.is_dir() or not os.access(existing, os.W_OK):
+            self.fail(f"{str(path)!r}: {str(existing)!r} is not a folder that can be written", param, ctx)
+        return path
+
+
+def make_folder(path: Path) -> None:
+    """Make the folder ``path`` (and those above it), or exit 2 saying why it cannot be made."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot make the folder {path}: {exc.strerror or exc}")
 
 
 class DatabaseURL(click.ParamType[str]):

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from zamek.castle.rules.setup import Setup
-from zamek.cli.options import SEED, WORKERS, check_bots, rule_options
+from zamek.cli.options import SEED, WORKERS, OutputFile, check_bots, rule_options
 from zamek.cli.progress import Progress
 from zamek.kit.files import write_json_replacing
 
@@ -54,9 +54,9 @@ class GamesPerRound(click.ParamType[list[int]]):
               help="Games against hard after every pass (the learning curve); 0: none.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Processes to play games in parallel.")
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=Path("value_net.json"),
+@click.option("--out", type=OutputFile(), default=Path("value_net.json"),
               show_default=True, help="Where to write the weights.")
-@click.option("--curve", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--curve", type=OutputFile(), default=None,
               help="Also write the learning curve to CURVE.json and, with matplotlib, CURVE.png.")
 @rule_options
 def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eval_games: int, workers: int,
@@ -94,7 +94,7 @@ def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eva
 @click.option("--seed", type=SEED, default=100000, show_default=True,
               help="Round r's self-play games use seeds SEED + 100000 r onwards; the learning curve's, others.")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=Path("value_model.json"),
+@click.option("--out", type=OutputFile(), default=Path("value_model.json"),
               show_default=True,
               help="Where to write the model (the levels play the one zamek installs; play yours as mcts:N@FILE).")
 @click.option("--eval-games", type=click.IntRange(0), default=0, show_default=True,
@@ -102,7 +102,7 @@ def train_command(bot: str, games: int, seed: int, hidden: int, epochs: int, eva
                    "--eval-against (the learning curve); 0: none.")
 @click.option("--eval-against", default="hard", show_default=True,
               help="The opponent of the learning curve, e.g. mcts:128@OLD_VALUE.json for a fixed one.")
-@click.option("--curve", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--curve", type=OutputFile(), default=None,
               help="Also write the learning curve to CURVE.json and, with matplotlib, CURVE.png.")
 @rule_options
 def train_value(bot: str, rounds: list[int], seed: int, workers: int, out: Path, eval_games: int, eval_against: str,
