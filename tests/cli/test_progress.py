@@ -75,9 +75,11 @@ def test_a_match_and_a_ladder_count_their_games(stages: list[Bar]) -> None:
                              ("random vs random vs random", 3, 3)]
 
 
+@pytest.mark.heavy  # two games of the hard level after the pass: seconds
 def test_train_counts_its_self_play_and_each_pass_games(stages: list[Bar], tmp_path: Path) -> None:
     pytest.importorskip("numpy")
-    run("train", "--games", "20", "--epochs", "1", "--eval-games", "2", "--out", str(tmp_path / "net.json"))
+    run("train", "--bot", "random", "--games", "20", "--epochs", "1", "--eval-games", "2", "--out",
+        str(tmp_path / "net.json"))
     assert steps(stages)[0] == ("games", 20, 20)  # the self-play
     assert steps(stages)[1:] and all(stage == ("games", 2, 2) for stage in steps(stages)[1:])
 
