@@ -193,6 +193,8 @@ def test_a_database_that_cannot_be_used_is_refused_with_a_message(path: tuple[st
     (("train-value", "--out", "/nonexistent/value.json"), "/nonexistent"),
     (("knights", "play", "--save", "/nonexistent/game.json"), "/nonexistent"),
     (("selfplay", "--save", "/proc/games"), "/proc/games"),
+    (("play", "--host", "nonexistent.invalid"), "nonexistent.invalid"),  # uvicorn logged it, then exit status 3
+    (("serve", "--db", "sqlite://", "--host", "999.1.1.1"), "999.1.1.1"),
     (("arena", "--players", "mcts:" + "9" * 30 + ",random"), "budget"),
     (("knights", "selfplay", "--bots", "mc:" + "9" * 30), "budget"),
 ], ids=lambda args: " ".join(a[:12] for a in args) if isinstance(args, tuple) else None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -22,9 +23,9 @@ from zamek.castle.rules.setup import Setup
 from zamek.i18n import BASE, languages, say
 from zamek.kit.files import write_json_replacing
 
-__all__ = ["COUNT", "LANG", "PORT", "SEED", "WORKERS", "DatabaseURL", "FiniteRange", "OutputFile", "OutputFolder",
-           "RuleSetName", "check_bots", "choose_setup", "database_errors", "database_reason", "fail", "make_folder",
-           "rule_options", "write_json_replacing"]
+__all__ = ["COUNT", "LANG", "PORT", "SEED", "WORKERS", "DatabaseURL", "FiniteRange", "Host", "OutputFile",
+           "OutputFolder", "RuleSetName", "check_bots", "choose_setup", "database_errors", "database_reason", "fail",
+           "make_folder", "rule_options", "write_json_replacing"]
 
 T = TypeVar("T")
 
@@ -67,6 +68,21 @@ class FiniteRange(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
+
+
+class Host(click.ParamType[str]):
+    """An address to listen on (a name or a number): one this machine can resolve, checked before the server starts
+    (the server would log the failure and stop with its own exit status)."""
+
+    name = "host"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        try:
+            socket.getaddrinfo(text, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        except (OSError, UnicodeError, ValueError) as exc:  # UnicodeError: a name IDNA cannot encode
+            self.fail(f"cannot listen on {text[:60]!r}: {getattr(exc, 'strerror', None) or exc}", param, ctx)
+        return text
 
 
 class OutputFile(click.Path):

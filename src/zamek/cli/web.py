@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from zamek.cli.options import PORT, DatabaseURL, FiniteRange, database_errors, fail
+from zamek.cli.options import PORT, DatabaseURL, FiniteRange, Host, database_errors, fail
 from zamek.cli.stored import expiry_options
 from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
 from zamek.server.fairness import fairness_from, fairness_options
@@ -36,7 +36,7 @@ def connection_options(command: Command) -> Command:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--host", type=Host(), default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=PORT, default=8000, show_default=True, help="Port to listen on.")
 @click.option("--db", "db_url", type=DatabaseURL(), default=None,
               help="SQLAlchemy database URL (default: a SQLite file in your user data directory).")
@@ -62,7 +62,7 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool, expire_unjo
               help="The database every worker shares, e.g. postgresql://zamek@localhost/zamek.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, envvar="ZAMEK_WORKERS",
               show_envvar=True, help="Web worker processes.")
-@click.option("--host", default="127.0.0.1", show_default=True, envvar="ZAMEK_HOST", show_envvar=True,
+@click.option("--host", type=Host(), default="127.0.0.1", show_default=True, envvar="ZAMEK_HOST", show_envvar=True,
               help="Address to listen on (the reverse proxy's).")
 @click.option("--port", type=PORT, default=8000, show_default=True, envvar="ZAMEK_PORT", show_envvar=True,
               help="Port to listen on.")
