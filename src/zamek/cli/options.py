@@ -51,7 +51,7 @@ class Seed(click.IntRange):
         super().__init__(-(2**62), 2**62)
 
     def _describe_range(self) -> str:
-        return "a whole number of 62 bits"
+        return "-2**62<=x<=2**62"
 
 
 SEED = Seed()
