@@ -36,8 +36,8 @@ FAST_TESTS = "not browser and not pg and not heavy"
 
 def ensure_env(extras: tuple[str, ...]) -> None:
     """Create .venv and install the project with ``extras`` (dev: the development tools; env and examples: the
-    research environments and their example; train: training the value network; docs: building the manual), again
-    only when the sources changed or an extra is missing."""
+    research environments and their example; train: training the value network; docs: building the manual;
+    tools: the load test's and the profiler's), again only when the sources changed or an extra is missing."""
     # The compiled core is built by the install: its sources count as much as the dependencies do.
     fast = ROOT / "src" / "zamek" / "castle" / "fast"
     sources = [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted(fast.glob("*.pyx")), *sorted(fast.glob("*.h"))]
@@ -84,7 +84,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("start", "test"):
         print(__doc__)
         return 2
-    ensure_env(("dev",) if argv[0] == "start" else ("dev", "env", "examples", "train", "docs"))
+    ensure_env(("dev",) if argv[0] == "start" else ("dev", "env", "examples", "train", "docs", "tools"))
     python = str(BIN / "python")
     if argv[0] == "start":
         return run(str(BIN / "zamek"), "play", *argv[1:])

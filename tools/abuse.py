@@ -38,9 +38,15 @@ from pathlib import Path
 from typing import Any, Final
 
 import click
-import httpx2 as httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tools.extra import needs_extra
+
+try:
+    import httpx2 as httpx
+except ImportError:
+    raise needs_extra("httpx2") from None
 
 from tools.loadtest import LoadConfig, LoadReport, LoadRun, start_server_process
 from zamek.castle.data import loader

@@ -32,7 +32,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from playwright.sync_api import Browser, sync_playwright
+from tools.extra import needs_extra
+
+try:
+    from playwright.sync_api import Browser, sync_playwright
+except ImportError:
+    raise needs_extra("playwright") from None
 from tests.browser.pages import (
     CHROMIUM,
     FLAGS,

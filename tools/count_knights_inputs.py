@@ -28,7 +28,12 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+from tools.extra import needs_extra
+
+try:
+    from playwright.sync_api import Page, sync_playwright
+except ImportError:
+    raise needs_extra("playwright") from None
 from tests.browser.pages import CHROMIUM, FLAGS, KNIGHTS_READY, seed_knights_games
 from tests.live_server import start_server
 

@@ -18,6 +18,7 @@ from typing import Final
 
 import click
 
+from tools.extra import INSTALL
 from tools.processes import interrupt
 
 SAMPLES_PER_SECOND: Final = 100
@@ -39,7 +40,7 @@ def start_profiler(pid: int, output: Path) -> Profiler:
     """Start sampling the process ``pid`` and its children (``zamek serve``'s workers) into ``output``."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     if not Path(spy).exists():
-        raise RuntimeError("py-spy is not installed (pip install py-spy)")
+        raise RuntimeError(f"py-spy is not installed: the project's tools need the tools extra ({INSTALL})")
     # --gil: only the samples of a thread holding the GIL (the Python work; a thread waiting on a lock or in a
     # query's C code is not working for Python). --nonblocking: the server is never paused to be sampled.
     command = [spy, "record", "--pid", str(pid), "--format", "raw", "--function", "--nonblocking", "--gil",

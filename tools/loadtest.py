@@ -44,7 +44,13 @@ from pathlib import Path
 from typing import Any, Final
 
 import click
-import httpx2 as httpx
+
+from tools.extra import needs_extra
+
+try:
+    import httpx2 as httpx
+except ImportError:
+    raise needs_extra("httpx2") from None
 
 from tools.cpu_profile import read_stacks, start_profiler, summary
 from tools.processes import interrupt

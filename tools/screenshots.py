@@ -61,7 +61,13 @@ from types import SimpleNamespace
 from typing import Any
 
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, sync_playwright
+
+from tools.extra import needs_extra
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, sync_playwright
+except ImportError:
+    raise needs_extra("playwright") from None
 
 import zamek.server.db
 import zamek.server.importing

@@ -243,9 +243,9 @@ def test_migrate_upgrades_a_database_and_serve_refuses_what_cannot_work(tmp_path
     assert result.exit_code == 0 and f"schema none -> {head()}" in result.output
     assert f"schema {head()} -> {head()}" in CliRunner().invoke(main, ["migrate", "--db", db]).output  # once is enough
     several = CliRunner().invoke(main, ["serve", "--db", db, "--workers", "2"])
-    assert several.exit_code == 1 and "need a database server" in several.output
+    assert several.exit_code == 2 and "need a database server" in several.output
     unreachable = CliRunner().invoke(main, ["serve", "--db", "postgresql://nobody@127.0.0.1:1/none"])
-    assert unreachable.exit_code == 1 and "cannot use the database" in unreachable.output
+    assert unreachable.exit_code == 2 and "cannot use the database" in unreachable.output
     assert "Traceback" not in several.output + unreachable.output
 
 

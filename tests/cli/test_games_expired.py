@@ -75,7 +75,7 @@ def test_the_command_lists_the_expired_games_then_purges_them(tmp_path: Path) ->
 @pytest.mark.parametrize(("url", "words"), [
     ("nonsense", "not a database URL"),
     ("postgresql://nobody@127.0.0.1:1/none", "cannot use the database postgresql+psycopg://nobody@127.0.0.1:1/none"),
-    ("mysql://zamek:secret@localhost/zamek", "cannot use the database mysql://zamek:***@localhost/zamek"),
+    ("mysql://zamek:secret@localhost/zamek", "mysql://zamek:***@localhost/zamek: its driver is not installed"),
     ("sqlite:///{tmp}/missing.sqlite3", "no database at"),
     ("sqlite:///{tmp}/empty.sqlite3", "has schema none, this version's is"),
     ("sqlite:///{tmp}/text.sqlite3", "cannot use the database"),
@@ -86,7 +86,7 @@ def test_a_database_the_command_cannot_use_is_a_clear_error_with_status_2(tmp_pa
     (tmp_path / "text.sqlite3").write_text("not a database, " * 100)
     result = run("games", "expired", "--db", url.format(tmp=tmp_path), "--purge")
     assert result.exit_code == 2, result.output
-    assert words in result.output and result.output.startswith("error: ")
+    assert words in result.output and "error: " in result.output.lower()  # click's Error: where the URL is bad
     assert "Traceback" not in result.output and "secret" not in result.output
     assert not (tmp_path / "missing.sqlite3").exists()
 

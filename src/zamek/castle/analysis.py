@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
@@ -128,8 +128,9 @@ def hints(state: GameState, count: int = 3, model: ValueModel | None = None) -> 
     return [Hint(tuple(str(a) for a in move), round(lead, 1)) for lead, move in judged[:count]]
 
 
-def analyse(raw: Any, model: ValueModel | None = None) -> Analysis:
-    """Analyse a saved game (a record, ``zamek.castle.record``); raise RecordError when it does not replay."""
+def analyse(raw: Any, model: ValueModel | None = None, on_move: Callable[[int, int], None] | None = None) -> Analysis:
+    """Analyse a saved game (a record, ``zamek.castle.record``); raise RecordError when it does not replay.
+    ``on_move(done, moves)`` hears how far the judging has come (a search for each decision: minutes in all)."""
     model = model or default_model()
     _, actions = records.read_record(raw)
     records.replay(raw)  # checks every move and the result before any judging
@@ -147,6 +148,8 @@ def analyse(raw: Any, model: ValueModel | None = None) -> Analysis:
         for action in actions[i:i + len(decision.played)]:
             state.apply(action)
         i += len(decision.played)
+        if on_move is not None:
+            on_move(i, len(actions))
     return Analysis(estimator_name(model), tuple(decisions), state.scores[0] - state.scores[1])
 
 

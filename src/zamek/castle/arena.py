@@ -218,7 +218,7 @@ def games_to_resume(path: Path, players: tuple[str, str], rules: str, games: int
         return []
     try:
         found_players, found_rules, found = results_from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep
         raise ValueError(f"{path}: {exc}") from None
     if (found_players, found_rules) != (players, rules):
         raise ValueError(f"{path} holds {','.join(found_players)} in {found_rules}, not "

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from zamek.castle.data.loader import new_game
-from zamek.castle.rules.actions import Action, parse_action
+from zamek.castle.rules.actions import Action, Draw, parse_action
 from zamek.castle.rules.editions import Edition, edition_of
 from zamek.castle.rules.errors import RecordError, ZamekError
 from zamek.castle.rules.rulesets import OPTIONS
 from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.state import GameState
-from zamek.kit.records import check_header, parse_moves
+from zamek.kit.records import check_header, parse_moves, whole_number
 
 FORMAT: Final = "zamek-game"
 VERSION: Final = 3
@@ -75,12 +75,9 @@ def setup_from_json(raw: Any, version: int | None = None) -> Setup:
             if twice := sorted({key for key in keys if keys.count(key) > 1}):
                 raise RecordError("record-options-twice", field=field, names=[repr(key) for key in twice])
         name = "+".join([edition_of(str(raw.get("edition", Edition.ZAMEK))).value, *expansions, *variants])
-        return Setup.parse(
-            name,
-            first_player=raw.get("first_player", 0),
-            draw_order=tuple(draw_order) if draw_order is not None else None,
-            board=raw.get("board", 1),
-        )
+        return Setup.parse(name, first_player=whole_number(raw, "first_player", 0),
+                           draw_order=tuple(draw_order) if draw_order is not None else None,
+                           board=whole_number(raw, "board", 1))
     except RecordError:
         raise
     except ValueError as exc:
@@ -115,6 +112,19 @@ def read_record(raw: Any) -> tuple[Setup, list[Action]]:
     return setup, parse_moves(record, parse_action)
 
 
+def _check_draw_order(order: Sequence[str], state: GameState, draws: int) -> None:
+    """A fixed draw order must name tiles of the set, each once, and no fewer than the moves draw: the engine
+    takes the order's next tile as the only outcome, and has none to take past its end."""
+    pile = {tile.id for tile in state.tiles.tiles}
+    seen: set[str] = set()
+    for tile in order:
+        if tile not in pile or tile in seen:
+            raise RecordError("record-draw-order-tile", tile=tile[:20])
+        seen.add(tile)
+    if draws > len(order):
+        raise RecordError("record-draw-order-short", tiles=len(order), draws=draws)
+
+
 def replay(raw: Any, upto: int | None = None) -> GameState:
     """Replay a record with full checks, up to move ``upto`` (all by default); verify the result."""
     setup, actions = read_record(raw)
@@ -122,6 +132,8 @@ def replay(raw: Any, upto: int | None = None) -> GameState:
         state = new_game(setup)
     except ZamekError as exc:
         raise RecordError("record-setup", reason=exc) from None
+    if setup.draw_order is not None:
+        _check_draw_order(setup.draw_order, state, sum(isinstance(action, Draw) for action in actions))
     limit = len(actions) if upto is None else upto
     if not 0 <= limit <= len(actions):
         raise RecordError("record-no-move", moves=len(actions), upto=limit)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from zamek.castle.data.loader import new_game
@@ -37,8 +38,9 @@ def meadow_shrine_share(state: GameState) -> tuple[int, int]:
     return monked, total
 
 
-def random_play_table(games: int, seed: int, setup: Setup | None = None) -> list[Line]:
-    """Play ``games`` random games and return the table's lines."""
+def random_play_table(games: int, seed: int, setup: Setup | None = None,
+                      on_game: Callable[[], None] | None = None) -> list[Line]:
+    """Play ``games`` random games and return the table's lines; ``on_game`` hears of each game as it ends."""
     discarded: list[float] = []
     placed: list[float] = []
     roads: list[float] = []
@@ -52,6 +54,8 @@ def random_play_table(games: int, seed: int, setup: Setup | None = None) -> list
     nests: list[float] = []
     for i in range(games):
         state = play_game(seed + i, setup=setup).state
+        if on_game is not None:
+            on_game()
         discarded.append(float(len(state.discarded)))
         placed.append(float(len(state.placements)))
         done = completed_kinds(state)

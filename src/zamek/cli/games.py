@@ -18,7 +18,8 @@ from zamek.castle.rules.errors import RecordError
 from zamek.castle.rules.setup import Setup
 from zamek.castle.rules.state import GameState
 from zamek.castle.runner import play_game
-from zamek.cli.options import LANG, fail, rule_options
+from zamek.cli.options import COUNT, LANG, SEED, OutputFolder, fail, make_folder, rule_options
+from zamek.cli.progress import Progress, watched
 from zamek.i18n import Seat, say
 from zamek.kit.records import read_record_file
 
@@ -34,7 +35,7 @@ def edition_named(file: Path) -> str | None:
 
 
 @click.command()
-@click.option("--seed", type=int, default=None, help="Seed of the game (random if omitted).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the game (random if omitted).")
 @rule_options
 @LANG
 def watch(seed: int | None, setup: Setup, lang: str) -> None:
@@ -55,42 +56,41 @@ def watch(seed: int | None, setup: Setup, lang: str) -> None:
 
 
 @click.command()
-@click.option("--games", type=int, default=10, show_default=True, help="How many games to play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed SEED + i.")
+@click.option("--games", type=COUNT, default=10, show_default=True, help="How many games to play.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Game i uses seed SEED + i.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game, then a summary line.")
-@click.option("--save", type=click.Path(path_type=Path, file_okay=False), default=None, help="Save each game here.")
+@click.option("--save", type=OutputFolder(), default=None, help="Save each game here.")
 @rule_options
 def selfplay(games: int, seed: int, as_json: bool, save: Path | None, setup: Setup) -> None:
     """Play random-vs-random games."""
     if save is not None:
-        save.mkdir(parents=True, exist_ok=True)
+        make_folder(save)
     wins = [0, 0, 0]
     total_scores = [0, 0]
-    for i in range(games):
-        game = play_game(seed + i, setup=setup)
-        state = game.state
-        result = state.result()
-        assert result is not None
-        wins[2 if len(result.winners) == 2 else result.winners[0]] += 1
-        total_scores[0] += state.scores[0]
-        total_scores[1] += state.scores[1]
-        if save is not None:
-            rec = records.make_record(game.setup, game.seed, game.actions, state)
-            (save / f"game-{game.seed}.json").write_text(json.dumps(rec, indent=1), encoding="utf-8")
-        line = {
-            "seed": game.seed,
-            "rules": setup.name,
-            "first_player": game.setup.first_player,
-            "scores": state.scores,
-            "tiles_placed": len(state.placements),
-            "tiles_discarded": len(state.discarded),
-            "actions": len(game.actions),
-        }
-        if as_json:
-            click.echo(json.dumps(line))
-        else:
-            click.echo(f"game {game.seed}: {state.scores[0]}-{state.scores[1]}, "
-                       f"{line['tiles_placed']} placed, {line['tiles_discarded']} discarded")
+    with Progress("games", games, shown=watched(as_json)) as bar:
+        for i in range(games):
+            game = play_game(seed + i, setup=setup)
+            state = game.state
+            result = state.result()
+            assert result is not None
+            wins[2 if len(result.winners) == 2 else result.winners[0]] += 1
+            total_scores[0] += state.scores[0]
+            total_scores[1] += state.scores[1]
+            if save is not None:
+                rec = records.make_record(game.setup, game.seed, game.actions, state)
+                (save / f"game-{game.seed}.json").write_text(json.dumps(rec, indent=1), encoding="utf-8")
+            line = {
+                "seed": game.seed,
+                "rules": setup.name,
+                "first_player": game.setup.first_player,
+                "scores": state.scores,
+                "tiles_placed": len(state.placements),
+                "tiles_discarded": len(state.discarded),
+                "actions": len(game.actions),
+            }
+            bar.echo(json.dumps(line) if as_json else f"game {game.seed}: {state.scores[0]}-{state.scores[1]}, "
+                     f"{line['tiles_placed']} placed, {line['tiles_discarded']} discarded")
+            bar.advance()
     summary = {"rules": setup.name, "games": games, "wins": wins[:2], "draws": wins[2],
                "mean_scores": [round(s / max(games, 1), 2) for s in total_scores]}
     click.echo(json.dumps({"summary": summary}) if as_json else f"summary: {summary}")
@@ -100,7 +100,7 @@ def selfplay(games: int, seed: int, as_json: bool, save: Path | None, setup: Set
 @click.argument("file", type=click.Path(path_type=Path))
 @LANG
 def replay(file: Path, lang: str) -> None:
-    """Verify a saved game by replaying it, and print its score breakdown."""
+    """Verify the saved game FILE by replaying it, and print its score breakdown."""
     try:
         state = records.replay(read_record_file(file))
     except RecordError as exc:
@@ -112,10 +112,11 @@ def replay(file: Path, lang: str) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path(path_type=Path))
-@click.option("--move", type=int, default=None, help="Show the castle after this many moves (default: all).")
+@click.option("--move", type=click.IntRange(0), default=None,
+              help="Show the castle after this many moves (default: all).")
 @LANG
 def show(file: Path, move: int | None, lang: str) -> None:
-    """Print the castle of a saved game, at the end or after a given move."""
+    """Print the castle of the saved game FILE, at the end or after a given move."""
     try:
         state = records.replay(read_record_file(file), upto=move)
     except RecordError as exc:
@@ -135,13 +136,14 @@ def show(file: Path, move: int | None, lang: str) -> None:
 @click.option("--all", "every", is_flag=True, help="List every decision, not only the flagged ones.")
 @LANG
 def analyse(file: Path, as_json: bool, every: bool, lang: str) -> None:
-    """Judge every decision of a saved game by the expert's estimate: the expected final lead before and
+    """Judge every decision of the saved game FILE by the expert's estimate: the expected final lead before and
     after, the loss against the best move, and flags for inaccuracies, mistakes and blunders."""
     from zamek.castle.analysis import analyse as analyse_record  # the search loads only for this command
 
     try:
         raw = read_record_file(file)
-        result = analyse_record(raw)
+        with Progress("judging the moves", shown=watched(as_json)) as bar:
+            result = analyse_record(raw, on_move=bar.to)
         state = records.replay(raw, 0)
     except RecordError as exc:
         fail(exc.text(lang, edition_named(file)), lang)

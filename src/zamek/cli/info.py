@@ -12,13 +12,15 @@ from zamek.castle.render import render_tile
 from zamek.castle.rules.errors import DataError
 from zamek.castle.rules.setup import Setup
 from zamek.castle.stats import format_table, random_play_table, structure_table, unplaceable_in_empty_castle
+from zamek.cli.options import COUNT, SEED
+from zamek.cli.progress import Progress
 
 
 @click.command()
 @click.option("--set", "set_name", type=click.Choice(["zamek", "sokol"]), default="zamek", show_default=True,
               help="zamek: the 60 base tiles; sokol: the 18 Sokół tiles (--stats plays them with the base set).")
-@click.option("--stats", "games", type=int, default=None, metavar="GAMES", help="Measure random play instead.")
-@click.option("--seed", type=int, default=1, show_default=True, help="First seed for --stats.")
+@click.option("--stats", "games", type=COUNT, default=None, metavar="GAMES", help="Measure random play instead.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="First seed for --stats.")
 def tiles(set_name: str, games: int | None, seed: int) -> None:
     """Print every tile of a set, or (with --stats N) its statistics over N random games."""
     try:
@@ -37,7 +39,9 @@ def tiles(set_name: str, games: int | None, seed: int) -> None:
     missing = unplaceable_in_empty_castle(setup)
     click.echo(f"  {'tiles with no placement in the empty castle':<42} {len(missing):>4} {' '.join(missing)}")
     click.echo()
-    click.echo(format_table(random_play_table(games, seed, setup), games, seed, setup))
+    with Progress("random games", games) as bar:
+        table = random_play_table(games, seed, setup, on_game=bar.advance)
+    click.echo(format_table(table, games, seed, setup))
 
 
 @click.command()

@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from zamek.cli.options import fail
+from zamek.cli.options import COUNT, SEED, WORKERS, OutputFile, OutputFolder, fail, make_folder
+from zamek.cli.progress import Progress, watched
 from zamek.i18n import Message, Seat, Term, languages, say
 from zamek.kit.errors import RecordError
 from zamek.kit.records import read_record_file
@@ -56,12 +57,12 @@ def knights() -> None:
 
 @knights.command()
 @PLAYERS
-@click.option("--games", type=int, default=10, show_default=True, help="Games (or matches, with --match).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Game i uses seed SEED + i.")
+@click.option("--games", type=COUNT, default=10, show_default=True, help="Games (or matches, with --match).")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Game i uses seed SEED + i.")
 @click.option("--bots", "bot_spec", default="random", show_default=True,
               help=f"One bot for every seat or one per seat, comma-separated ({', '.join(BOT_NAMES)}, mc:N).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game, then a summary line.")
-@click.option("--save", type=click.Path(path_type=Path, file_okay=False), default=None, help="Save each game here.")
+@click.option("--save", type=OutputFolder(), default=None, help="Save each game here.")
 @click.option("--match", "as_match", is_flag=True, help="Play matches (K7): as many games as players, points added.")
 def selfplay(
     players: int, games: int, seed: int, bot_spec: str, as_json: bool, save: Path | None, as_match: bool
@@ -69,7 +70,7 @@ def selfplay(
     """Let computer players play each other (random players by default)."""
     bots = _bots(bot_spec, players)
     if save is not None:
-        save.mkdir(parents=True, exist_ok=True)
+        make_folder(save)
     wins = [0] * players
     total_points = [0] * players
 
@@ -93,28 +94,30 @@ def selfplay(
         }
         return game, line
 
-    for i in range(games):
-        if as_match:
-            lines, results = [], []
-            for g, setup in enumerate(match_setups(players)):
-                game, line = one_game((seed + i) * players + g, setup)
-                lines.append(line)
-                results.append(game.state.result())
-            outcome = match_result(match_setups(players)[0], [r for r in results if r is not None])
-            entry: dict[str, Any] = {"match": seed + i, "games": lines, "points": list(outcome.points),
-                                     "ranking": list(outcome.ranking), "winner": outcome.winner}
-            points, winner = outcome.points, outcome.winner
-        else:
-            _, entry = one_game(seed + i, KnightsSetup(players=players))
-            points, winner = tuple(entry["points"]), entry["winner"]
-        wins[winner] += 1
-        for p in range(players):
-            total_points[p] += points[p]
-        if as_json:
-            click.echo(json.dumps(entry))
-        else:
-            label = f"match {seed + i}" if as_match else f"game {seed + i}"
-            click.echo(f"{label}: points {list(points)}, winner: player {winner + 1}")
+    with Progress("matches" if as_match else "games", games, shown=watched(as_json)) as bar:
+        for i in range(games):
+            if as_match:
+                lines, results = [], []
+                for g, setup in enumerate(match_setups(players)):
+                    game, line = one_game((seed + i) * players + g, setup)
+                    lines.append(line)
+                    results.append(game.state.result())
+                outcome = match_result(match_setups(players)[0], [r for r in results if r is not None])
+                entry: dict[str, Any] = {"match": seed + i, "games": lines, "points": list(outcome.points),
+                                         "ranking": list(outcome.ranking), "winner": outcome.winner}
+                points, winner = outcome.points, outcome.winner
+            else:
+                _, entry = one_game(seed + i, KnightsSetup(players=players))
+                points, winner = tuple(entry["points"]), entry["winner"]
+            wins[winner] += 1
+            for p in range(players):
+                total_points[p] += points[p]
+            if as_json:
+                bar.echo(json.dumps(entry))
+            else:
+                label = f"match {seed + i}" if as_match else f"game {seed + i}"
+                bar.echo(f"{label}: points {list(points)}, winner: player {winner + 1}")
+            bar.advance()
     summary = {"players": players, "bots": bots, "games": games, "match": as_match, "wins": wins,
                "mean_points": [round(t / max(games, 1), 3) for t in total_points]}
     click.echo(json.dumps({"summary": summary}) if as_json else f"summary: {summary}")
@@ -123,11 +126,11 @@ def selfplay(
 @knights.command()
 @click.option("--players", "players_spec", required=True,
               help="2 to 4 bots, comma-separated, e.g. mc,heuristic,heuristic (a name may repeat).")
-@click.option("--games", type=int, default=30, show_default=True, help="Games in all; seats rotate every game.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--games", type=COUNT, default=30, show_default=True, help="Games in all; seats rotate every game.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="The first seed: game i is played on seed SEED + i // n at rotation i % n (n players).")
-@click.option("--workers", type=int, default=1, show_default=True, help="Processes to play games in parallel.")
-@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--workers", type=WORKERS, default=1, show_default=True, help="Processes to play games in parallel.")
+@click.option("--json", "json_path", type=OutputFile(), default=None,
               help="Also write the results, game by game, to this JSON file.")
 def arena(players_spec: str, games: int, seed: int, workers: int, json_path: Path | None) -> None:
     """Measure computer players against each other in every seat rotation."""
@@ -135,7 +138,8 @@ def arena(players_spec: str, games: int, seed: int, workers: int, json_path: Pat
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise click.UsageError(f"--players takes {MIN_PLAYERS} to {MAX_PLAYERS} names, e.g. mc,heuristic,heuristic")
     _bots(",".join(names), len(names))
-    report = run_arena(names, games, seed, workers)
+    with Progress(" vs ".join(names), games=True):
+        report = run_arena(names, games, seed, workers)
     click.echo(report.text())
     if json_path is not None:
         json_path.write_text(json.dumps(report.to_json(), indent=1), encoding="utf-8")
@@ -158,7 +162,7 @@ def cards(lang: str) -> None:
 @click.argument("file", type=click.Path(path_type=Path))
 @LANG
 def replay(file: Path, lang: str) -> None:
-    """Verify a saved game by replaying it, and print it step by step."""
+    """Verify the saved game FILE by replaying it, and print it step by step."""
     try:
         state = records.replay(read_record_file(file))
     except RecordError as exc:
@@ -315,14 +319,14 @@ def play_terminal_game(
 @knights.command()
 @PLAYERS
 @LANG
-@click.option("--seat", type=int, default=1, show_default=True,
+@click.option("--seat", type=click.IntRange(1, MAX_PLAYERS), default=1, show_default=True,
               help="Your seat, 1 to PLAYERS (the last is the youngest).")
 @click.option("--bots", "bot_spec", default="heuristic", show_default=True,
               help=f"The computer players: one name for all, or one per other seat ({', '.join(BOT_NAMES)}, mc:N).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the game (random if omitted; shown when the game is over).")
 @click.option("--match", "as_match", is_flag=True, help="Play a match (K7): as many games as players, points added.")
-@click.option("--save", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--save", type=OutputFile(), default=None,
               help="Save the game (the last game of a match) to this file.")
 def play(players: int, lang: str, seat: int, bot_spec: str, seed: int | None, as_match: bool,
          save: Path | None) -> None:

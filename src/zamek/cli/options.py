@@ -5,8 +5,13 @@ helpers that turn a bad argument or file into a usage error."""
 from __future__ import annotations
 
 import functools
+import math
+import os
+import socket
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -18,13 +23,153 @@ from zamek.castle.rules.setup import Setup
 from zamek.i18n import BASE, languages, say
 from zamek.kit.files import write_json_replacing
 
-__all__ = ["LANG", "RuleSetName", "check_bots", "choose_setup", "fail", "rule_options",
-           "write_json_replacing"]
+__all__ = ["COUNT", "LANG", "PORT", "SEED", "WORKERS", "DatabaseURL", "FiniteRange", "Host", "OutputFile",
+           "OutputFolder", "RuleSetName", "check_bots", "choose_setup", "database_errors", "database_reason", "fail",
+           "make_folder", "rule_options", "write_json_replacing"]
 
 T = TypeVar("T")
 
 LANG = click.option("--lang", type=click.Choice(languages()), default=BASE, show_default=True,
                     help="The language of what the game says (a catalogue of zamek.i18n).")
+
+
+PORT = click.IntRange(1, 65535)
+"""A TCP port to listen on (0 would be any free one, which the page's address could not name)."""
+COUNT = click.IntRange(1)
+"""How many games, matches, positions: at least one (none would report means of nothing)."""
+WORKERS = click.IntRange(1, 64)
+"""Processes to play games in parallel."""
+
+
+class Seed(click.IntRange):
+    """A game's seed: any whole number that, with the games counted from it, a saved game still holds (64 bits;
+    ``zamek.kit.records``)."""
+
+    name = "seed"
+
+    def __init__(self) -> None:
+        super().__init__(-(2**62), 2**62)
+
+    def _describe_range(self) -> str:
+        return "-2**62<=x<=2**62"
+
+
+SEED = Seed()
+
+
+class FiniteRange(click.FloatRange):
+    """A number of seconds, hours or days: click's FloatRange, less nan and infinity (which its bounds let through
+    and which no timer or date can take)."""
+
+    name = "float range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+class Host(click.ParamType[str]):
+    """An address to listen on (a name or a number): one this machine can resolve, checked before the server starts
+    (the server would log the failure and stop with its own exit status)."""
+
+    name = "host"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        try:
+            socket.getaddrinfo(text, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        except (OSError, UnicodeError, ValueError) as exc:  # UnicodeError: a name IDNA cannot encode
+            self.fail(f"cannot listen on {text[:60]!r}: {getattr(exc, 'strerror', None) or exc}", param, ctx)
+        return text
+
+
+class OutputFile(click.Path):
+    """A file a command writes: refused at once where its folder does not exist or cannot be written, not after
+    the hour of games or training that comes before the writing."""
+
+    def __init__(self) -> None:
+        super().__init__(path_type=Path, dir_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
+        folder = path.absolute().parent
+        if not folder.is_dir():
+            self.fail(f"{str(path)!r}: there is no folder {str(folder)!r} to write it in", param, ctx)
+        if not os.access(folder, os.W_OK):
+            self.fail(f"{str(path)!r}: the folder {str(folder)!r} cannot be written", param, ctx)
+        return path
+
+
+class OutputFolder(click.Path):
+    """A folder a command writes its files in, made if missing: refused at once where it cannot be made."""
+
+    def __init__(self) -> None:
+        super().__init__(path_type=Path, file_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
+        existing = next(p for p in (path.absolute(), *path.absolute().parents) if p.exists())
+        if not existing.is_dir() or not os.access(existing, os.W_OK):
+            self.fail(f"{str(path)!r}: {str(existing)!r} is not a folder that can be written", param, ctx)
+        return path
+
+
+def make_folder(path: Path) -> None:
+    """Make the folder ``path`` (and those above it), or exit 2 saying why it cannot be made."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot make the folder {path}: {exc.strerror or exc}")
+
+
+class DatabaseURL(click.ParamType[str]):
+    """A SQLAlchemy database URL whose kind of database this installation can use: checked before anything
+    starts, without connecting (a database that cannot be reached is told when it is used: database_errors)."""
+
+    name = "url"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+        from zamek.server.tables import driver_url
+
+        try:
+            url = make_url(driver_url(str(value)))
+        except ArgumentError:  # not repeated: it may hold a password
+            self.fail("not a database URL (e.g. postgresql://zamek@localhost/zamek or sqlite:////path/games.sqlite3)",
+                      param, ctx)
+        shown = url.render_as_string(hide_password=True)
+        try:
+            url.get_dialect().import_dbapi()
+        except NoSuchModuleError:
+            self.fail(f"{shown}: no such kind of database (postgresql or sqlite)", param, ctx)
+        except ImportError as exc:
+            self.fail(f"{shown}: its driver is not installed ({exc})", param, ctx)
+        return str(value)
+
+
+@contextmanager
+def database_errors(url: str, doing: str = "use") -> Iterator[None]:
+    """Turn a failure to reach or read the database at ``url`` into ``error: cannot use the database ...`` (exit
+    2), without SQLAlchemy's statement and link."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from zamek.server.db import Repository
+
+    try:
+        yield
+    except SQLAlchemyError as exc:
+        fail(f"cannot {doing} the database {Repository.describe(url)}: {database_reason(exc)}")
+
+
+def database_reason(exc: BaseException) -> str:
+    """What went wrong with a database, in one line, without SQLAlchemy's statement and link."""
+    original = getattr(exc, "orig", None)
+    text = str(original if original is not None else exc).strip().splitlines()
+    return f"{type(original or exc).__name__}: {text[0] if text else ''}"
 
 
 class RuleSetName(click.ParamType[str]):

@@ -7,11 +7,13 @@ import json
 
 import click
 
+from zamek.cli.options import FiniteRange
+
 
 @click.command(name="env-bench")
 @click.option("--games", "n", type=click.IntRange(1, 65536), default=1024, show_default=True,
               help="Games the vector environment steps together.")
-@click.option("--seconds", type=click.FloatRange(0.1, 600), default=3.0, show_default=True,
+@click.option("--seconds", type=FiniteRange(0.1, 600), default=3.0, show_default=True,
               help="How long each figure is measured.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object instead.")
 def env_bench(n: int, seconds: float, as_json: bool) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from zamek.cli.options import fail
+from zamek.cli.options import DatabaseURL, FiniteRange, database_reason, fail
 from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
 
 if TYPE_CHECKING:
@@ -28,12 +28,12 @@ def expiry_options(unjoined_hours: float, idle_days: float) -> Callable[[F], F]:
 
     def add(command: F) -> F:
         command = click.option(
-            "--expire-idle-days", type=click.FloatRange(min=0), default=idle_days, show_default=True,
+            "--expire-idle-days", type=FiniteRange(0, 36500), default=idle_days, show_default=True,
             envvar="ZAMEK_EXPIRE_IDLE_DAYS",
             help="Remove an unfinished game nobody has changed for this many days (0: never; finished games are "
                  "kept) (or $ZAMEK_EXPIRE_IDLE_DAYS).")(command)
         return click.option(
-            "--expire-unjoined-hours", type=click.FloatRange(min=0), default=unjoined_hours, show_default=True,
+            "--expire-unjoined-hours", type=FiniteRange(0, 876000), default=unjoined_hours, show_default=True,
             envvar="ZAMEK_EXPIRE_UNJOINED_HOURS",
             help="Remove a game for friends that none of them joined this many hours after it was made (0: never) "
                  "(or $ZAMEK_EXPIRE_UNJOINED_HOURS).")(command)
@@ -47,7 +47,8 @@ def games_group() -> None:
 
 
 @games_group.command(name="expired")
-@click.option("--db", "db_url", required=True, envvar="ZAMEK_DB", help="The server's database (or $ZAMEK_DB).")
+@click.option("--db", "db_url", type=DatabaseURL(), required=True, envvar="ZAMEK_DB",
+              help="The server's database (or $ZAMEK_DB).")
 @expiry_options(UNJOINED_HOURS, IDLE_DAYS)
 @click.option("--purge", is_flag=True, help="Remove the games listed (the running server also does, every minute).")
 def expired_command(db_url: str, expire_unjoined_hours: float, expire_idle_days: float, purge: bool) -> None:
@@ -119,14 +120,8 @@ def _database(url: str) -> Iterator[Repository]:
                  "upgrade it first with zamek migrate")
         yield repo
     except (SQLAlchemyError, ImportError) as exc:  # ImportError: the URL names a driver that is not installed
-        fail(f"cannot use the database {shown}: {_reason(exc)}")
+        fail(f"cannot use the database {shown}: {database_reason(exc)}")
     finally:
         if repo is not None:
             repo.close()
 
-
-def _reason(exc: BaseException) -> str:
-    """What went wrong, in one line, without SQLAlchemy's statement and link."""
-    original = getattr(exc, "orig", None)
-    text = str(original if original is not None else exc).strip().splitlines()
-    return f"{type(original or exc).__name__}: {text[0] if text else ''}"

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
+from zamek.cli.options import PORT, DatabaseURL, FiniteRange, Host, database_errors, fail
 from zamek.cli.stored import expiry_options
 from zamek.server.expiry import IDLE_DAYS, UNJOINED_HOURS
 from zamek.server.fairness import fairness_from, fairness_options
@@ -18,10 +19,10 @@ Command = TypeVar("Command", bound=Callable[..., None])
 def connection_options(command: Command) -> Command:
     """The options of the server's connections (zamek.server.connections), shared by ``play`` and ``serve``."""
     for option in reversed((
-        click.option("--header-timeout", type=click.FloatRange(0.1, 3600), default=10.0, show_default=True,
+        click.option("--header-timeout", type=FiniteRange(0.1, 3600), default=10.0, show_default=True,
                      envvar="ZAMEK_HEADER_TIMEOUT", show_envvar=True,
                      help="Seconds a request's headers may take to come; then the connection is closed."),
-        click.option("--body-timeout", type=click.FloatRange(0.1, 3600), default=60.0, show_default=True,
+        click.option("--body-timeout", type=FiniteRange(0.1, 3600), default=60.0, show_default=True,
                      envvar="ZAMEK_BODY_TIMEOUT", show_envvar=True,
                      help="Seconds a request's body may take to come after its headers; then the connection is "
                           "closed."),
@@ -35,9 +36,9 @@ def connection_options(command: Command) -> Command:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
-@click.option("--db", "db_url", default=None,
+@click.option("--host", type=Host(), default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=PORT, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--db", "db_url", type=DatabaseURL(), default=None,
               help="SQLAlchemy database URL (default: a SQLite file in your user data directory).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
 @expiry_options(unjoined_hours=0.0, idle_days=0.0)  # your own games, on your own machine: kept unless you ask
@@ -48,20 +49,22 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool, expire_unjo
          **limits: Any) -> None:
     """Play in the browser: start the local web app and open it."""
     from zamek.server.server import serve  # the web stack loads only for this command
+    from zamek.server.tables import default_db_url
 
-    serve(host, port, db_url, open_browser=not no_browser, expire_unjoined_hours=expire_unjoined_hours,
-          expire_idle_days=expire_idle_days, fairness=fairness_from(limits), header_timeout=header_timeout,
-          body_timeout=body_timeout, max_connections=max_connections)
+    with database_errors(db_url or default_db_url()):
+        serve(host, port, db_url, open_browser=not no_browser, expire_unjoined_hours=expire_unjoined_hours,
+              expire_idle_days=expire_idle_days, fairness=fairness_from(limits), header_timeout=header_timeout,
+              body_timeout=body_timeout, max_connections=max_connections)
 
 
 @click.command(name="serve")
-@click.option("--db", "db_url", required=True, envvar="ZAMEK_DB", show_envvar=True,
+@click.option("--db", "db_url", type=DatabaseURL(), required=True, envvar="ZAMEK_DB", show_envvar=True,
               help="The database every worker shares, e.g. postgresql://zamek@localhost/zamek.")
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, envvar="ZAMEK_WORKERS",
               show_envvar=True, help="Web worker processes.")
-@click.option("--host", default="127.0.0.1", show_default=True, envvar="ZAMEK_HOST", show_envvar=True,
+@click.option("--host", type=Host(), default="127.0.0.1", show_default=True, envvar="ZAMEK_HOST", show_envvar=True,
               help="Address to listen on (the reverse proxy's).")
-@click.option("--port", type=int, default=8000, show_default=True, envvar="ZAMEK_PORT", show_envvar=True,
+@click.option("--port", type=PORT, default=8000, show_default=True, envvar="ZAMEK_PORT", show_envvar=True,
               help="Port to listen on.")
 @click.option("--computer-processes", type=click.IntRange(1, 64), default=1, show_default=True,
               envvar="ZAMEK_COMPUTER_PROCESSES", show_envvar=True,
@@ -73,10 +76,10 @@ def play(host: str, port: int, db_url: str | None, no_browser: bool, expire_unjo
 @click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, envvar="ZAMEK_FORWARDED_ALLOW_IPS",
               show_envvar=True,
               help="The reverse proxies whose X-Forwarded-For/-Proto headers are believed ('*': any).")
-@click.option("--computer-delay", type=click.FloatRange(0, 60), default=0.8, show_default=True,
+@click.option("--computer-delay", type=FiniteRange(0, 60), default=0.8, show_default=True,
               envvar="ZAMEK_COMPUTER_DELAY", show_envvar=True,
               help="Seconds the computer waits before replying (a person may take their move back meanwhile).")
-@click.option("--computer-lease", type=click.FloatRange(1, 3600), default=15.0, show_default=True,
+@click.option("--computer-lease", type=FiniteRange(1, 3600), default=15.0, show_default=True,
               envvar="ZAMEK_COMPUTER_LEASE", show_envvar=True,
               help="Seconds a worker holds a computer's turn it took; if it dies, another takes the turn after this.")
 @expiry_options(UNJOINED_HOURS, IDLE_DAYS)
@@ -93,39 +96,33 @@ def serve_command(db_url: str, workers: int, host: str, port: int, computer_proc
     """Run the web app for many players: several worker processes on one shared database (PostgreSQL).
 
     The database's schema is upgraded first. Put it behind a reverse proxy that terminates TLS."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     from zamek.server.server import serve_workers
 
     try:
-        serve_workers(db_url=db_url, workers=workers, host=host, port=port, computer_processes=computer_processes,
-                      allowed_hosts=allowed_hosts, forwarded_allow_ips=forwarded_allow_ips,
-                      computer_delay=computer_delay, computer_lease=computer_lease,
-                      expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days,
-                      metrics_allow_ips=metrics_allow_ips.split(","), fairness=fairness_from(limits),
-                      header_timeout=header_timeout, body_timeout=body_timeout, max_connections=max_connections)
-    except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
-    except SQLAlchemyError as exc:
-        raise click.ClickException(f"cannot use the database: {exc.__class__.__name__}: {exc}") from None
+        with database_errors(db_url):
+            serve_workers(db_url=db_url, workers=workers, host=host, port=port, computer_processes=computer_processes,
+                          allowed_hosts=allowed_hosts, forwarded_allow_ips=forwarded_allow_ips,
+                          computer_delay=computer_delay, computer_lease=computer_lease,
+                          expire_unjoined_hours=expire_unjoined_hours, expire_idle_days=expire_idle_days,
+                          metrics_allow_ips=metrics_allow_ips.split(","), fairness=fairness_from(limits),
+                          header_timeout=header_timeout, body_timeout=body_timeout, max_connections=max_connections)
+    except ValueError as exc:  # a setting the server refuses (SQLite with several workers, a bad network)
+        fail(str(exc))
 
 
 @click.command(name="migrate")
-@click.option("--db", "db_url", required=True, envvar="ZAMEK_DB", help="The database to upgrade (or $ZAMEK_DB).")
+@click.option("--db", "db_url", type=DatabaseURL(), required=True, envvar="ZAMEK_DB",
+              help="The database to upgrade (or $ZAMEK_DB).")
 def migrate_command(db_url: str) -> None:
-    """Upgrade a database's schema to this version's (``zamek serve`` and ``zamek play`` also do it when they
-    start)."""
-    from sqlalchemy.exc import SQLAlchemyError
-
+    """Upgrade a database's schema to this version's (zamek serve and zamek play also do it when they start)."""
     from zamek.server.migrate import current, head, upgrade
     from zamek.server.tables import make_engine
 
-    engine = make_engine(db_url)
-    try:
-        before = current(engine)
-        upgrade(engine)
-        click.echo(f"schema {before or 'none'} -> {current(engine)} (this version's: {head()})")
-    except SQLAlchemyError as exc:
-        raise click.ClickException(f"cannot upgrade the database: {exc.__class__.__name__}: {exc}") from None
-    finally:
-        engine.dispose()
+    with database_errors(db_url, "upgrade"):
+        engine = make_engine(db_url)
+        try:
+            before = current(engine)
+            upgrade(engine)
+            click.echo(f"schema {before or 'none'} -> {current(engine)} (this version's: {head()})")
+        finally:
+            engine.dispose()

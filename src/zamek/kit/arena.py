@@ -10,14 +10,31 @@ and run their games here; each keeps its own report.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import as_completed
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 from zamek.kit.pools import process_pool
 
 J = TypeVar("J")
 R = TypeVar("R")
+
+GameCounter = Callable[[int], Callable[[], None]]
+"""Told how many games a ``play_all`` will play; returns what to call as each one finishes."""
+_game_counter: ContextVar[GameCounter | None] = ContextVar("game_counter", default=None)
+
+
+@contextmanager
+def counting_games(counter: GameCounter) -> Iterator[None]:
+    """Have every ``play_all`` inside tell ``counter`` of its games (a command's progress bar), however deep in a
+    training or a ladder it is called: no signature on the way needs to carry it."""
+    token = _game_counter.set(counter)
+    try:
+        yield
+    finally:
+        _game_counter.reset(token)
 
 
 def seating(players: int, rotation: int) -> tuple[int, ...]:
@@ -38,9 +55,13 @@ def play_all(play: Callable[[J], R], jobs: Sequence[J], workers: int = 1,
     out of order, but the list returned is in job order.
     """
     results: list[R | None] = [None] * len(jobs)
+    counter = _game_counter.get()
+    counted = counter(len(jobs)) if counter is not None else None
 
     def done(index: int, result: R) -> None:
         results[index] = result
+        if counted is not None:
+            counted()
         if on_result is not None:
             on_result(index, result)
 

@@ -331,8 +331,10 @@ BOT_NAMES: Final = ("random", "heuristic", "mc")
 def make_bot(spec: str) -> KnightsBot:
     """Return a bot from a name: random, heuristic, or mc[:N] (N iterations)."""
     name, _, budget = spec.strip().lower().partition(":")
-    if budget and (name != "mc" or not budget.isdigit() or int(budget) < 1):
-        raise ValueError(f"{spec!r}: only mc takes a budget, a whole number of iterations of at least 1 (mc:64)")
+    if budget and (name != "mc" or not (budget.isascii() and budget.isdigit() and len(budget) <= 9)
+                   or int(budget) < 1):
+        raise ValueError(f"{spec[:40]!r}: only mc takes a budget, a whole number of iterations, 1 to 999999999 "
+                         "(mc:64)")
     if name == "random":
         return RandomBot()
     if name == "heuristic":

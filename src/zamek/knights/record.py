@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from zamek.kit.errors import RecordError, ZamekError
-from zamek.kit.records import check_header, parse_moves
+from zamek.kit.records import check_header, parse_moves, whole_number
 from zamek.knights.rules.actions import Action, parse_action
 from zamek.knights.rules.engine import KnightsSetup, KnightsState
 
@@ -39,10 +39,8 @@ def setup_from_json(raw: Any) -> KnightsSetup:
     unknown = set(raw) - _SETUP_FIELDS
     if unknown:
         raise RecordError("record-setup-fields", count=len(unknown), fields=[repr(f) for f in sorted(unknown)])
-    players, youngest, sword = raw.get("players", 3), raw.get("youngest"), raw.get("sword")
-    for name, value in (("players", players), ("youngest", youngest), ("sword", sword)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise RecordError("record-setup-number", field=name)
+    players, youngest, sword = whole_number(raw, "players", 3), whole_number(raw, "youngest", None), \
+        whole_number(raw, "sword", None)
     order = raw.get("tile_order")
     if order is not None and not (isinstance(order, list) and all(isinstance(t, str) for t in order)):
         raise RecordError("record-tile-order", field="tile_order")

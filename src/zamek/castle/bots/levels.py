@@ -76,8 +76,10 @@ def make_bot(spec: str) -> Bot:
         return bot
     number: int | None = None
     if budget:
-        if not budget.isdigit() or int(budget) < 1:
-            raise ValueError(f"{spec!r}: the budget after ':' must be a whole number of iterations, at least 1")
+        # At most nine digits: the compiled search counts its iterations in a C long, and no more would ever end.
+        if not (budget.isascii() and budget.isdigit() and len(budget) <= 9) or int(budget) < 1:
+            raise ValueError(f"{spec[:40]!r}: the budget after ':' must be a whole number of iterations, 1 to "
+                             "999999999")
         number = int(budget)
     if name == "random" and number is None:
         return RandomBot()

@@ -152,6 +152,16 @@ def load_estimate(path: Path) -> ValueModel | NetValue:
 
 def _read(path: Path, what: str) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{what}: cannot read {path}: {exc}") from None
+    # What the readers' json.loads would raise as Python's own errors, said here; a plain syntax error they name.
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    except RecursionError:
+        raise ValueError(f"{what}: {path} nests lists or objects too deep to be one") from None
+    except ValueError:
+        raise ValueError(f"{what}: {path} holds a number of more digits than Python reads") from None
+    return text

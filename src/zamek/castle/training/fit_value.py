@@ -31,7 +31,7 @@ from zamek.castle.bots.value import (
 from zamek.castle.data.loader import new_game
 from zamek.castle.rules.setup import Phase, Setup
 from zamek.castle.runner import sample_chance
-from zamek.kit.pools import process_pool
+from zamek.kit.arena import play_all
 
 Sample = tuple[list[float], float, float]
 """Feature difference (player 0 minus player 1), score difference now, final score difference."""
@@ -65,11 +65,7 @@ def collect(spec: str, games: int, seed: int, setup: Setup, workers: int = 1, mo
             ) -> list[Sample]:
     """Return the samples of ``games`` self-play games of ``spec`` (or of greedy play over ``model``)."""
     jobs = [(spec, seed + i, setup, model) for i in range(games)]
-    if workers > 1:
-        with process_pool(workers) as pool:
-            chunks = list(pool.map(game_samples, jobs, chunksize=4))
-    else:
-        chunks = [game_samples(job) for job in jobs]
+    chunks = play_all(game_samples, jobs, workers)  # in job order, as the arena's games (and counted as they are)
     return [sample for chunk in chunks for sample in chunk]
 
 
