@@ -78,11 +78,12 @@ _RULES: dict[Setup, CoreRules] = {}
 
 
 def _need() -> None:
-    """Refuse, saying how to build it, where the compiled core is missing: the castle's research environments and
-    batches play only on it (the Python engine would need its own observations, zamek_obs.h, to give the same)."""
+    """Refuse, saying how to build it, where the compiled core is missing: what steps many games at once in C (the
+    vector environment, ``Batch``, playouts) has no Python counterpart."""
     if not AVAILABLE:
-        raise RuntimeError(f"the compiled core is not available here ({UNAVAILABLE}): the castle's research "
-                           f"environments and batches play on it. {BUILD_ADVICE}")
+        raise RuntimeError(f"the compiled core is not available here ({UNAVAILABLE}): many games at once (the vector "
+                           "environment, Batch) play only on it; castle_v0.env() and zamek/Castle-v0 play without it, "
+                           f"slower. {BUILD_ADVICE}")
 
 
 def core_rules(setup: Setup) -> CoreRules:
