@@ -5,6 +5,7 @@ that says how to build the core, and the card game's environment plays as ever."
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -118,6 +119,23 @@ def test_without_the_compiled_core_the_gymnasium_environment_plays_the_same_game
     hide_the_compiled_core(monkeypatch)
     python = gym_episode()
     assert python == compiled, first_difference(compiled, python)
+
+
+def test_an_interpreter_that_cannot_import_the_compiled_core_plays_the_environments() -> None:
+    code = ("import sys; sys.modules['zamek.castle.fast._core'] = None  # as if never built\n"
+            "import gymnasium\n"
+            "from zamek.castle import fast\n"
+            "from zamek.env import castle_v0\n"
+            "env = gymnasium.make('zamek/Castle-v0', opponent='medium')\n"
+            "observation, info = env.reset(seed=2)\n"
+            "observation, reward, terminated, truncated, info = env.step(int(observation['action_mask'].argmax()))\n"
+            "print(fast.UNAVAILABLE.split(' (')[0], env.unwrapped.game.compiled, info['scores'])\n"
+            "castle_v0.vector_env(2)\n")
+    env = {key: value for key, value in os.environ.items() if key not in ("CI", "ZAMEK_REQUIRE_COMPILED")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120,
+                          env=env)
+    assert done.stdout.startswith("not built False ("), done.stdout + done.stderr
+    assert done.returncode == 1 and "apt-get install gcc python3-dev" in done.stderr.splitlines()[-1]
 
 
 def test_without_the_compiled_core_the_vector_environment_says_how_to_build_it(
