@@ -33,8 +33,8 @@ from zamek.cli import main
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
 CONSTRAINTS = ROOT / "constraints.txt"
-RANGED = ("dependencies", "dev", "env", "examples", "train", "docs")
-"""What a user installs gets ranges; the release extra, what a release is made with, stays pinned."""
+PINNED = ("release",)
+"""The extras pinned with ==: what a release is made with. Everything else a user may install gets ranges."""
 
 
 def requirements() -> list[tuple[str, Requirement]]:
@@ -79,10 +79,10 @@ def test_every_dependency_is_a_range_and_constraints_txt_pins_a_version_inside_i
         assert version is not None, f"constraints.txt has no version of {requirement.name}: python3 dev.py lock"
         assert requirement.specifier.contains(version), f"{requirement} ({where}) leaves out the tested {version}"
         operators = {spec.operator for spec in requirement.specifier}
-        if where in RANGED:
-            assert operators == {">=", "<"}, f"{requirement} ({where}): from the tested version to the next major"
-        else:
+        if where in PINNED:
             assert operators == {"=="}, f"{requirement} ({where}): the release tools are pinned"
+        else:
+            assert operators == {">=", "<"}, f"{requirement} ({where}): from the tested version to the next major"
 
 
 def test_the_index_s_description_has_no_relative_links_or_images_and_its_library_example_runs() -> None:
