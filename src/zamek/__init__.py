@@ -5,9 +5,10 @@ What a user of the library needs is exported here; the module paths below it may
 through ``state.features()`` and friends, and save games with ``make_record`` / ``replay``.
 
 The names load lazily (PEP 562): ``import zamek`` loads nothing else, and ``zamek.GameState`` loads only the
-rules. The code is laid out by game: ``zamek.castle`` (the castle game: ``rules``, ``data``, ``bots``, ``fast``,
-records), ``zamek.knights`` (Rycerze i zamki), over ``zamek.kit`` (what both share); ``zamek.env`` holds the
-research environments, ``zamek.server`` the web app and ``zamek.cli`` the command line.
+rules; ``zamek.__version__`` is the installed distribution's version. The code is laid out by game:
+``zamek.castle`` (the castle game: ``rules``, ``data``, ``bots``, ``fast``, records), ``zamek.knights`` (Rycerze
+i zamki), over ``zamek.kit`` (what both share); ``zamek.env`` holds the research environments, ``zamek.server`` the
+web app and ``zamek.cli`` the command line.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    __version__: str
     from zamek.castle.bots.base import Bot, Budget
     from zamek.castle.bots.levels import BOT_NAMES, LEVELS, make_bot
     from zamek.castle.data.loader import new_game, position_state, read_position, rules_for
@@ -138,8 +140,25 @@ __all__ = [
 """The public API; each name loads from its module in ``_WHERE`` (a test checks the two agree)."""
 
 
+_UNINSTALLED_VERSION = "0+unknown"
+"""``__version__`` where zamek runs from a source tree that was never installed (PYTHONPATH=src)."""
+
+
+def _version() -> str:
+    """The version of the installed distribution (pyproject.toml's, through the package metadata)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("zamek")
+    except PackageNotFoundError:
+        return _UNINSTALLED_VERSION
+
+
 def __getattr__(name: str) -> Any:
     """Load a public name from its module on first use (PEP 562)."""
+    if name == "__version__":  # read from the metadata on first use: importlib.metadata is not free to import
+        globals()[name] = found = _version()
+        return found
     module = _MODULE_OF.get(name)
     if module is None:
         raise AttributeError(f"module 'zamek' has no attribute {name!r}")

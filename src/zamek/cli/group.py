@@ -28,6 +28,7 @@ __all__ = ["main"]
 
 
 @click.group()
+@click.version_option(package_name="zamek")
 def main() -> None:
     """Zamek: Carcassonne: The Castle, its rules engine and tools."""
 

@@ -3,8 +3,13 @@
 ``from zamek.env import castle_v0, knights_v0`` gives the PettingZoo AEC environments (``castle_v0.env()``,
 ``knights_v0.env(players=3)``) and the castle's vector environment (``castle_v0.vector_env(n)``), which steps
 many games in one call in the compiled core. Importing this package registers the Gymnasium environment
-``zamek/Castle-v0`` (one seat against a computer level: ``gymnasium.make("zamek/Castle-v0", opponent="hard")``).
-Needs the ``env`` extra: ``pip install zamek[env]`` (numpy, gymnasium, pettingzoo).
+``zamek/Castle-v0`` (one seat against a computer level: ``gymnasium.make("zamek/Castle-v0", opponent="hard")``);
+without importing it first, ``gymnasium.make("zamek.env:zamek/Castle-v0")`` imports it (Gymnasium's module prefix).
+Gymnasium 1.0 dropped its plugin entry points (``gymnasium.envs``), so no installed package can register itself
+before it is imported. Needs the ``env`` extra: ``pip install zamek[env]`` (numpy, gymnasium, pettingzoo). The
+castle's environments play on the compiled core; where it was not built, the AEC and Gymnasium environments play
+the same games on the Python engine (``zamek.env.python_core``, slower), and the vector environment refuses with a
+message saying how to build it (``zamek.castle.fast.native.BUILD_ADVICE``).
 """
 
 from __future__ import annotations

@@ -96,9 +96,7 @@ class CastleGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._python = self.game.python_state()
             self._synced = len(self.game.moves)
         else:
-            from zamek.castle import fast
-
-            rules = fast.core_rules(self.game.game_setup)
+            rules = self.game.codec()
             for code in self.game.moves[self._synced:]:
                 self._python.apply(rules.decode(code))
             self._synced = len(self.game.moves)

@@ -11,6 +11,9 @@ indices (``zamek.castle.rules.actions``). Chance (tile draws, token reveals) is 
 ``reward="score"`` each seat's change in lead at every step (they add up to the final score difference).
 
 ``vector_env(n, ...)`` steps ``n`` games in one call in C and returns stacked arrays (``CastleVectorEnv``).
+
+Where the compiled core was not built, ``env`` plays on the Python engine (``zamek.env.python_core``): the same
+games, observations and rewards, slower; ``vector_env`` needs the core and says how to build it.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from zamek.castle.rules import rulesets
 from zamek.castle.rules.setup import Setup
 from zamek.castle.seeding import first_player as seeded_first_player
 from zamek.env.base import CHANCE_AGENT, Chance, Reward, TurnEnv, check_options
+from zamek.env.python_core import PythonCoreState
 from zamek.env.spec import CASTLE, CASTLE_ACTIONS, CASTLE_CHANCE_ACTIONS, CASTLE_SIDE, MAX_TILES
 
 __all__ = ["RULE_SETS", "CastleEnv", "CastleVectorEnv", "VectorStep", "env", "raw_env", "setup_of", "vector_env"]
@@ -83,7 +87,9 @@ class CastleEnv(TurnEnv):
             raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
         if first_player not in (None, 0, 1):
             raise ValueError(f"first_player must be 0, 1 or None, not {first_player!r}")
-        fast_core._need()
+        self.compiled = fast_core.AVAILABLE
+        """Whether the games play on the compiled core; else on the Python engine (``python_core``): slower, the
+        same games."""
         self.setup = setup_of(rules)
         self.render_mode = render_mode
         self.chance_mode = chance
@@ -118,7 +124,7 @@ class CastleEnv(TurnEnv):
         self.seed_used = int(seed) if seed is not None else secrets.randbits(62)
         first = self.first_player if self.first_player is not None else seeded_first_player(self.seed_used)
         self.game_setup = replace(self.setup, first_player=first)
-        self._state = fast.new_state(self.game_setup)
+        self._state = fast.new_state(self.game_setup) if self.compiled else PythonCoreState(self.game_setup)
         self.moves = []
         self._begin()
         self._play_chance()
@@ -185,11 +191,17 @@ class CastleEnv(TurnEnv):
 
     # ------------------------------------------------------------------ pictures
 
+    def codec(self) -> Any:
+        """What turns ``moves``' integers into actions and back (``decode``, ``encode``)."""
+        return fast.core_rules(self.game_setup) if self.compiled else self._state.codec
+
     def python_state(self) -> Any:
         """The Python engine's ``GameState`` of the game so far (replayed: for bots, pictures and records)."""
         from zamek.castle.data.loader import new_game
 
-        rules = fast.core_rules(self.game_setup)
+        if not self.compiled:
+            return self._state.game.copy()
+        rules = self.codec()
         state = new_game(self.game_setup)
         for code in self.moves:
             state.apply(rules.decode(code))

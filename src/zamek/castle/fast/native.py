@@ -54,11 +54,18 @@ def _load() -> str | None:
     return None
 
 
+BUILD_ADVICE: Final = (
+    "The Linux wheels on the package index hold it; elsewhere build it: install a C compiler and Python's headers "
+    "(Debian: apt-get install gcc python3-dev), then install zamek again from its source: "
+    "pip install --force-reinstall --no-binary zamek 'zamek[env]', or pip install -e . in a checkout."
+)
+"""How to get the compiled core where it is missing (the messages of ``_need`` and of a required core)."""
+
 UNAVAILABLE: str | None = _load()
 """Why the compiled core cannot be used here; None when it can."""
 if UNAVAILABLE is not None and required():
     raise ImportError(f"the compiled core zamek.castle.fast._core is {UNAVAILABLE}, and ZAMEK_REQUIRE_COMPILED/CI asks "
-                      "for it: install zamek again where a C compiler is (pip install -e .)")
+                      f"for it. {BUILD_ADVICE}")
 AVAILABLE: Final = UNAVAILABLE is None
 if AVAILABLE:
     import zamek.castle.fast._core as _core
@@ -71,8 +78,12 @@ _RULES: dict[Setup, CoreRules] = {}
 
 
 def _need() -> None:
+    """Refuse, saying how to build it, where the compiled core is missing: what steps many games at once in C (the
+    vector environment, ``Batch``, playouts) has no Python counterpart."""
     if not AVAILABLE:
-        raise RuntimeError(f"the compiled core is not available: {UNAVAILABLE}")
+        raise RuntimeError(f"the compiled core is not available here ({UNAVAILABLE}): many games at once (the vector "
+                           "environment, Batch) play only on it; castle_v0.env() and zamek/Castle-v0 play without it, "
+                           f"slower. {BUILD_ADVICE}")
 
 
 def core_rules(setup: Setup) -> CoreRules:
