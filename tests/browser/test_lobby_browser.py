@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.pages import create_knights_game, join_knights_game, separate_pages, shot
+from tests.browser.pages import choose_language, create_knights_game, join_knights_game, separate_pages, shot
 from tests.browser.test_online_browser import start_friend_game
 from tests.live_server import Server
 
@@ -116,6 +116,16 @@ def test_two_players_who_share_nothing_meet_through_a_challenge_and_play_rated(
     expect(ala.locator("#ended")).to_have_attribute("data-reason", "resign")
     ratings = ala.request.get(f"{server.url}api/players/Ala").json()["ratings"]
     assert [r["rating"] > 1500 for r in ratings] == [True]
+    # Each sees the change on their own page, in their own language.
+    ala.goto(f"{server.url}#/player/Ala")
+    expect(ala.locator(".rating")).to_contain_text(f": {round(ratings[0]['rating'])} ± ")
+    expect(ala.locator(".rating")).to_contain_text("1 game")
+    choose_language(ola, "pl")
+    ola.goto(f"{server.url}#/player/Ola")
+    lost = ola.request.get(f"{server.url}api/players/Ola").json()["ratings"][0]["rating"]
+    assert lost < 1500
+    expect(ola.locator(".rating")).to_contain_text(f": {round(lost)} ± ")
+    expect(ola.locator(".rating")).to_contain_text("1 gra")
 
 
 def test_play_now_pairs_two_players(people: list[Page], server: Server) -> None:
