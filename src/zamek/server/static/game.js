@@ -63,8 +63,10 @@ const spectating = (view) => !heldSeats(view).length;
 const tokenFor = (seat) => (state.spectator ? null : seats.token(state.gameId, seat));
 
 // Many events at once (a computer's turn, a resumed stream) bring one refresh; an event that comes while a
-// refresh is under way brings one more after it. A change event's refresh waits for the page's own request under
-// way (a move): its answer brings the view, and the event of that very move then needs no read of its own.
+// refresh is under way brings one more after it. A change event's refresh first waits a moment for the page's own
+// request under way (a move): its answer brings the view, and the event of that very move then needs no read of its
+// own. An answer slower than that does not hold the position back: the page reads it.
+const OWN_ANSWER_GRACE_MS = 1000;
 let refreshing = false;
 let again = false;
 let heardRevision = 0; // the newest revision a change event told of
@@ -80,7 +82,8 @@ function refreshSoon(revision) {
   setTimeout(async () => {
     do {
       again = false;
-      while (state.busy) await new Promise((resolve) => setTimeout(resolve, 50));
+      const until = Date.now() + OWN_ANSWER_GRACE_MS;
+      while (state.busy && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
       const needed = readAnyway || !state.view || heardRevision > state.view.revision;
       readAnyway = false;
       if (needed) await refreshGame();
