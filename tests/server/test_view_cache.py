@@ -201,3 +201,22 @@ def test_a_kept_body_is_the_view_model_written_whole(client: WebClient) -> None:
                 whole = service.view(gid, lang, token=token).model_dump_json()
                 assert json.loads(body, object_pairs_hook=unique_members) == json.loads(whole)
         view = finish_turn(client, view_of(client, gid))
+
+
+def test_only_the_recent_moves_keep_their_lines_in_words(client: WebClient) -> None:
+    """A move's lines in words are kept with it while the views list it among the recent moves, then let go: a long
+    game holds no lines for its older moves (they would be thousands of models a game for the garbage collector to
+    walk), and its views are still exactly the view model written whole."""
+    view = join(client, create(client, name="Ala"), name="Olek")
+    gid = view["id"]
+    for _ in range(8):
+        view = finish_turn(client, view_of(client, gid))
+        warm(client, gid)
+    live = client.service.get(gid)
+    assert len(live.infos) > 2 * views.RECENT
+    assert all(info.shown for info in live.infos[-views.RECENT:] if info.message is not None)
+    assert not any(info.shown for info in live.infos[:-views.RECENT])
+    for seat in EVERYONE:
+        token = client.tokens.token(gid, seat) if seat is not None else None
+        body = client.service.view_body(gid, "en", token=token).json
+        assert json.loads(body) == json.loads(client.service.view(gid, "en", token=token).model_dump_json())

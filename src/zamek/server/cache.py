@@ -6,8 +6,11 @@ from __future__ import annotations
 import gzip
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
+
+from pydantic_core import to_json
 
 T = TypeVar("T")
 
@@ -92,19 +95,34 @@ class Body:
         return self._gzipped, {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
 
 
+@dataclass(frozen=True)
+class Part:
+    """Some of a view's fields, written: the members of their JSON object (without its braces) and their names."""
+
+    json: bytes
+    names: frozenset[str]
+
+
 @dataclass
 class Position:
-    """The parts of the views of one position (``state``, reached by the moves ``infos``), made once each: by
+    """The parts of the views of one position (``state``, reached by the moves ``infos``), each written once: by
     language (a catalogue) the fields that the position alone decides; by language and reader (the seats that
-    read as "you") the lines in words; and whole answers' bodies, by everything they are made of."""
+    read as "you") the lines in words; and whole answers' bodies, by everything they are made of. Only their JSON
+    is kept, not their models: a game's models are thousands of objects that the garbage collector would walk
+    in every full collection."""
 
     state: Any
     infos: list[Any]
-    boards: dict[Any, dict[str, Any]] = field(default_factory=dict)
-    lines: dict[tuple[Any, frozenset[int]], dict[str, Any]] = field(default_factory=dict)
+    parts: dict[Any, Part] = field(default_factory=dict)
     bodies: dict[Any, Body] = field(default_factory=dict)
-    json_parts: dict[Any, bytes] = field(default_factory=dict)
-    """The JSON of the parts above (``boards``' and ``lines``' keys), each written once for every body made of it."""
+
+    def part(self, key: Any, fields: Callable[[], dict[str, Any]]) -> Part:
+        """The part kept under ``key``, else ``fields()`` written and kept."""
+        kept = self.parts.get(key)
+        if kept is None:
+            made = fields()
+            kept = self.parts[key] = Part(to_json(made)[1:-1], frozenset(made))
+        return kept
 
     def keep(self, key: Any, body: Body) -> None:
         """Keep an answer's body (the oldest goes beyond :data:`BODIES_PER_POSITION`)."""

@@ -10,7 +10,7 @@ page says it as its own reader knows the players, and in words as the request's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
@@ -34,6 +34,7 @@ from zamek import (
 )
 from zamek.castle import record as records
 from zamek.castle.report import score_message
+from zamek.castle.rules.board import CastleDef
 from zamek.castle.rules.breakdown import ScoreItem
 from zamek.castle.rules.geometry import rotate_segment, space_name
 from zamek.castle.rules.projection import projected_scores
@@ -41,7 +42,7 @@ from zamek.castle.rules.setup import ROLES, Setup
 from zamek.castle.rules.tokens import printed_number
 from zamek.castle.terms import counted, feature, role, token
 from zamek.i18n import BASE, NOBODY, Catalogue, Message, Reader, Seat, Term, catalogue, languages
-from zamek.server.cache import Body, Position, ViewCache
+from zamek.server.cache import Body, ViewCache
 from zamek.server.errors import computer_failed
 from zamek.server.schemas import (
     Choice,
@@ -101,8 +102,7 @@ class Spaces:
     """The names of a castle's spaces: an interior space by its name (``e10``), a start space by its id (``S5``)."""
 
     def __init__(self, state: GameState) -> None:
-        castle = state.castle
-        self._names = {c: castle.name_of(c) for c in castle.interior} | {s.cell: s.id for s in castle.starts}
+        self._names = _space_names(state.castle)
 
     def name(self, cell: int) -> str:
         return self._names[cell]
@@ -119,6 +119,19 @@ class Spaces:
     def feature(self, view: FeatureView) -> FeatureRef:
         return FeatureRef(id=view.id, kind=view.kind.key, tiles=view.tiles, spaces=self.of(view.cells))
 
+
+
+_SPACE_NAMES: dict[int, tuple[CastleDef, dict[int, str]]] = {}
+
+
+def _space_names(castle: CastleDef) -> dict[int, str]:
+    """Each cell's space name on a board: there are few boards, and their names never change (kept by the board's
+    identity: hashing a board would hash all its cells)."""
+    held = _SPACE_NAMES.get(id(castle))
+    if held is None or held[0] is not castle:
+        names = {c: castle.name_of(c) for c in castle.interior} | {s.cell: s.id for s in castle.starts}
+        held = _SPACE_NAMES[id(castle)] = (castle, names)
+    return held[1]
 
 
 def public_setup(setup: Setup, over: bool) -> dict[str, Any]:
@@ -378,6 +391,11 @@ def line_fields(state: GameState, infos: list[MoveInfo], lang: str, reader: Read
                 else score_line(item, edition)[0].text(lang, edition, reader))
         log.append(ScoreLine(turn=item.turn, player=item.player, points=item.points, reason=item.reason, line=text,
                              message=shown, spaces=spaces.of(item.cells), final=item.final))
+    # A move's lines are kept with it while it is among the recent ones; those of the moves before are let go, so
+    # that a long game does not hold models for every move and reader for the collector to walk (a replay, which
+    # shows every move, makes them again).
+    for gone in infos[max(0, len(infos) - 2 * RECENT):-RECENT]:
+        gone.shown.clear()
     return {"log": log, "recent": [move_line(i, lang, edition, reader) for i in infos[-RECENT:]]}
 
 
@@ -392,10 +410,9 @@ def game_view(
     pages open on it; the lines in words are as ``reader`` reads them (the request's seat is "you"); ``takeback``
     the takebacks of a game with a friend."""
     lang = lang if lang in languages() else BASE
-    around, board, lines = _view_fields(
-        live, state, lang, Position(state, infos), can_undo=can_undo, undo_refusal=undo_refusal, thinking=thinking,
-        seats=seats, clock=clock, ended=ended, watching=watching, reader=reader, takeback=takeback)
-    return GameView(**around, **board, **lines)
+    around = _around_fields(live, state, lang, can_undo=can_undo, undo_refusal=undo_refusal, thinking=thinking,
+                            seats=seats, clock=clock, ended=ended, watching=watching, takeback=takeback)
+    return GameView(**around, **board_fields(state, infos, lang), **line_fields(state, infos, lang, reader))
 
 
 def game_body(
@@ -407,24 +424,25 @@ def game_body(
     reader and state of everything around the position (the seats, the clock...), and kept in ``cache`` for the
     next page that reads the same."""
     lang = lang if lang in languages() else BASE
-    position = cache.position(live.id, live.state, live.infos)
-    around, board, lines = _view_fields(
-        live, live.state, lang, position, can_undo=can_undo, undo_refusal=undo_refusal, thinking=thinking,
-        seats=seats, clock=clock, ended=ended, watching=watching, reader=reader, takeback=takeback)
-    # Everything a body is made of: the position's parts (the position itself, the language, the reader) and the
-    # fields made anew for this view, all of them, in full.
+    state, infos = live.state, live.infos
+    around = _around_fields(live, state, lang, can_undo=can_undo, undo_refusal=undo_refusal, thinking=thinking,
+                            seats=seats, clock=clock, ended=ended, watching=watching, takeback=takeback)
     if reader.names:  # names given by the request: nothing of it is kept
-        return Body(GameView(**around, **board, **lines).model_dump_json().encode())
+        return Body(GameView(**around, **board_fields(state, infos, lang), **line_fields(state, infos, lang, reader))
+                    .model_dump_json().encode())
     # The body is written in three parts: the position's, in the language (one for every reader), the lines as this
-    # reader reads them, and the fields made anew for each view; only the last is written each time.
+    # reader reads them, and the fields made anew for each view; only the last is written each time. The position
+    # keeps the first two as JSON only: their models would be thousands of objects a game for the collector to
+    # walk again and again (its full pauses grew to 0.2-0.4 s under load).
     words = catalogue(lang)
-    around_json = _members(_around_with_defaults(around, board, lines))
+    position = cache.position(live.id, state, infos)
+    board = position.part(words, lambda: board_fields(state, infos, lang))
+    lines = position.part((words, reader.you), lambda: line_fields(state, infos, lang, reader))
+    around_json = _members(_around_with_defaults(around, board.names, lines.names))
     key = (words, reader.you, around_json)
     body = position.bodies.get(key)
     if body is None:
-        board_json = _kept_json(position, words, board)
-        lines_json = _kept_json(position, (words, reader.you), lines)
-        body = Body(b"{" + around_json + b"," + board_json + b"," + lines_json + b"}")
+        body = Body(b"{" + around_json + b"," + board.json + b"," + lines.json + b"}")
         position.keep(key, body)
     return body
 
@@ -434,13 +452,6 @@ def _members(fields: dict[str, Any]) -> bytes:
     return to_json(fields)[1:-1]
 
 
-def _kept_json(position: Position, key: Any, fields: dict[str, Any]) -> bytes:
-    written = position.json_parts.get(key)
-    if written is None:
-        written = position.json_parts[key] = _members(fields)
-    return written
-
-
 @lru_cache(maxsize=1)
 def _view_defaults() -> tuple[tuple[str, Any], ...]:
     """The fields of :class:`GameView` that have a default (the API's version, the game's kind...)."""
@@ -448,30 +459,20 @@ def _view_defaults() -> tuple[tuple[str, Any], ...]:
                  if not info.is_required())
 
 
-def _around_with_defaults(around: dict[str, Any], *given: dict[str, Any]) -> dict[str, Any]:
-    """``around`` and the defaults of the fields that neither it nor any of the ``given`` parts has."""
+def _around_with_defaults(around: dict[str, Any], *given: Collection[str]) -> dict[str, Any]:
+    """``around`` and the defaults of the fields that neither it nor any of the ``given`` parts (their fields' names)
+    has."""
     return {**{name: value for name, value in _view_defaults()
                if name not in around and not any(name in part for part in given)}, **around}
 
 
-def _view_fields(
-    live: LiveGame, state: GameState, lang: str, position: Position, *, can_undo: bool, undo_refusal: str | None,
-    thinking: bool, seats: Sequence[SeatView], clock: ClockView | None, ended: EndedView | None, watching: int,
-    reader: Reader, takeback: TakebackView | None,
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """A view's fields: those made anew for each view (the game's metadata, the seats, the clock, the end...), those
-    the position and the language decide, and the lines in words as ``reader`` reads them; the last two are taken
-    from ``position`` when they were made before, else made and kept there."""
-    words = catalogue(lang)
-    infos = position.infos
-    board = position.boards.get(words)
-    if board is None:
-        board = position.boards[words] = board_fields(state, infos, lang)
-    lines = position.lines.get((words, reader.you)) if not reader.names else None
-    if lines is None:
-        lines = line_fields(state, infos, lang, reader)
-        if not reader.names:  # the names a request gives are not kept
-            position.lines[(words, reader.you)] = lines
+def _around_fields(
+    live: LiveGame, state: GameState, lang: str, *, can_undo: bool, undo_refusal: str | None, thinking: bool,
+    seats: Sequence[SeatView], clock: ClockView | None, ended: EndedView | None, watching: int,
+    takeback: TakebackView | None,
+) -> dict[str, Any]:
+    """The fields of a view made anew for each view: the game's metadata, the seats, the clock, the end... (the
+    position's fields are :func:`board_fields`, its lines in words :func:`line_fields`)."""
     result = state.result()
     winners = list(result.winners) if result else []
     over = state.is_over() or ended is not None
@@ -489,7 +490,7 @@ def _view_fields(
         "can_abort": live.invites_friends and not live.over and not live.started(live.infos),
         "watching": watching, "takeback": takeback, "rated": live.rated,
     }
-    return around, board, lines
+    return around
 
 
 def move_line(info: MoveInfo, lang: str, edition: str | None = None, reader: Reader = NOBODY) -> MoveLine:
