@@ -5,7 +5,8 @@ For each game the load test does what two people's pages do: one creates the gam
 invitation; each seat opens the game's event stream with its token (two streams a game), reads its view, and
 when the view says it is to move, waits a person's moment (``pace`` seconds on average, uniform between half and
 one and a half times that) and plays a random legal action of the view. A seat learns of the other's move only
-from its stream: a ``change`` event newer than its view makes it read the view again, as the page does.
+from its stream, which brings the new view with the ``change`` event (``?view=true``, as the page asks); a seat
+whose event came without one reads the view again, as the page does.
 
 It measures, in one asyncio process (``httpx2``):
 
@@ -402,7 +403,8 @@ class LoadRun:
             if last is not None:
                 headers["Last-Event-ID"] = str(last)
             try:
-                async with self.streams.stream("GET", f"/api/games/{game.id}/events", headers=headers) as response:
+                async with self.streams.stream("GET", f"/api/games/{game.id}/events?view=true",
+                                               headers=headers) as response:
                     if response.status_code != 200:
                         self.errors[f"stream: {response.status_code}"] += 1
                         await asyncio.sleep(1.0)
@@ -412,9 +414,12 @@ class LoadRun:
                         if event.event != "change":
                             continue
                         arrived = time.perf_counter()
-                        revision = int(json.loads(event.data)["revision"])
+                        data = json.loads(event.data)
+                        revision = int(data["revision"])
                         seat.received.setdefault(revision, arrived)
                         last = max(last or 0, revision)
+                        if data.get("view") is not None:  # an older answer, if it comes after it, is dropped
+                            self.shown(game, seat, data["view"])
                         if revision > seat.revision and not seat.refreshing:
                             # Read the view in a task of its own: the stream's next events keep their own times.
                             self.spawn(self.refresh(game, seat, after_own_answer=seat.moving))
@@ -446,14 +451,18 @@ class LoadRun:
                 view = await self.request("GET", f"/api/games/{game.id}", "view")
                 if view is None:
                     return
-                self.update(seat, view)
-                if game.computer and game.waiting_since is not None and view["human_to_act"]:
-                    self.reply_latencies.append(time.perf_counter() - game.waiting_since)
-                    game.waiting_since = None
+                self.shown(game, seat, view)
                 if seat.revision >= max(seat.received, default=0):
                     return
         finally:
             seat.refreshing = False
+
+    def shown(self, game: Game, seat: Seat, view: dict[str, Any]) -> None:
+        """A view read or brought by an event: kept, and the computer's reply timed when it is the one waited for."""
+        self.update(seat, view)
+        if game.computer and game.waiting_since is not None and view["human_to_act"]:
+            self.reply_latencies.append(time.perf_counter() - game.waiting_since)
+            game.waiting_since = None
 
     @staticmethod
     def update(seat: Seat, view: dict[str, Any]) -> None:

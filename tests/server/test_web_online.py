@@ -884,6 +884,30 @@ def test_a_move_reaches_the_other_players_stream_within_a_second(
     assert http_client.get(f"/api/games/{game['id']}").json()["revision"] == revision
 
 
+def test_a_stream_asked_for_views_brings_each_change_as_its_page_would_read_it(
+    live: Server, http_client: httpx.Client, streams: list[EventStream],
+) -> None:
+    """``?view=true``: the latest change of a burst carries the view that the stream's token reads, in the stream's
+    language, so the page need not read it (issue 38); a stream that did not ask carries none."""
+    game, mine = created(http_client, "/api/games", {"mode": "friend"})
+    joined, theirs = created(http_client, f"/api/games/{game['id']}/join", {"invite": game["invite"]})
+    path = f"/api/games/{game['id']}/events"
+    streams.append(friend := EventStream(live, f"{path}?view=true&lang=pl", bearer(theirs[1])))
+    streams.append(spectator := EventStream(live, f"{path}?view=true"))
+    streams.append(plain := EventStream(live, path, bearer(theirs[1])))
+    for stream in (friend, spectator, plain):
+        stream.next("presence")
+    answer = http_client.post(f"/api/games/{game['id']}/actions", headers=bearer(mine[0]),
+                              json={"action": joined["drawn"]["places"][0]["action"], "revision": joined["revision"]})
+    assert answer.status_code == 200, answer.text
+    revision = answer.json()["revision"]
+    brought = friend.change(revision).data["view"]
+    read = http_client.get(f"/api/games/{game['id']}?lang=pl", headers=bearer(theirs[1])).json()
+    assert brought == read and brought["lang"] == "pl" and brought["revision"] == revision
+    assert spectator.change(revision).data["view"] == http_client.get(f"/api/games/{game['id']}").json()
+    assert "view" not in plain.change(revision).data
+
+
 def test_last_event_id_resumes_with_every_missed_revision(
     live: Server, http_client: httpx.Client, streams: list[EventStream],
 ) -> None:
@@ -952,12 +976,12 @@ def test_k8_a_spectators_stream_holds_no_token_and_no_hand(
 ) -> None:
     game, tokens = created(http_client, "/api/games", {"game": "knights", "seats": ["person", "friend", "random"]})
     gid = game["id"]
-    streams.append(spectator := EventStream(live, f"/api/games/{gid}/events"))
+    streams.append(spectator := EventStream(live, f"/api/games/{gid}/events?view=true"))
     spectator.next("presence")
     joined, theirs = created(http_client, f"/api/games/{gid}/join", {"invite": game["invite"]})
     tokens |= theirs
     spectator.change(joined["revision"])
-    streams.append(player := EventStream(live, f"/api/games/{gid}/events", bearer(tokens[1])))
+    streams.append(player := EventStream(live, f"/api/games/{gid}/events?view=true", bearer(tokens[1])))
     assert spectator.next("presence").data["connected"] == [1]
     rng = random.Random(5)
     hands: set[str] = set()
@@ -974,13 +998,19 @@ def test_k8_a_spectators_stream_holds_no_token_and_no_hand(
         moved = http_client.post(f"/api/games/{gid}/actions", headers=bearer(tokens[seat]),
                                  json={"action": rng.choice(view["legal"]), "revision": view["revision"]})
         assert moved.status_code == 200, moved.text
-        spectator.change(moved.json()["revision"])  # a change at least as new as the move's
-        player.change(moved.json()["revision"])
+        seen = spectator.change(moved.json()["revision"]).data.get("view")  # a change at least as new as the move's
+        if seen is not None:  # the public view: no hand, nothing to play
+            assert (seen["hand"], seen["camp"], seen["my_choice"], seen["legal"]) == (None, None, None, [])
+        brought = player.change(moved.json()["revision"]).data.get("view")
+        if brought is not None:  # the latest change of a burst brings the seat's own view: its hand
+            own = http_client.get(f"/api/games/{gid}", headers=bearer(tokens[1])).json()
+            assert brought["hand"] == own["hand"] or brought["revision"] != own["revision"]
+            hands |= {json.dumps(brought["hand"])}
     text = "\n".join(spectator.text)
-    assert "change" in text and "presence" in text
+    assert "change" in text and "presence" in text and '"view":' in text
     for secret in [*tokens.values(), game["invite"]]:
         assert secret not in text
-    assert "hand" not in text and "legal" not in text and "play:" not in text
+    assert '"hand":[' not in text and '"legal":["' not in text and "play:" not in text
     assert all(line.startswith(("event:", "id:", "data:", "retry:", ":")) or not line for line in spectator.text)
 
 

@@ -116,26 +116,34 @@ def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None
         """Cheap to poll: the revision changes with every move."""
         return service.status(game_id, lang)
 
-    async def events(game_id: str, request: Request, token: str | None, kind: str | None) -> StreamingResponse:
+    async def events(game_id: str, request: Request, token: str | None, kind: str | None, lang: str,
+                     view: bool) -> StreamingResponse:
         live = await run_in_threadpool(service.get, game_id, kind)
         seat = seat_of(live.seats, token)
         if token is not None and seat is None:
             raise ServiceError(403, "not-your-seat", "not-a-seat")
         if seat is not None:
             await run_in_threadpool(_prove, live, token)
+
+        async def view_of(revision: int) -> bytes | None:
+            return await run_in_threadpool(service.event_view, game_id, lang, revision, token)
+
         return await event_stream(stream(service.events, game_id, seat, live.revision, last_event_id(request),
-                                         client=client_key(request.scope)))
+                                         client=client_key(request.scope), view=view_of if view else None))
 
     def _prove(live: object, token: str | None) -> None:
         with live.lock:  # type: ignore[attr-defined]
             service.sessions.prove(live, token)  # type: ignore[arg-type]
 
     @app.get("/api/games/{game_id}/events", responses=errors(403, 404, 422, 429), response_class=StreamingResponse)
-    async def game_events(game_id: str, request: Request, token: Token) -> StreamingResponse:
+    async def game_events(game_id: str, request: Request, token: Token, lang: Lang, view: bool = False
+                          ) -> StreamingResponse:
         """Server-Sent Events: ``change`` (its id the revision; a stream resumes after ``Last-Event-ID``),
         ``presence`` (the seats with a page open, and how many watch) and ``gone``. With a seat's token the page
-        counts as that seat's player being connected; without one, as a spectator."""
-        return await events(game_id, request, token, None)
+        counts as that seat's player being connected; without one, as a spectator. With ``view``, the latest
+        ``change`` of each burst carries the match as the token reads it (``GET /api/games/{id}`` in ``lang``), so
+        that the page need not read it."""
+        return await events(game_id, request, token, None, lang, view)
 
     def acted(game_id: str, body: Move, token: str | None, lang: str, kind: str | None, client: str) -> Body:
         loaded = service.get(game_id, kind)  # read once: the move is played on it

@@ -261,6 +261,17 @@ class GameService:
         shown = self._view(game_id, lang, changed, token, seat, kind, True, True)
         return shown if isinstance(shown, Body) else Body(shown.model_dump_json().encode())
 
+    def event_view(self, game_id: str, lang: str, revision: int, token: str | None) -> bytes | None:
+        """The view a live event of ``revision`` carries to a page: :meth:`view_body` as the page's own read with
+        ``token`` would answer (from memory when the game is there at that revision or later); None where that read
+        would be refused (the token no longer holds its seat, the game is gone)."""
+        live = self.sessions.peek(game_id)
+        try:
+            return self.view_body(game_id, lang, live if live is not None and live.revision >= revision else None,
+                                  token=token).json
+        except ServiceError:
+            return None
+
     def _view(self, game_id: str, lang: str, changed: LiveGame | None, token: str | None, seat: int | None,
               kind: str | None, used: bool, body: bool) -> GameView | KnightsView | Body:
         live = changed if changed is not None else self.get(game_id, kind)

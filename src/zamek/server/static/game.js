@@ -21,6 +21,7 @@ export async function openGame(id, { spectator = false } = {}) {
   state.gameId = id;
   state.view = null;
   heardRevision = 0;
+  heardView = null;
   state.boardFor = null;
   state.spectator = spectator;
   state.presenceHeard = false;
@@ -28,9 +29,11 @@ export async function openGame(id, { spectator = false } = {}) {
   await refreshGame();
   if (state.screen !== "game" || state.gameId !== id || !state.view) return;
   const token = spectator ? null : seats.any(id);
-  state.stopStream = watch(`/api/games/${id}/events`, token, state.view.revision, (type, data) => {
+  // The stream brings each change's view (in the page's language, as this page's token reads it): no read of its own.
+  const lang = encodeURIComponent(state.lang);
+  state.stopStream = watch(`/api/games/${id}/events?view=true&lang=${lang}`, token, state.view.revision, (type, data) => {
     if (state.screen !== "game" || state.gameId !== id) return;
-    if (type === "change" && state.view && data.revision > state.view.revision) refreshSoon(data.revision);
+    if (type === "change" && state.view && data.revision > state.view.revision) refreshSoon(data.revision, data.view);
     else if (type === "presence") {
       state.connected = data.connected;
       state.watching = data.watching ?? 0;
@@ -65,15 +68,18 @@ const tokenFor = (seat) => (state.spectator ? null : seats.token(state.gameId, s
 // Many events at once (a computer's turn, a resumed stream) bring one refresh; an event that comes while a
 // refresh is under way brings one more after it. A change event's refresh first waits a moment for the page's own
 // request under way (a move): its answer brings the view, and the event of that very move then needs no read of its
-// own. An answer slower than that does not hold the position back: the page reads it.
+// own. An answer slower than that does not hold the position back. The view an event brought is shown when it is as
+// new as the newest change heard, in the page's language; else the page reads it.
 const OWN_ANSWER_GRACE_MS = 1000;
 let refreshing = false;
 let again = false;
 let heardRevision = 0; // the newest revision a change event told of
+let heardView = null; // the newest view a change event brought
 let readAnyway = false; // a refresh asked for without an event (back online, a clock run out)
-function refreshSoon(revision) {
+function refreshSoon(revision, view) {
   if (revision === undefined) readAnyway = true;
   else heardRevision = Math.max(heardRevision, revision);
+  if (view && (!heardView || view.revision > heardView.revision)) heardView = view;
   if (refreshing) {
     again = true;
     return;
@@ -85,8 +91,13 @@ function refreshSoon(revision) {
       const until = Date.now() + OWN_ANSWER_GRACE_MS;
       while (state.busy && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
       const needed = readAnyway || !state.view || heardRevision > state.view.revision;
+      const brought = heardView;
+      const usable = !readAnyway && brought && brought.id === state.gameId && brought.lang === state.lang
+        && brought.revision >= heardRevision;
       readAnyway = false;
-      if (needed) await refreshGame();
+      heardView = null;
+      if (needed && usable) await showGame(brought);
+      else if (needed) await refreshGame();
     } while (again);
     refreshing = false;
   }, 30);
