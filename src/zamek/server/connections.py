@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -100,13 +101,15 @@ class GuardedH11Protocol(H11Protocol):
         self.deadline: asyncio.TimerHandle | None = None
         self.awaited: Awaited = None
         self.waiting_since = 0.0
-        """When the connection began to wait for a request (the longest waiting one goes first when over the cap)."""
+        """When the connection began to wait for a request (the longest waiting one goes first when over the cap): the
+        process's clock, not the loop's, which uvloop reads once an iteration (connections accepted together would
+        seem to have come at once)."""
         self.discarded = 0
         """The bytes of the body of a request answered without reading it, thrown away so far."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self.waiting_since = self.loop.time()
+        self.waiting_since = time.monotonic()
         if len(self.connections) > self.limits.max_connections and not self._make_room():
             log.warning("%d connections, the most allowed: a new one is refused (503)", len(self.connections) - 1)
             transport.write(BUSY)
@@ -127,7 +130,7 @@ class GuardedH11Protocol(H11Protocol):
         self.discarded = 0
         super().on_response_complete()
         if not self.transport.is_closing():
-            self.waiting_since = self.loop.time()
+            self.waiting_since = time.monotonic()
             self._watch()  # idle, or the rest of an unread body (its deadline goes on)
 
     def connection_lost(self, exc: Exception | None) -> None:
