@@ -141,7 +141,9 @@ def test_a_database_of_the_previous_schema_is_upgraded_and_its_games_go_on(any_u
         assert current(web.service.repo.engine) == head()
         view = wait_for_person(web, computer_game)  # its turn became a job: the computer replies
         assert view["human_to_act"] and view["moves_count"] > 2
-        extras = web.service.repo.extras(friend["id"])
+        snapshot = web.service.repo.snapshot(friend["id"])
+        assert snapshot is not None
+        _stored, extras, _seats = snapshot
         assert extras.deadline_ms is not None and extras.deadline_ms > time.time() * 1000
         stored = web.service.repo.get(knights["id"])
         assert stored is not None and stored.revision == len(stored.moves) + 1  # its moves and the friend who joined

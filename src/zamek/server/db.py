@@ -197,6 +197,16 @@ class Repository:
         with Session(self.engine) as session:
             return [StoredMatch.of(r) for r in session.scalars(query)]
 
+    def snapshot(self, game_id: str) -> tuple[StoredMatch, Extras, list[Seat]] | None:
+        """A match with its extras and its seats, read in one transaction (None: there is no such match)."""
+        with Session(self.engine) as session:
+            row = session.get(MatchRow, game_id)
+            if row is None:
+                return None
+            extras = session.get(ExtrasRow, game_id)
+            seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
+            return StoredMatch.of(row), Extras() if extras is None else _extras(extras), [r.value() for r in seats]
+
     def revision(self, game_id: str) -> int | None:
         """A match's revision as stored (None: there is no such match): is a copy in memory still current?"""
         with self.engine.connect() as connection:  # every request asks: a plain query, without an ORM session
@@ -413,11 +423,6 @@ class Repository:
         with Session(self.engine) as session:
             rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
             return [r.value() for r in rows]
-
-    def extras(self, game_id: str) -> Extras:
-        with Session(self.engine) as session:
-            row = session.get(ExtrasRow, game_id)
-            return Extras() if row is None else _extras(row)
 
     def names_of(self, ids: Iterable[str]) -> dict[str, list[str | None]]:
         """The names people chose for the seats of these games, by game id and seat."""
