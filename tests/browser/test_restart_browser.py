@@ -20,7 +20,8 @@ def test_a_watching_page_comes_back_by_itself_after_a_restart(page: Page, tmp_pa
     try:
         created = httpx.post(f"{first.url}api/games", json={"mode": "hotseat", "seed": 5}, timeout=10).json()
         streams: list[str] = []
-        page.on("request", lambda request: streams.append(request.url) if request.url.endswith("/events") else None)
+        page.on("request", lambda request: streams.append(request.url)
+                if request.url.split("?")[0].endswith("/events") else None)
         page.goto(f"{first.url}#/watch/{created['id']}")
         page.wait_for_selector("#board")
         page.wait_for_function("document.body.dataset.revision")

@@ -232,6 +232,15 @@ class Listener:
                 elif line.startswith("data: "):
                     self.heard.append((event, json.loads(line[6:]), time.monotonic()))
 
+    def opened(self, timeout: float) -> bool:
+        """The stream has begun (its first presence event came): a change from now on reaches it."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if any(event == "presence" for event, _data, _moment in list(self.heard)):
+                return True
+            time.sleep(0.01)
+        return False
+
     def change(self, revision: int, timeout: float) -> float | None:
         """When the change to ``revision`` arrived (waiting for it up to ``timeout``), or None."""
         end = time.monotonic() + timeout
@@ -258,6 +267,7 @@ def test_a_game_is_played_through_the_proxy_and_its_live_events_arrive(proxy: Pr
         joined = web.post(f"/api/games/{game}/join", json={"invite": created.json()["invite"]}).json()
         tokens = {0: created.json()["tokens"][0]["token"], 1: joined["tokens"][0]["token"]}
         listener = Listener(listening, f"/api/games/{game}/events", tokens[1])
+        assert listener.opened(EVENT_SECONDS)  # else the first move could come before the stream and never reach it
         delays = []
         for _ in range(8):
             seat = web.get(f"/api/games/{game}").json()["current"]
