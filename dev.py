@@ -90,7 +90,8 @@ def ensure_system_packages() -> None:
 def test_workers() -> int:
     """pytest's worker processes: twice the cores this process may use, at most 8. Many tests wait (on a browser, a
     server, a database, a deadline) more than they compute: with one worker a core the whole suite kept two cores
-    only half busy and took 18 min; with two a core, 13 (measured on a 2-core Xeon)."""
+    only half busy (pytest 1,054-1,078 s in three runs); with two a core, pytest took 773-1,061 s (three runs on the
+    same 2-core machine, whose speed varies from run to run)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return min(8, 2 * cores)
 
