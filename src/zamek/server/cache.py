@@ -95,6 +95,12 @@ class Body:
         return self._gzipped, {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
 
 
+def json_members(fields: dict[str, Any]) -> bytes:
+    """The members of a JSON object of ``fields``, without its braces (their models written as the models write
+    themselves): parts that an answer's body joins into one object."""
+    return to_json(fields)[1:-1]
+
+
 @dataclass(frozen=True)
 class Part:
     """Some of a view's fields, written: the members of their JSON object (without its braces) and their names."""
@@ -121,7 +127,7 @@ class Position:
         kept = self.parts.get(key)
         if kept is None:
             made = fields()
-            kept = self.parts[key] = Part(to_json(made)[1:-1], frozenset(made))
+            kept = self.parts[key] = Part(json_members(made), frozenset(made))
         return kept
 
     def keep(self, key: Any, body: Body) -> None:

@@ -14,8 +14,6 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from pydantic_core import to_json
-
 from zamek import (
     Decline,
     Draw,
@@ -42,7 +40,7 @@ from zamek.castle.rules.setup import ROLES, Setup
 from zamek.castle.rules.tokens import printed_number
 from zamek.castle.terms import counted, feature, role, token
 from zamek.i18n import BASE, NOBODY, Catalogue, Message, Reader, Seat, Term, catalogue, languages
-from zamek.server.cache import Body, ViewCache
+from zamek.server.cache import Body, ViewCache, json_members
 from zamek.server.errors import computer_failed
 from zamek.server.schemas import (
     Choice,
@@ -423,13 +421,14 @@ def game_body(
     """:func:`game_view` of the game's position now, as its answer's body: made once for each position, language,
     reader and state of everything around the position (the seats, the clock...), and kept in ``cache`` for the
     next page that reads the same."""
-    lang = lang if lang in languages() else BASE
     state, infos = live.state, live.infos
+    if reader.names:  # names given by the request: nothing of it is kept
+        return Body(game_view(live, state, infos, lang, can_undo=can_undo, undo_refusal=undo_refusal,
+                              thinking=thinking, seats=seats, clock=clock, ended=ended, watching=watching,
+                              reader=reader, takeback=takeback).model_dump_json().encode())
+    lang = lang if lang in languages() else BASE
     around = _around_fields(live, state, lang, can_undo=can_undo, undo_refusal=undo_refusal, thinking=thinking,
                             seats=seats, clock=clock, ended=ended, watching=watching, takeback=takeback)
-    if reader.names:  # names given by the request: nothing of it is kept
-        return Body(GameView(**around, **board_fields(state, infos, lang), **line_fields(state, infos, lang, reader))
-                    .model_dump_json().encode())
     # The body is written in three parts: the position's, in the language (one for every reader), the lines as this
     # reader reads them, and the fields made anew for each view; only the last is written each time. The position
     # keeps the first two as JSON only: their models would be thousands of objects a game for the collector to
@@ -438,18 +437,13 @@ def game_body(
     position = cache.position(live.id, state, infos)
     board = position.part(words, lambda: board_fields(state, infos, lang))
     lines = position.part((words, reader.you), lambda: line_fields(state, infos, lang, reader))
-    around_json = _members(_around_with_defaults(around, board.names, lines.names))
+    around_json = json_members(_around_with_defaults(around, board.names, lines.names))
     key = (words, reader.you, around_json)
     body = position.bodies.get(key)
     if body is None:
         body = Body(b"{" + around_json + b"," + board.json + b"," + lines.json + b"}")
         position.keep(key, body)
     return body
-
-
-def _members(fields: dict[str, Any]) -> bytes:
-    """The members of a JSON object of ``fields`` (their models written as the models write themselves)."""
-    return to_json(fields)[1:-1]
 
 
 @lru_cache(maxsize=1)
