@@ -8,8 +8,9 @@ compiled core's sources change. It installs with ``pip install -c constraints.tx
 dependency a compatible range, constraints.txt the exact versions the tests ran with, so that .venv and CI hold
 those.
 ``start`` runs the web app (``zamek play``; extra arguments go to it).
-``test`` runs everything CI runs: ruff, mypy --strict and the whole test suite (``pytest -n N``, N twice the
-cores this process may use: see ``test_workers``; extra arguments go to pytest), which builds the manual (docs/,
+``test`` runs everything CI runs: ruff, mypy --strict and the whole test suite (``pytest -n N --dist worksteal``,
+the ``long`` tests first, N twice the cores this process may use: see ``test_workers``; extra arguments go to
+pytest), which builds the manual (docs/,
 Sphinx) with warnings as errors and runs its examples (tests/test_docs.py). It also installs Debian's Chromium
 (for the browser tests), PostgreSQL (the tests start a throwaway server of their own) and nginx and Caddy
 (tests/deploy runs deploy/'s configurations) when they are missing and we are root (apt-get).
@@ -172,7 +173,7 @@ def main(argv: list[str]) -> int:
     for step in (
         (python, "-m", "ruff", "check", "src", "tests", "examples", "tools", "dev.py"),
         (python, "-m", "mypy"),
-        (python, "-m", "pytest", "-n", str(test_workers()), "-q", *selection, *args),
+        (python, "-m", "pytest", "-n", str(test_workers()), "--dist", "worksteal", "-q", *selection, *args),
     ):
         code = run(*step)
         if code:

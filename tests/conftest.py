@@ -7,9 +7,15 @@ Markers (registered in pyproject.toml):
 * ``pg``: every test that uses a real PostgreSQL (the ``postgres`` fixture, also through ``pg_url``; a fixture
   that asks for it only while running marks its PostgreSQL parameter itself, as test_server_postgres's ``any_url``);
 * ``heavy``: long property and statistical tests, marked by hand where they are defined;
-* ``slow``: longer still; skipped unless asked for with ``-m slow`` or ``ZAMEK_SLOW=1``.
+* ``slow``: longer still; skipped unless asked for with ``-m slow`` or ``ZAMEK_SLOW=1``;
+* ``long(seconds)``: a test that takes about that long on a busy 2-core machine (30 s or more), marked by hand.
 
 ``python3 dev.py test --fast`` leaves out the first three (``-m "not browser and not pg and not heavy"``).
+
+Under ``pytest -n N --dist worksteal`` (``dev.py test``) the ``long`` tests start first, shared among the workers:
+a worker is dealt its block of the collection at the start and others steal from its end, so each block begins with
+its share of them (the longest to the least loaded). In collection order the wheel's test (about five minutes)
+started last and held the suite a few minutes past its other tests.
 """
 
 from __future__ import annotations
@@ -33,6 +39,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if "postgres" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.pg)
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")  # after ``-m`` has deselected
+def order_long_tests_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers > 1 and config.getoption("dist", None) == "worksteal":
+        items[:] = long_first(items, workers)
+
+
+def seconds(item: pytest.Item) -> float:
+    marker = item.get_closest_marker("long")
+    return float(marker.args[0]) if marker is not None else 0.0
+
+
+def long_first(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """``items`` in the order that starts each worker of xdist's work stealing on its share of the long tests: that
+    scheduler deals the i-th of ``workers`` the next ``len(left) // (workers - i)`` items, and steals from the end."""
+    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    loads = [0.0] * workers
+    for item in sorted((i for i in items if seconds(i)), key=seconds, reverse=True):
+        least = loads.index(min(loads))
+        shares[least].append(item)
+        loads[least] += seconds(item)
+    rest = [i for i in items if not seconds(i)]
+    ordered: list[pytest.Item] = []
+    for worker, share in enumerate(shares):
+        block = (len(items) - len(ordered)) // (workers - worker)
+        taken = max(0, block - len(share))
+        ordered += share + rest[:taken]
+        rest = rest[taken:]
+    return ordered + rest
 
 
 @pytest.fixture(autouse=True)

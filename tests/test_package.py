@@ -156,6 +156,7 @@ def play_through_the_web_app(zamek_command: Path, home: Path, env: dict[str, str
         server.wait(timeout=30)
 
 
+@pytest.mark.long(290)
 @pytest.mark.heavy
 def test_the_wheel_installs_alone_and_plays_and_the_sdist_runs_the_tests(tmp_path: Path) -> None:
     """``python3 dev.py wheel`` (a C build: about two minutes), then what a user does with its files."""

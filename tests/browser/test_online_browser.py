@@ -61,6 +61,7 @@ def castle_click(page: Page) -> None:
                            timeout=20_000)
 
 
+@pytest.mark.long(75)
 def test_two_people_play_a_whole_game_by_link_while_a_third_watches(
         contexts: list[Page], server: Server) -> None:
     host, friend, spectator = contexts

@@ -82,6 +82,7 @@ class Reading:
         assert not self.found, f"words outside the catalogue (word: screen): {self.found}"
 
 
+@pytest.mark.long(35)
 def test_a_whole_castle_game_in_the_pseudo_locale(pseudo_page: Page, pseudo_server: Server) -> None:
     page = pseudo_page
     reading = Reading(page)

@@ -12,6 +12,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from tests.browser.pages import READY, choose_language, click_and_wait, play_step, revision, start_game
@@ -134,6 +135,7 @@ def test_one_name_per_seat_everywhere(page: Page, server: Server) -> None:
     assert "You" in moves and "Player 1" not in moves and "Player 2" not in moves
 
 
+@pytest.mark.long(45)
 def test_no_figure_question_when_no_figure_can_be_put(page: Page, server: Server) -> None:
     """A whole game against the computer with the option on (its default): where "No figure" is the only answer,
     the page gives it by itself; a person's clicks are their decisions only."""
@@ -283,6 +285,7 @@ def test_a_touch_screen_shows_no_keyboard_hint(browser: Browser, server: Server)
         context.close()
 
 
+@pytest.mark.long(45)
 def test_a_feature_just_scored_flashes_with_its_points(page: Page, server: Server) -> None:
     page.emulate_media(reduced_motion="reduce")
     start_game(page, server.url)

@@ -10,12 +10,14 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.pages import READY, choose_language, click_and_wait, play_step, revision, shot, start_game
 from tests.live_server import Server, start_server
 
 
+@pytest.mark.long(40)
 def test_play_a_whole_game_against_the_beginner(page: Page, server: Server) -> None:
     start_game(page, server.url)
     shot(page, "game-start")

@@ -101,6 +101,7 @@ def _record(spec: str, seed: int, setup: Setup | None = None) -> dict[str, objec
 RULE_SETS = (Setup(), Setup(edition=Edition.CASTLE_2003), Setup(sokol=True), Setup(sokol=True, gate_guard=True))
 
 
+@pytest.mark.long(60)
 @pytest.mark.heavy
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), rules=st.sampled_from(RULE_SETS))

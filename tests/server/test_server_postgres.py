@@ -205,6 +205,7 @@ def race(posts: list[tuple[WebClient, str, dict[str, Any], dict[str, str]]]) -> 
     return [a for a in answers if a is not None]
 
 
+@pytest.mark.long(50)
 def test_two_workers_racing_on_every_move_of_a_whole_game_store_exactly_the_winners(pg_url: str) -> None:
     rng = random.Random(5)
     with client(pg_url) as first, client(pg_url) as second:
@@ -387,6 +388,7 @@ def kill_one(server: ServerProcess, rng: random.Random, pools_too: bool = False)
             os.kill(rng.choice(victims), signal.SIGKILL)
 
 
+@pytest.mark.long(120)
 def test_kill_9_of_workers_in_mid_game_loses_no_acknowledged_move(pg_url: str, tmp_path: Path) -> None:
     rng = random.Random(3)
     with serving(pg_url, tmp_path / "serve.log") as server:
@@ -438,6 +440,7 @@ class CardPlayer(Person):
             assert answer.status_code == 409, answer.text
 
 
+@pytest.mark.long(75)
 def test_a_card_game_with_a_computer_seat_finishes_while_workers_are_killed(pg_url: str, tmp_path: Path) -> None:
     """Rycerze i zamki on two workers: its computer seat chooses as a job with a lease; workers (and their computer
     pools) die again and again; no acknowledged choice is lost and the game finishes."""
@@ -469,6 +472,7 @@ def test_a_card_game_with_a_computer_seat_finishes_while_workers_are_killed(pg_u
         player.check_every_acknowledged_move_is_stored()
 
 
+@pytest.mark.long(110)
 def test_a_game_against_the_computer_finishes_while_workers_are_killed_and_restarted(
         pg_url: str, tmp_path: Path) -> None:
     rng = random.Random(4)

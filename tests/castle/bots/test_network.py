@@ -94,6 +94,7 @@ def test_a_bot_can_search_with_a_network_from_a_file(tmp_path: Path) -> None:
         make_bot(f"greedy@{path}")
 
 
+@pytest.mark.long(45)
 @pytest.mark.heavy
 def test_training_from_scratch_is_reproducible(tmp_path: Path) -> None:
     pytest.importorskip("numpy")

@@ -179,6 +179,7 @@ def record_end(events: Counter[str], state: GameState) -> None:
 
 # ------------------------------------------------------------------------------------ the tests
 
+@pytest.mark.long(30)
 @pytest.mark.heavy
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_random_games_agree_after_every_action(name: str) -> None:
@@ -213,6 +214,7 @@ def token_hater(state: GameState, rng: random.Random) -> PlayerAction:
     return Decline() if Decline() in actions else rng.choice(actions)
 
 
+@pytest.mark.long(45)
 @pytest.mark.heavy
 def test_greedy_and_token_games_agree_and_reach_every_rule() -> None:
     # Greedy players complete more features, take more tokens and face more order questions than random ones;
