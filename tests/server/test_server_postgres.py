@@ -265,23 +265,26 @@ def test_two_workers_racing_on_the_choices_of_rycerze_i_zamki_store_one(pg_url: 
 
 
 def test_a_move_through_one_worker_reaches_a_page_streaming_from_another(pg_url: str) -> None:
+    """The pages ask for views in their events: the other seat's brings it, the mover's own does not (the move's
+    answer did), though the move was made through the other worker (the notification names the seat)."""
     one, other = start_server(pg_url), start_server(pg_url)
     try:
         created = httpx.post(f"{one.url}api/games", json={"mode": "friend", "seat": "first"}).json()
         game, mine = created["id"], created["tokens"][0]["token"]
         joined = httpx.post(f"{other.url}api/games/{game}/join", json={"invite": created["invite"]}).json()
         theirs = joined["tokens"][0]["token"]
-        heard: list[tuple[str, Json]] = []
+        heard: list[tuple[str, Json, str]] = []
 
         def listen(server: Server, token: str) -> None:
             with contextlib.suppress(httpx.HTTPError), httpx.stream(
-                    "GET", f"{server.url}api/games/{game}/events", headers=bearer(token), timeout=20) as stream:
+                    "GET", f"{server.url}api/games/{game}/events?view=true", headers=bearer(token), timeout=20
+            ) as stream:
                 event = ""
                 for line in stream.iter_lines():
                     if line.startswith("event: "):
                         event = line[7:]
                     elif line.startswith("data: "):
-                        heard.append((event, json.loads(line[6:])))
+                        heard.append((event, json.loads(line[6:]), token))
 
         for server, token in ((one, mine), (other, theirs)):
             threading.Thread(target=listen, args=(server, token), daemon=True).start()
@@ -292,15 +295,18 @@ def test_a_move_through_one_worker_reaches_a_page_streaming_from_another(pg_url:
             view = httpx.get(f"{one.url}api/games/{game}").json()
         assert [s["connected"] for s in view["seats"]] == [True, True]
         mover = mine if view["current"] == 0 else theirs
+        assert mover == mine  # the creator's seat moves first: its page streams from the worker not moved through
         moved = httpx.post(f"{other.url}api/games/{game}/actions", headers=bearer(mover),
                            json={"action": legal_actions(view)[0], "revision": view["revision"]})
         assert moved.status_code == 200, moved.text
         revision = moved.json()["revision"]
         end = time.monotonic() + 10
-        while time.monotonic() < end and [d["revision"] for e, d in heard if e == "change"].count(revision) < 2:
+        while time.monotonic() < end and [d["revision"] for e, d, _ in heard if e == "change"].count(revision) < 2:
             time.sleep(0.02)  # both pages' streams: each arrives in its own time
-        changes = [d["revision"] for e, d in heard if e == "change"]
-        assert changes.count(revision) == 2  # both pages, the one streaming from the other worker included
+        changes = {token: d for e, d, token in heard if e == "change" and d["revision"] == revision}
+        assert changes.keys() == {mine, theirs}  # both pages, the one streaming from the other worker included
+        assert "view" not in changes[mine]
+        assert changes[theirs]["view"] == httpx.get(f"{other.url}api/games/{game}", headers=bearer(theirs)).json()
     finally:
         one.stop()
         other.stop()

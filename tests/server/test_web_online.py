@@ -888,14 +888,16 @@ def test_a_stream_asked_for_views_brings_each_change_as_its_page_would_read_it(
     live: Server, http_client: httpx.Client, streams: list[EventStream],
 ) -> None:
     """``?view=true``: the latest change of a burst carries the view that the stream's token reads, in the stream's
-    language, so the page need not read it (issue 38); a stream that did not ask carries none."""
+    language, so the page need not read it (issue 38); a stream that did not ask carries none, and the mover's own
+    stream none of the change its move made (the move's answer brought that view)."""
     game, mine = created(http_client, "/api/games", {"mode": "friend"})
     joined, theirs = created(http_client, f"/api/games/{game['id']}/join", {"invite": game["invite"]})
     path = f"/api/games/{game['id']}/events"
     streams.append(friend := EventStream(live, f"{path}?view=true&lang=pl", bearer(theirs[1])))
     streams.append(spectator := EventStream(live, f"{path}?view=true"))
     streams.append(plain := EventStream(live, path, bearer(theirs[1])))
-    for stream in (friend, spectator, plain):
+    streams.append(own := EventStream(live, f"{path}?view=true", bearer(mine[0])))
+    for stream in (friend, spectator, plain, own):
         stream.next("presence")
     answer = http_client.post(f"/api/games/{game['id']}/actions", headers=bearer(mine[0]),
                               json={"action": joined["drawn"]["places"][0]["action"], "revision": joined["revision"]})
@@ -906,6 +908,24 @@ def test_a_stream_asked_for_views_brings_each_change_as_its_page_would_read_it(
     assert brought == read and brought["lang"] == "pl" and brought["revision"] == revision
     assert spectator.change(revision).data["view"] == http_client.get(f"/api/games/{game['id']}").json()
     assert "view" not in plain.change(revision).data
+    assert "view" not in own.change(revision).data
+    view = pass_the_rest_of_the_turn(http_client, answer.json(), mine[0])  # then the friend moves: told it whole
+    reply = http_client.post(f"/api/games/{game['id']}/actions", headers=bearer(theirs[1]),
+                             json={"action": view["drawn"]["places"][0]["action"], "revision": view["revision"]})
+    assert reply.status_code == 200, reply.text
+    read = http_client.get(f"/api/games/{game['id']}", headers=bearer(mine[0])).json()
+    assert own.change(reply.json()["revision"]).data["view"] == read
+
+
+def pass_the_rest_of_the_turn(http_client: httpx.Client, view: Json, token: str) -> Json:
+    """Pass the questions of the turn ``view`` shows (the last choice: no figure), until the other seat is to place."""
+    mover = view["current"]
+    while view["current"] == mover:
+        answer = http_client.post(f"/api/games/{view['id']}/actions", headers=bearer(token),
+                                  json={"action": view["choices"][-1]["action"], "revision": view["revision"]})
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+    return view
 
 
 def test_last_event_id_resumes_with_every_missed_revision(

@@ -217,13 +217,14 @@ class Repository:
         self, game_id: str, expected: int, moves: list[str], status: str, scores: list[int], turn: int,
         extras: Extras | None = None, job_due_ms: int | None = None, added: Added | None = None,
         seats: Sequence[tuple[Seat, Seat]] = (), also: Callable[[Session], None] | None = None,
-    ) -> Written:
+        answered: int | None = None) -> Written:
         """Store a match's new move list (and its extras, the computer's next turn: due at ``job_due_ms``, or
         none; and ``added``, a match this change makes) in one transaction, only if the stored match is still at
         revision ``expected``; it then has revision ``expected + 1``. ``seats`` are the seats this change gives (a
         friend joining), each as this process saw it and as it becomes: stored only if the seat is still as seen
         (another process may have issued a new invitation, or the seat's token may have been used). ``also``
-        writes more in the same transaction (a rated game's result). A refused change stores nothing."""
+        writes more in the same transaction (a rated game's result); ``answered``, the seat whose request it is
+        (told to the other processes' streams, :mod:`zamek.server.pgevents`). A refused change stores nothing."""
         revision = expected + 1
         try:
             with self._writing() as session:
@@ -241,7 +242,7 @@ class Repository:
                     self._insert(session, added)
                 if also is not None:
                     also(session)
-                self._notify(session, f"c {game_id} {revision}")
+                self._notify(session, f"c {game_id} {revision}" + ("" if answered is None else f" {answered}"))
                 return "stored"
         except _SeatChanged:
             return "stale"  # the whole transaction is rolled back

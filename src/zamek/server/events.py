@@ -18,7 +18,7 @@ revision newer than its own asks for its view again, with its seat's token, so e
 may. A page may instead ask its stream to bring that view (``view``): each ``change`` then carries the view its
 stream's token would read (made as that read would make it, the token proved again: a seat's hand only to that
 seat), and the page reads nothing; that saves a request for every move, which is most of a move's cost to the
-server.
+server. The change a seat's own move made comes to that seat's streams without it: the move's answer brought it.
 """
 
 from __future__ import annotations
@@ -69,7 +69,14 @@ class Subscription(Protocol):
 class GameEvents(Protocol):
     """What the app needs of live updates (see the module's doc)."""
 
-    def publish(self, game_id: str, revision: int) -> None: ...
+    def publish(self, game_id: str, revision: int, answered: int | None = None) -> None:
+        """The game reached ``revision``; ``answered``: the seat whose request made the change and was answered with
+        the game's view (its own stream need not bring that view again)."""
+        ...
+
+    def answered(self, game_id: str, revision: int) -> int | None:
+        """The seat a change to ``revision`` was answered to with its view (see ``publish``), if it is known."""
+        ...
 
     def gone(self, game_id: str) -> None:
         """The game was deleted: its streams end."""
@@ -156,6 +163,8 @@ class LocalEvents:
     def __init__(self, spectators_per_client: int = 0, seat_reserve: int = SEAT_STREAM_RESERVE) -> None:
         self._lock = threading.Lock()
         self._latest: dict[str, int] = {}
+        self._answered: dict[str, tuple[int, int]] = {}
+        """By game: the latest revision published with the seat answered (see ``GameEvents.publish``), and that seat."""
         self._watchers: dict[str, list[_Watcher]] = {}
         self._seats: dict[str, dict[int, int]] = {}
         self._gone: set[str] = set()
@@ -176,9 +185,11 @@ class LocalEvents:
     def start(self) -> None:
         pass  # one process: every change is published here
 
-    def publish(self, game_id: str, revision: int) -> None:
+    def publish(self, game_id: str, revision: int, answered: int | None = None) -> None:
         with self._lock:
             self._latest[game_id] = max(revision, self._latest.pop(game_id, revision))  # re-inserted: newest last
+            if answered is not None:
+                self._answered[game_id] = (revision, answered)
             if len(self._latest) > REMEMBERED_GAMES:
                 self._forget()
             watchers = list(self._watchers.get(game_id, ()))
@@ -190,6 +201,7 @@ class LocalEvents:
         unwatched = [g for g in self._latest if g not in self._watchers]
         for game_id in unwatched[: len(unwatched) // 2 + 1]:
             del self._latest[game_id]
+            self._answered.pop(game_id, None)
         if len(self._gone) > REMEMBERED_GAMES:
             self._gone.clear()
 
@@ -204,6 +216,11 @@ class LocalEvents:
     def latest(self, game_id: str) -> int | None:
         with self._lock:
             return self._latest.get(game_id)
+
+    def answered(self, game_id: str, revision: int) -> int | None:
+        with self._lock:
+            known = self._answered.get(game_id)
+        return known[1] if known is not None and known[0] == revision else None
 
     def is_gone(self, game_id: str) -> bool:
         with self._lock:
@@ -398,7 +415,9 @@ async def stream(events: GameEvents, game_id: str, seat: int | None, revision: i
                 return
             latest = events.latest(game_id) or revision
             if latest > sent:
-                shown = await view(latest) if view is not None else None
+                # The seat whose move made the latest change has its view in the move's answer: not sent twice.
+                mine = seat is not None and events.answered(game_id, latest) == seat
+                shown = await view(latest) if view is not None and not mine else None
                 for number in range(sent + 1, latest + 1):
                     yield sse("change", {"game": game_id, "revision": number, "latest": latest}, number,
                               shown if number == latest else None)

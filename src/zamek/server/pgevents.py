@@ -2,7 +2,8 @@
 
 Every stored change sends a notification on the channel ``zamek`` in its own transaction
 (:class:`zamek.server.db.Repository`), so that it is heard exactly when it is committed: ``c GAME REVISION``
-(changed), ``g GAME`` (deleted). Each process listens on one connection of its own and feeds its streams
+(changed; ``c GAME REVISION SEAT``: a change a seat made and was answered with its view, :meth:`GameEvents.publish`),
+``g GAME`` (deleted). Each process listens on one connection of its own and feeds its streams
 through a :class:`~zamek.server.events.LocalEvents`; after a lost connection it reads the revision of every
 game it streams again, so that no change is missed.
 
@@ -69,8 +70,11 @@ class PgEvents:
 
     # -------------------------------------------------------- GameEvents
 
-    def publish(self, game_id: str, revision: int) -> None:
-        self.local.publish(game_id, revision)  # the other processes hear it from the database
+    def publish(self, game_id: str, revision: int, answered: int | None = None) -> None:
+        self.local.publish(game_id, revision, answered)  # the other processes hear it from the database
+
+    def answered(self, game_id: str, revision: int) -> int | None:
+        return self.local.answered(game_id, revision)
 
     def gone(self, game_id: str) -> None:
         self.local.gone(game_id)
@@ -175,8 +179,8 @@ class PgEvents:
     def _heard(self, payload: str) -> None:
         parts = payload.split(" ")
         try:
-            if parts[0] == "c" and len(parts) == 3:
-                self.local.publish(parts[1], int(parts[2]))
+            if parts[0] == "c" and len(parts) in (3, 4):
+                self.local.publish(parts[1], int(parts[2]), int(parts[3]) if len(parts) == 4 else None)
             elif parts[0] == "g" and len(parts) == 2:
                 self.local.gone(parts[1])
             elif parts[0] == "l" and len(parts) in (2, 3) and parts[1] != self.name:

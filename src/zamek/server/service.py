@@ -148,7 +148,7 @@ class GameService:
                                        config.fairness.computer_queue)
         self.sessions.computer_due = self.computer.poke
         self.advisor = Advisor(config.fairness.advice_slots)
-        self.sessions.changed = lambda live: self.events.publish(live.id, live.revision)
+        self.sessions.changed = lambda live, answered: self.events.publish(live.id, live.revision, answered)
 
     # ------------------------------------------------------------ life cycle
 
@@ -267,6 +267,10 @@ class GameService:
         would be refused (the token no longer holds its seat, the game is gone)."""
         live = self.sessions.peek(game_id)
         try:
+            if live is not None and live.revision < revision:
+                with live.lock:  # another process's change, told by its notification: no need to ask the revision
+                    if live.revision < revision and not live.deleted:
+                        self.sessions.reload(live)
             return self.view_body(game_id, lang, live if live is not None and live.revision >= revision else None,
                                   token=token).json
         except ServiceError:

@@ -105,8 +105,8 @@ class Sessions:
         self.bot_delay = bot_delay
         self._games: RecentGames[LiveGame] = RecentGames(cached)
         self.views = ViewCache(min(cached, KEPT_POSITIONS))  # the parts of views their positions decide
-        self.changed: Callable[[LiveGame], None] = lambda live: None
-        """Called (holding the game's lock) after every stored change: the live events."""
+        self.changed: Callable[[LiveGame, int | None], None] = lambda live, answered: None
+        """Called (holding the game's lock) after every stored change, with the seat answered: the live events."""
         self.computer_due: Callable[[], None] = lambda: None
         """Called when a change has left a turn to the computer (its scheduler looks at the jobs again)."""
 
@@ -142,9 +142,9 @@ class Sessions:
             self._forget(live)
             raise ServiceError(404, "not-found", "no-game", game=live.id)
         if revision != live.revision:
-            self._reload(live)
+            self.reload(live)
 
-    def _reload(self, live: LiveGame) -> None:
+    def reload(self, live: LiveGame) -> None:
         """Read a match again from the database: the moves another process added are played on from the copy in
         memory (a match whose moves were taken back is replayed)."""
         read = self.repo.snapshot(live.id)  # one transaction, not three: fewer round trips on PostgreSQL
@@ -346,7 +346,7 @@ class Sessions:
         """Play a person's move (in notation; on ``loaded``, the match as the request just read it, if given)."""
         live = loaded if loaded is not None else self.get(game_id, kind)
         with live.lock:
-            self._acting_seat(live, token, revision)
+            seat = self._acting_seat(live, token, revision)
             endings.check_clock(self, live)
             try:
                 action = live.kind.parse(text)
@@ -363,7 +363,7 @@ class Sessions:
                     raise ServiceError.of(400, exc, "malformed-move") from None
                 raise ServiceError.of(409, exc, "illegal-move") from None
             state, more, more_infos = self.advance_chance(live, state, len(live.actions) + 1)
-            self.commit(live, state, [action, *more], [info, *more_infos])
+            self.commit(live, state, [action, *more], [info, *more_infos], answered=seat)
         return live
 
     def draw(self, game_id: str, revision: int | None = None, token: str | None = None) -> LiveGame:
@@ -450,12 +450,13 @@ class Sessions:
         return Extras(clock.to_json() if clock else None, live.ended, live.rematch, to_act, deadline, takeback)
 
     def commit(self, live: LiveGame, state: Any, actions: list[Any], infos: list[MoveInfo], replace: bool = False,
-               added: Added | None = None, seats: Sequence[tuple[Seat, Seat]] = (), taken_back: bool = False
-               ) -> None:
+               added: Added | None = None, seats: Sequence[tuple[Seat, Seat]] = (), taken_back: bool = False,
+               answered: int | None = None) -> None:
         """Store the new move list (and the clock, the end, the rematch, the takeback asked, which only a change
         of no move keeps, the computer's next turn; and ``added``, a new match made by this change; ``seats``, seats
         it gives, as seen and as given, the latter already in ``live.seats``) in one transaction,
-        on the revision the match in memory has, then (only then) change the match in memory.
+        on the revision the match in memory has, then (only then) change the match in memory; ``answered``: the seat
+        whose request this is, answered with the match's view (:meth:`GameEvents.publish`).
 
         The caller holds ``live.lock``. Raise ServiceError 404 when the match has been deleted meanwhile, and 409
         ``stale`` when another process changed it first (the match in memory is then brought up to date).
@@ -479,18 +480,17 @@ class Sessions:
         rated = ratings.end_writer(live, state, over, self.now(), self.repo.postgres)  # a rated game's result
         written = self.repo.save(
             live.id, live.revision, [str(a) for a in all_actions], "over" if over else "playing",
-            live.kind.scores(state), live.kind.turn(state), extras, job_due, added, seats, rated,
-        )
+            live.kind.scores(state), live.kind.turn(state), extras, job_due, added, seats, rated, answered)
         if written == "gone":
             self._forget(live)
             raise ServiceError(404, "not-found", "deleted", game=live.id)
         if written == "stale":
-            self._reload(live)
+            self.reload(live)
             raise ServiceError(409, "stale", "stale")
         live.state, live.actions, live.infos, live.revision = state, all_actions, all_infos, live.revision + 1
         live.clock, live.deadline_ms, live.takeback = clock, extras.deadline_ms, extras.takeback
         live.bot_error = None
-        self.changed(live)
+        self.changed(live, answered)
         if job_due is not None:
             self.computer_due()
 
