@@ -42,6 +42,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -61,6 +62,7 @@ from zamek.server.tables import (
     driver_url,
     make_engine,
     now,
+    seat_value,
 )
 
 NEVER: Final = 2**62
@@ -89,9 +91,15 @@ class Added:
 _MATCHES = cast(Table, MatchRow.__table__)
 _EXTRAS = cast(Table, ExtrasRow.__table__)
 _REVISION = select(_MATCHES.c.revision).where(_MATCHES.c.id == bindparam("match"))
+# A match read whole, with plain queries: a worker reads a match again after each move made through another.
+_MATCH = select(_MATCHES).where(_MATCHES.c.id == bindparam("match"))
+_EXTRAS_OF = select(_EXTRAS).where(_EXTRAS.c.game_id == bindparam("match"))
+_SEATS = cast(Table, SeatRow.__table__)
+_SEATS_OF = select(_SEATS).where(_SEATS.c.game_id == bindparam("match")).order_by(_SEATS.c.seat)
 _SET_IF_AT = update(_MATCHES).where(_MATCHES.c.id == bindparam("match"), _MATCHES.c.revision == bindparam("expected"))
 """A compare-and-set of a match's row: its new values come as the parameters named after its columns."""
 _SET_EXTRAS = update(_EXTRAS).where(_EXTRAS.c.game_id == bindparam("match"))
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 _JOBS = cast(Table, ComputerJobRow.__table__)
 _DROP_JOB = delete(_JOBS).where(_JOBS.c.game_id == bindparam("match"))
 _ADD_JOB = insert(_JOBS)
@@ -155,8 +163,8 @@ class Repository:
 
     def _notify(self, session: Session, payload: str) -> None:
         """Tell the other processes of a change, when it commits (PostgreSQL; SQLite serves one process)."""
-        if self.postgres:
-            session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+        if self.postgres:  # on the session's connection: the ORM's execute costs more than the statement (every move)
+            session.connection().execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
 
     def close(self) -> None:
         self.engine.dispose()
@@ -199,13 +207,13 @@ class Repository:
 
     def snapshot(self, game_id: str) -> tuple[StoredMatch, Extras, list[Seat]] | None:
         """A match with its extras and its seats, read in one transaction (None: there is no such match)."""
-        with Session(self.engine) as session:
-            row = session.get(MatchRow, game_id)
+        with self.engine.connect() as connection:
+            row = connection.execute(_MATCH, {"match": game_id}).first()
             if row is None:
                 return None
-            extras = session.get(ExtrasRow, game_id)
-            seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
-            return StoredMatch.of(row), Extras() if extras is None else _extras(extras), [r.value() for r in seats]
+            extras = connection.execute(_EXTRAS_OF, {"match": game_id}).first()
+            seats = connection.execute(_SEATS_OF, {"match": game_id})
+            return StoredMatch.of(row), Extras() if extras is None else _extras(extras), [seat_value(r) for r in seats]
 
     def revision(self, game_id: str) -> int | None:
         """A match's revision as stored (None: there is no such match): is a copy in memory still current?"""
@@ -544,7 +552,7 @@ def _expired(moment_ms: int, limits: ExpiryLimits) -> ColumnElement[bool] | None
     return and_(MatchRow.status == "playing", ~clock_runs, or_(*waiting))
 
 
-def _extras(row: ExtrasRow) -> Extras:
+def _extras(row: ExtrasRow | Row[Any]) -> Extras:
     return Extras(row.clock, row.ended, row.rematch, row.to_move, row.deadline_ms, row.takeback)
 
 

@@ -25,7 +25,7 @@ from sqlalchemy import (
     event,
     false,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, Row
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
@@ -119,7 +119,8 @@ class StoredMatch:
     listed: bool = False
 
     @classmethod
-    def of(cls, row: MatchRow) -> StoredMatch:
+    def of(cls, row: MatchRow | Row[Any]) -> StoredMatch:
+        """From the ORM's row or a plain query's (of every column of ``matches``)."""
         return cls(
             id=row.id, kind=row.kind, created_at=row.created_at, updated_at=row.updated_at, mode=row.mode,
             seed=row.seed, setup=dict(row.setup), moves=list(row.moves), status=row.status, scores=list(row.scores),
@@ -151,14 +152,18 @@ class SeatRow(Base):
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     def value(self) -> Seat:
-        player = self.player if self.player in ("person", "computer", "open") else "computer"
-        return Seat(self.seat, player, self.token_digest, self.invite_digest, self.name,  # type: ignore[arg-type]
-                    self.joined_at)
+        return seat_value(self)
 
     @classmethod
     def of(cls, game_id: str, seat: Seat) -> SeatRow:
         return cls(game_id=game_id, seat=seat.index, player=seat.player, token_digest=seat.token_digest,
                    invite_digest=seat.invite_digest, name=seat.name, joined_at=seat.joined_at)
+
+
+def seat_value(row: SeatRow | Row[Any]) -> Seat:
+    """A seat from the ORM's row or a plain query's (of every column of ``seats``)."""
+    player = row.player if row.player in ("person", "computer", "open") else "computer"
+    return Seat(row.seat, player, row.token_digest, row.invite_digest, row.name, row.joined_at)  # type: ignore[arg-type]
 
 
 class ExtrasRow(Base):
