@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from tests.browser.pages import READY, choose_language, click_and_wait, play_step, revision, start_game
 from tests.live_server import Server
+from zamek.castle import record as records
 
 
 def api_view(server: Server, game_id: str) -> dict[str, Any]:
@@ -166,10 +167,16 @@ def test_no_figure_question_when_no_figure_can_be_put(page: Page, server: Server
         pass_clicks += bool(passing)
     expect(page.locator("#game-over")).to_be_visible()
     moves = api_replay(server, game)["replay"]["moves"]
-    person_passes = sum(1 for m in moves if m["kind"] == "pass" and m["player"] == 0)
-    assert person_passes == pass_clicks + by_itself
-    print(f"a whole game against the beginner: {clicks} clicks, {by_itself} answers given by the page")
-    assert by_itself > 0
+    passes = [i for i, m in enumerate(moves) if m["kind"] == "pass" and m["player"] == 0]
+    # The positions each pass was made in: where "No figure" was the only answer, the page gave it (the loop never
+    # clicks one); every other pass was a click. On a busy machine the loop may look only after the page has
+    # answered (400 ms after drawing), so its own count of the page's answers may miss one.
+    with urllib.request.urlopen(f"{server.url}api/games/{game}/record") as answer:
+        record = json.load(answer)
+    only = sum(1 for i in passes if len(records.replay(record, upto=i).legal_actions()) == 1)
+    assert len(passes) - only == pass_clicks
+    print(f"a whole game against the beginner: {clicks} clicks, {only} answers given by the page")
+    assert only >= by_itself > 0
 
 
 def api_replay(server: Server, game_id: str) -> dict[str, Any]:

@@ -316,7 +316,7 @@ def test_a_move_through_one_worker_reaches_a_page_streaming_from_another(pg_url:
 
 @contextlib.contextmanager
 def serving(url: str, log: Path, *options: str) -> Iterator[ServerProcess]:
-    server = start_server_process(url, log, workers=2, options=options)
+    server = start_server_process(url, log, workers=2, options=options, ready_seconds=180)  # beside the long tests
     try:
         yield server
     finally:
