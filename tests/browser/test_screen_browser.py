@@ -169,12 +169,13 @@ def test_no_figure_question_when_no_figure_can_be_put(page: Page, server: Server
     moves = api_replay(server, game)["replay"]["moves"]
     passes = [i for i, m in enumerate(moves) if m["kind"] == "pass" and m["player"] == 0]
     # The positions each pass was made in: where "No figure" was the only answer, the page gave it (the loop never
-    # clicks one); every other pass was a click. On a busy machine the loop may look only after the page has
-    # answered (400 ms after drawing), so its own count of the page's answers may miss one.
+    # clicks one); every other pass was one of the loop's clicks. The loop reads the page in several steps, so on a
+    # busy machine it may look only after the page has answered (400 ms after drawing) and miss one of the page's
+    # answers, or count as a pass a click the page had meanwhile turned into another: hence the inequalities.
     with urllib.request.urlopen(f"{server.url}api/games/{game}/record") as answer:
         record = json.load(answer)
     only = sum(1 for i in passes if len(records.replay(record, upto=i).legal_actions()) == 1)
-    assert len(passes) - only == pass_clicks
+    assert len(passes) - only <= pass_clicks  # the page never passed where a figure could be put
     print(f"a whole game against the beginner: {clicks} clicks, {only} answers given by the page")
     assert only >= by_itself > 0
 
