@@ -192,8 +192,8 @@ class Repository:
             session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
 
     def get(self, game_id: str) -> StoredMatch | None:
-        with Session(self.engine) as session:
-            row = session.get(MatchRow, game_id)
+        with self.engine.connect() as connection:
+            row = connection.execute(_MATCH, {"match": game_id}).first()
             return StoredMatch.of(row) if row is not None else None
 
     def all(self, kind: str | None = None) -> list[StoredMatch]:
