@@ -63,6 +63,11 @@ class Cluster:
             connection.execute(f"CREATE DATABASE {name}")
         return self.url(name)
 
+    def restart(self) -> None:
+        """Stop the server (its connections are cut) and start it again, on the same port."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "log"), "-m", "fast", "-w",
+                  "restart")
+
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):
             self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "stop")

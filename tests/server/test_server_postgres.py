@@ -20,6 +20,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +29,21 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.exc import OperationalError
 from tools.loadtest import ServerProcess, descendants, legal_actions, start_server_process
 
 from tests.helpers import FIXTURES
 from tests.live_server import Server, start_server
+from tests.postgres import Cluster
 from tests.web_client import Json, WebClient, bearer, wait_for_person
 from zamek.castle import record as records
+from zamek.server import tables
 from zamek.server.app import create_app
+from zamek.server.db import Repository
 from zamek.server.migrate import config, current, head
 from zamek.server.service import WebConfig
-from zamek.server.tables import Base, driver_url
+from zamek.server.tables import Base, StoredMatch, driver_url
 
 
 @contextlib.contextmanager
@@ -205,6 +210,44 @@ def race(posts: list[tuple[WebClient, str, dict[str, Any], dict[str, str]]]) -> 
     return [a for a in answers if a is not None]
 
 
+def test_a_move_from_a_page_at_the_revision_in_memory_asks_the_database_only_to_store_it(any_url: str) -> None:
+    """No round trip to ask for the match's revision when the page's is the one in memory (the compare-and-set
+    guards the move: test_two_workers_racing...); on PostgreSQL the move is stored in one statement with its extras,
+    its job and its notification."""
+    with client(any_url) as web:
+        view = web.post("/api/games", json={"mode": "hotseat", "seed": 77}).json()
+        game, engine = view["id"], web.service.repo.engine
+        statements: list[str] = []
+
+        def keep(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+            statements.append(" ".join(statement.split()))
+
+        moves = 0
+        while moves < 12:
+            if view["phase"] == "draw":
+                view = web.post(f"/api/games/{game}/draw", json={"revision": view["revision"]},
+                                headers=web.mover(view)).json()
+                continue
+            event.listen(engine, "before_cursor_execute", keep)
+            try:
+                answer = web.post(f"/api/games/{game}/actions", headers=web.mover(view),
+                                  json={"action": legal_actions(view)[0], "revision": view["revision"]})
+            finally:
+                event.remove(engine, "before_cursor_execute", keep)
+            assert answer.status_code == 200, answer.text
+            view = answer.json()
+            moves += 1
+        writes = [q for q in statements if not q.startswith("SELECT")]  # the server's watches read meanwhile
+        assert not [q for q in statements if q.startswith("SELECT matches.")], statements
+        if any_url.startswith("postgresql"):
+            assert len(writes) == moves and all(q.startswith("WITH moved AS") for q in writes), writes
+        else:
+            assert [q.split(" ")[0] for q in writes] == ["UPDATE", "UPDATE", "DELETE"] * moves, writes
+        stored = web.service.repo.get(game)
+        assert stored is not None and stored.revision == view["revision"]
+        records.replay(web.get(f"/api/games/{game}/record").json())  # the stored moves replay
+
+
 @pytest.mark.long(50)
 def test_two_workers_racing_on_every_move_of_a_whole_game_store_exactly_the_winners(pg_url: str) -> None:
     rng = random.Random(5)
@@ -310,6 +353,41 @@ def test_a_move_through_one_worker_reaches_a_page_streaming_from_another(pg_url:
     finally:
         one.stop()
         other.stop()
+
+
+# ------------------------------------------------------- the database restarted
+
+def test_a_running_app_s_pooled_connections_are_replaced_after_the_database_server_restarts(
+        postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A connection that sat idle in the pool past PING_AFTER_IDLE_SECONDS is asked whether it is alive before it is
+    lent; one used a moment before the restart fails its statement once, and then every pooled one is replaced."""
+    own = Cluster(postgres.bindir)  # restarting the shared cluster would cut the other tests' connections
+    try:
+        repo = Repository(own.new_database())
+        game = repo_game(repo)
+        assert repo.revision(game) == 0  # its connection now waits in the pool
+        own.restart()
+        monkeypatch.setattr(tables, "PING_AFTER_IDLE_SECONDS", 0.0)  # idle long enough: asked, replaced, read
+        assert repo.revision(game) == 0
+        assert repo.revision(game) == 0
+        monkeypatch.setattr(tables, "PING_AFTER_IDLE_SECONDS", 3600.0)  # used a moment ago: lent without asking
+        own.restart()
+        with pytest.raises(OperationalError):
+            repo.revision(game)
+        assert repo.revision(game) == 0
+        repo.close()
+    finally:
+        own.stop()
+
+
+def repo_game(repo: Repository) -> str:
+    """A new game stored in ``repo``; its id."""
+    stamp = datetime.now(UTC)
+    setup = {"edition": "zamek", "expansions": [], "variants": [], "first_player": 0, "draw_order": None, "board": 2}
+    repo.add(StoredMatch(id="restart1", kind="castle", created_at=stamp, updated_at=stamp, mode="local", level=None,
+                         human=None, seed=77, setup=setup, moves=[], status="playing", scores=[0, 0], turn=1,
+                         revision=0))
+    return "restart1"
 
 
 # ---------------------------------------------------------------- zamek serve

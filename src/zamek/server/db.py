@@ -23,30 +23,43 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal
 
 from sqlalchemy import (
     ColumnElement,
     String,
-    Table,
     and_,
     bindparam,
     delete,
     exists,
     false,
     func,
-    insert,
     or_,
     select,
     text,
     update,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.engine import Row
+from sqlalchemy.engine import Engine, Row, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from zamek.server.seats import Seat
+from zamek.server.statements import (
+    ADD_JOB,
+    CLAIM_JOB,
+    DROP_JOB,
+    EXTRAS_OF,
+    MATCH,
+    MOVE_AT_ONCE,
+    NEVER,
+    NOTIFY,
+    REVISION,
+    SEATS_OF,
+    SET_EXTRAS,
+    SET_IF_AT,
+    WAITING_JOBS,
+)
 from zamek.server.tables import (
     AnalysisRow,
     ComputerJobRow,
@@ -65,8 +78,6 @@ from zamek.server.tables import (
     seat_value,
 )
 
-NEVER: Final = 2**62
-"""A due time that never comes (a job that failed for good)."""
 Written = Literal["stored", "stale", "gone"]
 """What became of a change: stored; refused because the game changed meanwhile; refused because it is deleted."""
 CHANNEL: Final = "zamek"
@@ -86,28 +97,27 @@ class Added:
     job_due_ms: int | None = None
 
 
-# A move's statements, built once: a statement made anew for every request is built, coerced and keyed for
-# SQLAlchemy's cache each time (a good part of a move's CPU time); these go to the tables, not through the ORM.
-_MATCHES = cast(Table, MatchRow.__table__)
-_EXTRAS = cast(Table, ExtrasRow.__table__)
-_REVISION = select(_MATCHES.c.revision).where(_MATCHES.c.id == bindparam("match"))
-# A match read whole, with plain queries: a worker reads a match again after each move made through another.
-_MATCH = select(_MATCHES).where(_MATCHES.c.id == bindparam("match"))
-_EXTRAS_OF = select(_EXTRAS).where(_EXTRAS.c.game_id == bindparam("match"))
-_SEATS = cast(Table, SeatRow.__table__)
-_SEATS_OF = select(_SEATS).where(_SEATS.c.game_id == bindparam("match")).order_by(_SEATS.c.seat)
-_SET_IF_AT = update(_MATCHES).where(_MATCHES.c.id == bindparam("match"), _MATCHES.c.revision == bindparam("expected"))
-"""A compare-and-set of a match's row: its new values come as the parameters named after its columns."""
-_SET_EXTRAS = update(_EXTRAS).where(_EXTRAS.c.game_id == bindparam("match"))
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
-_JOBS = cast(Table, ComputerJobRow.__table__)
-_DROP_JOB = delete(_JOBS).where(_JOBS.c.game_id == bindparam("match"))
-_ADD_JOB = insert(_JOBS)
-_CLAIM_JOB = update(_JOBS).where(_JOBS.c.game_id == bindparam("match"))
-_WAITING_JOBS = (select(_JOBS.c.game_id, _JOBS.c.due_ms)
-                 .where(_JOBS.c.due_ms < NEVER,
-                        or_(_JOBS.c.claimed_until_ms.is_(None), _JOBS.c.claimed_until_ms < bindparam("moment")))
-                 .order_by(_JOBS.c.due_ms).limit(bindparam("limit")))
+def _changed(game_id: str, revision: int, answered: int | None) -> str:
+    """The notification of a change (:mod:`zamek.server.pgevents`)."""
+    return f"c {game_id} {revision}" + ("" if answered is None else f" {answered}")
+
+
+def _move_at_once(engine: Engine, game_id: str, expected: int, extras: Extras, payload: str, **values: Any
+                  ) -> Written:
+    """A move that changes nothing but the match's row, its extras and its job, stored on PostgreSQL in one statement
+    (:data:`~zamek.server.statements.MOVE_AT_ONCE`, its own transaction)."""
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        stored = connection.execute(MOVE_AT_ONCE, {
+            "match": game_id, "expected": expected, "channel": CHANNEL, "payload": payload, **values,
+            **{f"extras_{name}": value for name, value in extras.__dict__.items()}}).first()
+        if stored is not None:
+            return "stored"
+        return "gone" if connection.scalar(REVISION, {"match": game_id}) is None else "stale"
+
+
+def describe_url(url: str) -> str:
+    """The database's URL without its password (for messages)."""
+    return make_url(driver_url(url)).render_as_string(hide_password=True)
 
 
 class _SeatChanged(Exception):
@@ -154,17 +164,12 @@ class Repository:
         """A write transaction for the other stores of this database (players and ratings)."""
         return self._writing()
 
-    @staticmethod
-    def describe(url: str) -> str:
-        """The database's URL without its password (for messages)."""
-        from sqlalchemy.engine import make_url
-
-        return make_url(driver_url(url)).render_as_string(hide_password=True)
+    describe = staticmethod(describe_url)
 
     def _notify(self, session: Session, payload: str) -> None:
         """Tell the other processes of a change, when it commits (PostgreSQL; SQLite serves one process)."""
         if self.postgres:  # on the session's connection: the ORM's execute costs more than the statement (every move)
-            session.connection().execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+            session.connection().execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
 
     def close(self) -> None:
         self.engine.dispose()
@@ -193,7 +198,7 @@ class Repository:
 
     def get(self, game_id: str) -> StoredMatch | None:
         with self.engine.connect() as connection:
-            row = connection.execute(_MATCH, {"match": game_id}).first()
+            row = connection.execute(MATCH, {"match": game_id}).first()
             return StoredMatch.of(row) if row is not None else None
 
     def all(self, kind: str | None = None) -> list[StoredMatch]:
@@ -208,17 +213,17 @@ class Repository:
     def snapshot(self, game_id: str) -> tuple[StoredMatch, Extras, list[Seat]] | None:
         """A match with its extras and its seats, read in one transaction (None: there is no such match)."""
         with self.engine.connect() as connection:
-            row = connection.execute(_MATCH, {"match": game_id}).first()
+            row = connection.execute(MATCH, {"match": game_id}).first()
             if row is None:
                 return None
-            extras = connection.execute(_EXTRAS_OF, {"match": game_id}).first()
-            seats = connection.execute(_SEATS_OF, {"match": game_id})
+            extras = connection.execute(EXTRAS_OF, {"match": game_id}).first()
+            seats = connection.execute(SEATS_OF, {"match": game_id})
             return StoredMatch.of(row), Extras() if extras is None else _extras(extras), [seat_value(r) for r in seats]
 
     def revision(self, game_id: str) -> int | None:
         """A match's revision as stored (None: there is no such match): is a copy in memory still current?"""
         with self.engine.connect() as connection:  # every request asks: a plain query, without an ORM session
-            revision: int | None = connection.scalar(_REVISION, {"match": game_id})
+            revision: int | None = connection.scalar(REVISION, {"match": game_id})
             return revision
 
     def save(
@@ -234,15 +239,19 @@ class Repository:
         writes more in the same transaction (a rated game's result); ``answered``, the seat whose request it is
         (told to the other processes' streams, :mod:`zamek.server.pgevents`). A refused change stores nothing."""
         revision = expected + 1
+        if self.postgres and extras is not None and job_due_ms is None and not seats and added is None and also is None:
+            return _move_at_once(self.engine, game_id, expected, extras, _changed(game_id, revision, answered),
+                                 moves=list(moves), status=status, scores=list(scores), turn=turn, revision=revision,
+                                 updated_at=now(), active_ms=round(self.clock() * 1000))
         try:
             with self._writing() as session:
                 refused = self._compare_and_set(session, game_id, expected, extras, moves=list(moves),
                                                 status=status, scores=list(scores), turn=turn, revision=revision)
                 if refused is not None:
                     return refused
-                session.connection().execute(_DROP_JOB, {"match": game_id})
+                session.connection().execute(DROP_JOB, {"match": game_id})
                 if job_due_ms is not None:
-                    session.connection().execute(_ADD_JOB, {"game_id": game_id, "revision": revision,
+                    session.connection().execute(ADD_JOB, {"game_id": game_id, "revision": revision,
                                                             "due_ms": job_due_ms, "attempts": 0})
                 for seen, seat in seats:
                     _give_seat(session, game_id, seen, seat)
@@ -250,7 +259,7 @@ class Repository:
                     self._insert(session, added)
                 if also is not None:
                     also(session)
-                self._notify(session, f"c {game_id} {revision}" + ("" if answered is None else f" {answered}"))
+                self._notify(session, _changed(game_id, revision, answered))
                 return "stored"
         except _SeatChanged:
             return "stale"  # the whole transaction is rolled back
@@ -260,7 +269,7 @@ class Repository:
         """Change a game's row only if it is still at revision ``expected`` (and then its extras); None when it was
         changed, else why not."""
         changes = {**values, "updated_at": now(), "active_ms": round(self.clock() * 1000)}
-        result = session.connection().execute(_SET_IF_AT, {"match": game_id, "expected": expected, **changes})
+        result = session.connection().execute(SET_IF_AT, {"match": game_id, "expected": expected, **changes})
         if not getattr(result, "rowcount", 0):
             return "stale" if session.get(MatchRow, game_id) is not None else "gone"
         if extras is not None:
@@ -284,7 +293,7 @@ class Repository:
     @staticmethod
     def _save_extras(session: Session, game_id: str, extras: Extras) -> None:
         # One UPDATE, not a SELECT and an ORM flush: this is every move's.
-        done = session.connection().execute(_SET_EXTRAS, {"match": game_id, **extras.__dict__})
+        done = session.connection().execute(SET_EXTRAS, {"match": game_id, **extras.__dict__})
         if not getattr(done, "rowcount", 0):
             session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
 
@@ -374,7 +383,7 @@ class Repository:
             connection = session.connection()  # plain rows and one UPDATE each: no ORM objects to flush
             jobs = [Job(game_id, revision, attempts + 1) for game_id, revision, attempts in connection.execute(query)]
             for job in jobs:
-                connection.execute(_CLAIM_JOB, {"match": job.game_id, "claimed_by": worker,
+                connection.execute(CLAIM_JOB, {"match": job.game_id, "claimed_by": worker,
                                                 "claimed_until_ms": moment_ms + lease_ms, "attempts": job.attempts})
             return jobs
 
@@ -382,7 +391,7 @@ class Repository:
         """The first ``limit`` computer turns claimed by no live process, due or not yet, the earliest due first:
         (game, due time in epoch ms)."""
         with self.engine.connect() as connection:  # asked ten times a second: a plain query, built once
-            rows = connection.execute(_WAITING_JOBS, {"moment": moment_ms, "limit": limit})
+            rows = connection.execute(WAITING_JOBS, {"moment": moment_ms, "limit": limit})
             return [(game_id, due) for game_id, due in rows]
 
     def next_job_due(self) -> int | None:

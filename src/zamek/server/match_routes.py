@@ -146,7 +146,7 @@ def add_match_routes(app: FastAPI, service: GameService, referee: Referee | None
         return await events(game_id, request, token, None, lang, view)
 
     def acted(game_id: str, body: Move, token: str | None, lang: str, kind: str | None, client: str) -> Body:
-        loaded = service.get(game_id, kind)  # read once: the move is played on it
+        loaded = service.get(game_id, kind, body.revision)  # read once: the move is played on it
         if has_computer(loaded):
             computer.make_room(client)  # the move would leave one more of the client's games to the computer
         live = service.act(game_id, body.action, body.revision, token, kind, body.seat, loaded=loaded)

@@ -174,7 +174,15 @@ class GameService:
 
     # --------------------------------------------------------------- changes
 
-    def get(self, game_id: str, kind: str | None = None) -> LiveGame:
+    def get(self, game_id: str, kind: str | None = None, seen: int | None = None) -> LiveGame:
+        """A match as stored now (:meth:`Sessions.get`). ``seen``: the revision a move's page shows; when the match in
+        memory is at it and this process has heard of no later change, the database is not asked for the match's
+        revision (a round trip every move): a change another process made meanwhile fails the move's
+        compare-and-set, and the move is refused 409 ``stale``, as one from a page out of date is."""
+        held = self.sessions.peek(game_id) if seen is not None else None
+        if (held is not None and held.revision == seen and (kind is None or held.kind.name == kind)
+                and (self.events.latest(game_id) or seen) <= seen and not self.events.is_gone(game_id)):
+            return self.sessions.keep(held)  # the latest used
         return self.sessions.get(game_id, kind)
 
     def create(self, mode: str, level: str | None, seat: str, setup: Setup, seed: int | None = None,
