@@ -177,7 +177,7 @@ def test_the_agreement_to_hints_and_a_stored_analysis_round_trip(any_url: str, m
         web.tokens = tokens
         assert web.get(f"/api/games/{friend['id']}").json()["hints"] is True
         assert web.get(f"/api/games/{friend['id']}/hints", headers=web.seat(friend["id"], 0)).status_code == 200
-        stored = web.service.repo.analysis(game["id"])
+        stored = web.service.repo.analyses.get(game["id"])
         assert stored is not None and stored.moves == len(record["moves"])
         # As stored, but for the words and a best move that is the move played with a symmetric tile turned
         # another way (the answer shows the move played as the best).

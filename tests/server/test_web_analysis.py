@@ -151,7 +151,7 @@ def test_an_unfinished_game_is_not_analysed(client: WebClient) -> None:
     assert refused.status_code == 409 and refused.json()["error"] == "in-progress"
     polish = client.get(f"/api/games/{view['id']}/analysis?lang=pl")
     assert polish.json()["message"].startswith("Grę można przeanalizować dopiero po jej końcu")
-    assert client.service.repo.analysis(view["id"]) is None
+    assert client.service.repo.analyses.get(view["id"]) is None
     assert client.get("/api/games/nosuchgame/analysis").status_code == 404
 
 
@@ -174,7 +174,7 @@ def test_a_finished_game_is_analysed_once_and_the_analysis_is_stored(client: Web
         assert record["moves"][d["index"]:d["index"] + len(d["played"])] == d["played"]
         assert d["loss"] >= 0 and len(d["played_words"]) == len(d["played"])
         assert len(d["best_words"]) == len(d["best"])
-    stored = client.service.repo.analysis(game["id"])
+    stored = client.service.repo.analyses.get(game["id"])
     assert stored is not None and stored.estimator == analysis["estimator"] and stored.moves == len(record["moves"])
     assert stored.analysis["decisions"][0]["played"] == decisions[0]["played"]
 
@@ -185,7 +185,7 @@ def test_a_finished_game_is_analysed_once_and_the_analysis_is_stored(client: Web
     monkeypatch.setattr(judging, "analyse", fail)
     again = client.get(f"/api/games/{game['id']}/analysis")
     assert again.status_code == 200 and again.json() == analysis
-    assert client.service.repo.analysis(game["id"]).created_at == stored.created_at  # type: ignore[union-attr]
+    assert client.service.repo.analyses.get(game["id"]).created_at == stored.created_at  # type: ignore[union-attr]
     # In Polish: the same judging, the moves in Polish words.
     polish = client.get(f"/api/games/{game['id']}/analysis?lang=pl").json()
     assert [d["loss"] for d in polish["decisions"]] == [d["loss"] for d in decisions]
@@ -194,11 +194,11 @@ def test_a_finished_game_is_analysed_once_and_the_analysis_is_stored(client: Web
 
 def test_an_analysis_made_with_another_estimate_is_made_again(client: WebClient) -> None:
     game = client.post("/api/import", json=finished_record(7)).json()
-    client.service.repo.save_analysis(game["id"], "value-old", len(finished_record(7)["moves"]),
+    client.service.repo.analyses.save(game["id"], "value-old", len(finished_record(7)["moves"]),
                                       {"format": "zamek-analysis", "estimator": "value-old"})
     answer = client.get(f"/api/games/{game['id']}/analysis")
     assert answer.status_code == 200 and answer.json()["estimator"] == judging.estimator_name()
-    assert client.service.repo.analysis(game["id"]).estimator == judging.estimator_name()  # type: ignore[union-attr]
+    assert client.service.repo.analyses.get(game["id"]).estimator == judging.estimator_name()  # type: ignore[union-attr]
 
 
 def test_a_resigned_game_is_analysed_and_a_deleted_game_takes_its_analysis_along(client: WebClient) -> None:
@@ -207,9 +207,9 @@ def test_a_resigned_game_is_analysed_and_a_deleted_game_takes_its_analysis_along
     assert resigned.status_code == 200 and resigned.json()["over"]
     analysis = client.get(f"/api/games/{view['id']}/analysis")
     assert analysis.status_code == 200, analysis.text
-    assert client.service.repo.analysis(view["id"]) is not None
+    assert client.service.repo.analyses.get(view["id"]) is not None
     assert client.delete(f"/api/games/{view['id']}", headers=client.mover(view)).status_code == 204
-    assert client.service.repo.analysis(view["id"]) is None
+    assert client.service.repo.analyses.get(view["id"]) is None
 
 
 def test_a_saved_game_sent_in_the_request_is_analysed_and_not_stored(client: WebClient) -> None:
@@ -288,11 +288,11 @@ def test_an_analysis_stored_in_another_version_of_the_format_is_made_again(clien
     game = client.post("/api/import", json=record).json()
     old = {"format": "zamek-analysis", "version": judging.VERSION - 1, "estimator": judging.estimator_name(),
            "moves": []}  # what an earlier version might have stored, with the same estimate
-    client.service.repo.save_analysis(game["id"], judging.estimator_name(), len(record["moves"]), old)
+    client.service.repo.analyses.save(game["id"], judging.estimator_name(), len(record["moves"]), old)
     answer = client.get(f"/api/games/{game['id']}/analysis")
     assert answer.status_code == 200, answer.text
     assert answer.json()["version"] == judging.VERSION and answer.json()["decisions"]
-    assert client.service.repo.analysis(game["id"]).analysis["version"] == judging.VERSION  # type: ignore[union-attr]
+    assert client.service.repo.analyses.get(game["id"]).analysis["version"] == judging.VERSION  # type: ignore[union-attr]
 
 
 def test_a_game_deleted_while_it_is_analysed_keeps_no_analysis(client: WebClient,
@@ -307,7 +307,7 @@ def test_a_game_deleted_while_it_is_analysed_keeps_no_analysis(client: WebClient
 
     monkeypatch.setattr(judging, "analyse", deleted_meanwhile)
     client.get(f"/api/games/{view['id']}/analysis")
-    assert client.service.repo.analysis(view["id"]) is None
+    assert client.service.repo.analyses.get(view["id"]) is None
     assert client.get(f"/api/games/{view['id']}").status_code == 404
 
 

@@ -40,24 +40,24 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.engine import Engine, Row, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import Connection, Engine, Row, make_url
 from sqlalchemy.orm import Session
 
+from zamek.server.analyses import AnalysisStore
 from zamek.server.seats import Seat
 from zamek.server.statements import (
     ADD_JOB,
     CLAIM_JOB,
     DROP_JOB,
-    EXTRAS_OF,
+    EXTRAS,
     MATCH,
     MOVE_AT_ONCE,
     NEVER,
     NOTIFY,
     REVISION,
-    SEATS_OF,
     SET_EXTRAS,
     SET_IF_AT,
+    SNAPSHOT,
     WAITING_JOBS,
 )
 from zamek.server.tables import (
@@ -70,7 +70,6 @@ from zamek.server.tables import (
     Job,
     MatchRow,
     SeatRow,
-    StoredAnalysis,
     StoredMatch,
     driver_url,
     make_engine,
@@ -153,6 +152,7 @@ class Repository:
         # server's threads queue for it here instead, each waking as soon as the one before has committed.
         self._write_lock: AbstractContextManager[Any] = (
             threading.Lock() if url.startswith("sqlite") else contextlib.nullcontext())
+        self.analyses = AnalysisStore(self.engine, self._writing)
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[Session]:
@@ -196,8 +196,14 @@ class Repository:
         if extras is not None:
             session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
 
+    def _reading(self) -> Connection:
+        """A connection for one read statement: on PostgreSQL without a transaction (``BEGIN`` and ``ROLLBACK`` are
+        two more round trips; SQLite's in-memory database shares its one connection between threads)."""
+        connection = self.engine.connect()
+        return connection.execution_options(isolation_level="AUTOCOMMIT") if self.postgres else connection
+
     def get(self, game_id: str) -> StoredMatch | None:
-        with self.engine.connect() as connection:
+        with self._reading() as connection:
             row = connection.execute(MATCH, {"match": game_id}).first()
             return StoredMatch.of(row) if row is not None else None
 
@@ -211,18 +217,18 @@ class Repository:
             return [StoredMatch.of(r) for r in session.scalars(query)]
 
     def snapshot(self, game_id: str) -> tuple[StoredMatch, Extras, list[Seat]] | None:
-        """A match with its extras and its seats, read in one transaction (None: there is no such match)."""
-        with self.engine.connect() as connection:
-            row = connection.execute(MATCH, {"match": game_id}).first()
-            if row is None:
-                return None
-            extras = connection.execute(EXTRAS_OF, {"match": game_id}).first()
-            seats = connection.execute(SEATS_OF, {"match": game_id})
-            return StoredMatch.of(row), Extras() if extras is None else _extras(extras), [seat_value(r) for r in seats]
+        """A match with its extras and its seats, read in one statement (None: there is no such match)."""
+        with self._reading() as connection:
+            rows = connection.execute(SNAPSHOT, {"match": game_id}).all()
+        if not rows:
+            return None
+        first = rows[0]
+        extras = Extras() if first._mapping[EXTRAS.c.game_id] is None else _extras(first)
+        return StoredMatch.of(first), extras, [seat_value(r) for r in rows if r.seat is not None]
 
     def revision(self, game_id: str) -> int | None:
         """A match's revision as stored (None: there is no such match): is a copy in memory still current?"""
-        with self.engine.connect() as connection:  # every request asks: a plain query, without an ORM session
+        with self._reading() as connection:  # every request asks: a plain query, without an ORM session
             revision: int | None = connection.scalar(REVISION, {"match": game_id})
             return revision
 
@@ -339,29 +345,6 @@ class Repository:
                                     .bindparams(bindparam("ids", type_=ARRAY(String()))),
                                     {"channel": CHANNEL, "ids": ids})
             return ids
-
-    # ------------------------------------------------------------- analyses
-
-    def analysis(self, game_id: str) -> StoredAnalysis | None:
-        """The analysis stored for a castle game, or None."""
-        with Session(self.engine) as session:
-            row = session.get(AnalysisRow, game_id)
-            if row is None:
-                return None
-            return StoredAnalysis(row.game_id, row.estimator, row.moves, dict(row.analysis), row.created_at)
-
-    def save_analysis(self, game_id: str, estimator: str, moves: int, analysis: dict[str, Any]) -> None:
-        """Store (or replace) a game's analysis. Two processes storing one at once: the later one's stays. A game
-        deleted while it was analysed gets none (nothing would ever delete it)."""
-        try:
-            with self._writing() as session:
-                if session.get(MatchRow, game_id) is None:
-                    return
-                session.execute(delete(AnalysisRow).where(AnalysisRow.game_id == game_id))
-                session.add(AnalysisRow(game_id=game_id, estimator=estimator, moves=moves, analysis=analysis,
-                                        created_at=now()))
-        except IntegrityError:
-            pass  # another process stored the same game's analysis meanwhile (PostgreSQL): that one stays
 
     # ----------------------------------------------------- the computer's turns
 

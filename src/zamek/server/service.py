@@ -443,7 +443,7 @@ class GameService:
                 raise ServiceError(409, "in-progress", "analysis-after-end")
             raw, setup, actions = live.record(), live.setup, list(live.actions)
         estimator = judging.estimator_name()
-        stored = self.repo.analysis(game_id)
+        stored = self.repo.analyses.get(game_id)
         if (stored is not None and stored.estimator == estimator and stored.moves == len(actions)
                 and stored.analysis.get("format") == judging.FORMAT
                 and stored.analysis.get("version") == judging.VERSION):
@@ -453,7 +453,7 @@ class GameService:
                 data = self.advisor.analyse(raw)
             except ZamekError as exc:
                 raise ServiceError(500, "corrupt", "cannot-replay", game=game_id, reason=exc) from None
-            self.repo.save_analysis(game_id, str(data["estimator"]), len(actions), data)
+            self.repo.analyses.save(game_id, str(data["estimator"]), len(actions), data)
         return analysis_view(data, setup, actions, lang, game_id)
 
     def analyse_record(self, raw: Any, lang: str) -> AnalysisView:

@@ -18,11 +18,14 @@ NEVER: Final = 2**62
 MATCHES = cast(Table, MatchRow.__table__)
 EXTRAS = cast(Table, ExtrasRow.__table__)
 REVISION = select(MATCHES.c.revision).where(MATCHES.c.id == bindparam("match"))
-# A match read whole, with plain queries: a worker reads a match again after each move made through another.
 MATCH = select(MATCHES).where(MATCHES.c.id == bindparam("match"))
-EXTRAS_OF = select(EXTRAS).where(EXTRAS.c.game_id == bindparam("match"))
 SEATS = cast(Table, SeatRow.__table__)
-SEATS_OF = select(SEATS).where(SEATS.c.game_id == bindparam("match")).order_by(SEATS.c.seat)
+SNAPSHOT = (select(MATCHES, EXTRAS, SEATS)
+            .select_from(MATCHES.outerjoin(EXTRAS, EXTRAS.c.game_id == MATCHES.c.id)
+                         .outerjoin(SEATS, SEATS.c.game_id == MATCHES.c.id))
+            .where(MATCHES.c.id == bindparam("match")).order_by(SEATS.c.seat))
+"""A match read whole, with its extras and its seats, in one statement (a row a seat; a worker reads a match again
+after each move made through another): one round trip, and one snapshot without a transaction around it."""
 SET_IF_AT = update(MATCHES).where(MATCHES.c.id == bindparam("match"), MATCHES.c.revision == bindparam("expected"))
 """A compare-and-set of a match's row: its new values come as the parameters named after its columns."""
 SET_EXTRAS = update(EXTRAS).where(EXTRAS.c.game_id == bindparam("match"))
