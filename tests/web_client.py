@@ -8,6 +8,7 @@ import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,9 @@ from zamek.castle.rules.actions import Action
 from zamek.castle.rules.setup import Setup
 from zamek.castle.runner import random_policy, sample_chance
 from zamek.server.app import create_app
+from zamek.server.db import Repository
 from zamek.server.service import GameService, WebConfig
+from zamek.server.tables import StoredMatch
 
 Json = dict[str, Any]
 
@@ -159,3 +162,13 @@ def finished_record(seed: int) -> Json:
         state.apply(action)
         actions.append(action)
     return make_record(setup, seed, actions, state)
+
+
+def legacy_castle(repo: Repository, game_id: str, mode: str, human: int | None) -> None:
+    """Store a castle game of no moves as the versions before seats stored it (a row of ``matches`` alone)."""
+    stamp = datetime.now(UTC)
+    setup = {"edition": "zamek", "expansions": [], "variants": [], "first_player": 0, "draw_order": None, "board": 2}
+    level = "beginner" if mode == "computer" else None
+    repo.add(StoredMatch(id=game_id, kind="castle", created_at=stamp, updated_at=stamp, mode=mode, level=level,
+                         human=human, seed=77, setup=setup, moves=[], status="playing", scores=[0, 0], turn=1,
+                         revision=0))

@@ -20,7 +20,6 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +35,14 @@ from tools.loadtest import ServerProcess, descendants, legal_actions, start_serv
 from tests.helpers import FIXTURES
 from tests.live_server import Server, start_server
 from tests.postgres import Cluster
-from tests.web_client import Json, WebClient, bearer, wait_for_person
+from tests.web_client import Json, WebClient, bearer, legacy_castle, wait_for_person
 from zamek.castle import record as records
 from zamek.server import tables
 from zamek.server.app import create_app
 from zamek.server.db import Repository
 from zamek.server.migrate import config, current, head
 from zamek.server.service import WebConfig
-from zamek.server.tables import Base, StoredMatch, driver_url
+from zamek.server.tables import Base, driver_url
 
 
 @contextlib.contextmanager
@@ -364,7 +363,8 @@ def test_a_running_app_s_pooled_connections_are_replaced_after_the_database_serv
     own = Cluster(postgres.bindir)  # restarting the shared cluster would cut the other tests' connections
     try:
         repo = Repository(own.new_database())
-        game = repo_game(repo)
+        game = "restart1"
+        legacy_castle(repo, game, "hotseat", None)
         assert repo.revision(game) == 0  # its connection now waits in the pool
         own.restart()
         monkeypatch.setattr(tables, "PING_AFTER_IDLE_SECONDS", 0.0)  # idle long enough: asked, replaced, read
@@ -378,16 +378,6 @@ def test_a_running_app_s_pooled_connections_are_replaced_after_the_database_serv
         repo.close()
     finally:
         own.stop()
-
-
-def repo_game(repo: Repository) -> str:
-    """A new game stored in ``repo``; its id."""
-    stamp = datetime.now(UTC)
-    setup = {"edition": "zamek", "expansions": [], "variants": [], "first_player": 0, "draw_order": None, "board": 2}
-    repo.add(StoredMatch(id="restart1", kind="castle", created_at=stamp, updated_at=stamp, mode="local", level=None,
-                         human=None, seed=77, setup=setup, moves=[], status="playing", scores=[0, 0], turn=1,
-                         revision=0))
-    return "restart1"
 
 
 # ---------------------------------------------------------------- zamek serve

@@ -16,7 +16,6 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,12 +26,12 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from tests.live_server import Server, start_server
-from tests.web_client import FakeTime, Json, Tokens, WebClient, bearer, client_for
+from tests.web_client import FakeTime, Json, Tokens, WebClient, bearer, client_for, legacy_castle
 from zamek import Setup, new_game
 from zamek.server import events
 from zamek.server.db import Repository
 from zamek.server.schemas import API_VERSION
-from zamek.server.tables import ExtrasRow, SeatRow, StoredMatch
+from zamek.server.tables import ExtrasRow, SeatRow
 
 # ------------------------------------------------------------------ helpers
 
@@ -686,15 +685,6 @@ def test_rycerze_i_zamki_changes_need_a_seats_token(client: WebClient) -> None:
 
 
 # ------------------------------------------------------------------ adopt
-
-
-def legacy_castle(repo: Repository, game_id: str, mode: str, human: int | None) -> None:
-    stamp = datetime.now(UTC)
-    setup = {"edition": "zamek", "expansions": [], "variants": [], "first_player": 0, "draw_order": None, "board": 2}
-    level = "beginner" if mode == "computer" else None
-    repo.add(StoredMatch(id=game_id, kind="castle", created_at=stamp, updated_at=stamp, mode=mode, level=level,
-                         human=human, seed=77, setup=setup, moves=[], status="playing", scores=[0, 0], turn=1,
-                         revision=0))
 
 
 def strip_seats(repo: Repository, game_id: str) -> None:

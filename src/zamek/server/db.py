@@ -245,14 +245,13 @@ class Repository:
         writes more in the same transaction (a rated game's result); ``answered``, the seat whose request it is
         (told to the other processes' streams, :mod:`zamek.server.pgevents`). A refused change stores nothing."""
         revision = expected + 1
+        row = {"moves": list(moves), "status": status, "scores": list(scores), "turn": turn, "revision": revision,
+               "updated_at": now(), "active_ms": round(self.clock() * 1000)}  # the row's new values (MOVE_COLUMNS)
         if self.postgres and extras is not None and job_due_ms is None and not seats and added is None and also is None:
-            return _move_at_once(self.engine, game_id, expected, extras, _changed(game_id, revision, answered),
-                                 moves=list(moves), status=status, scores=list(scores), turn=turn, revision=revision,
-                                 updated_at=now(), active_ms=round(self.clock() * 1000))
+            return _move_at_once(self.engine, game_id, expected, extras, _changed(game_id, revision, answered), **row)
         try:
             with self._writing() as session:
-                refused = self._compare_and_set(session, game_id, expected, extras, moves=list(moves),
-                                                status=status, scores=list(scores), turn=turn, revision=revision)
+                refused = self._compare_and_set(session, game_id, expected, extras, **row)
                 if refused is not None:
                     return refused
                 session.connection().execute(DROP_JOB, {"match": game_id})
@@ -272,10 +271,9 @@ class Repository:
 
     def _compare_and_set(self, session: Session, game_id: str, expected: int, extras: Extras | None,
                          **values: Any) -> Written | None:
-        """Change a game's row only if it is still at revision ``expected`` (and then its extras); None when it was
-        changed, else why not."""
-        changes = {**values, "updated_at": now(), "active_ms": round(self.clock() * 1000)}
-        result = session.connection().execute(SET_IF_AT, {"match": game_id, "expected": expected, **changes})
+        """Change a game's row to ``values`` only if it is still at revision ``expected`` (and then its extras); None
+        when it was changed, else why not."""
+        result = session.connection().execute(SET_IF_AT, {"match": game_id, "expected": expected, **values})
         if not getattr(result, "rowcount", 0):
             return "stale" if session.get(MatchRow, game_id) is not None else "gone"
         if extras is not None:

@@ -39,6 +39,9 @@ WAITING_JOBS = (select(JOBS.c.game_id, JOBS.c.due_ms)
                        or_(JOBS.c.claimed_until_ms.is_(None), JOBS.c.claimed_until_ms < bindparam("moment")))
                 .order_by(JOBS.c.due_ms).limit(bindparam("limit")))
 
+MOVE_COLUMNS: Final = ("moves", "status", "scores", "turn", "revision", "updated_at", "active_ms")
+"""The columns of a match's row that a move changes."""
+
 
 def move_in_one_statement() -> Select[Any]:
     """A move stored on PostgreSQL in one statement, one round trip (its own transaction): the compare-and-set of the
@@ -61,5 +64,4 @@ def move_in_one_statement() -> Select[Any]:
     return select(moved.c.id, notified).add_cte(extras, dropped)
 
 
-MOVE_COLUMNS: Final = ("moves", "status", "scores", "turn", "revision", "updated_at", "active_ms")
 MOVE_AT_ONCE: Final = move_in_one_statement()

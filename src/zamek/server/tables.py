@@ -373,8 +373,8 @@ def _ping_when_idle(engine: Engine) -> Engine:
     """A database server restarted under a running app: a pooled connection found dead when it is lent is replaced,
     not used. Only one that has been idle past :data:`PING_AFTER_IDLE_SECONDS` is asked (a round trip); SQLAlchemy's
     ``pool_pre_ping`` asks at every loan, two or three round trips a move, a thirtieth of a worker's CPU under load
-    (results/server). A connection that dies while it is lent every second fails its statement once, and
-    SQLAlchemy then drops every connection pooled before it."""
+    (results/server). A connection that dies while in use (used again within the second) fails its statement once,
+    and SQLAlchemy then drops every connection pooled before it."""
 
     @event.listens_for(engine, "checkin")
     def _returned(_dbapi_connection: Any, record: Any) -> None:
