@@ -17,6 +17,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -28,7 +29,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import OperationalError
 from tools.loadtest import ServerProcess, descendants, legal_actions, start_server_process
 
@@ -42,7 +43,7 @@ from zamek.server.app import create_app
 from zamek.server.db import Repository
 from zamek.server.migrate import config, current, head
 from zamek.server.service import WebConfig
-from zamek.server.tables import Base, driver_url
+from zamek.server.tables import Base, Extras, driver_url
 
 
 @contextlib.contextmanager
@@ -209,42 +210,104 @@ def race(posts: list[tuple[WebClient, str, dict[str, Any], dict[str, str]]]) -> 
     return [a for a in answers if a is not None]
 
 
+@contextlib.contextmanager
+def statements_run(engine: Engine) -> Iterator[list[str]]:
+    """The statements the database is sent meanwhile, each on one line: on PostgreSQL as SQLAlchemy sends them; on
+    SQLite as SQLite itself runs them (its trace, set on each connection lent: the server also runs statements on
+    the driver's own cursor, and SQLite's transactions show)."""
+    statements: list[str] = []
+
+    def keep(statement: str) -> None:
+        statements.append(" ".join(statement.split()))
+
+    def sent(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        keep(statement)
+
+    def lent(dbapi_connection: Any, *_rest: object) -> None:
+        dbapi_connection.set_trace_callback(keep)
+
+    def returned(dbapi_connection: Any, *_rest: object) -> None:
+        dbapi_connection.set_trace_callback(None)
+
+    listeners = ([(engine, "before_cursor_execute", sent)] if engine.dialect.name == "postgresql"
+                 else [(engine.pool, "checkout", lent), (engine.pool, "checkin", returned)])
+    for target, name, listener in listeners:
+        event.listen(target, name, listener)
+    try:
+        yield statements
+    finally:
+        for target, name, listener in listeners:
+            event.remove(target, name, listener)
+
+
 def test_a_move_from_a_page_at_the_revision_in_memory_asks_the_database_only_to_store_it(any_url: str) -> None:
     """No round trip to ask for the match's revision when the page's is the one in memory (the compare-and-set
     guards the move: test_two_workers_racing...); on PostgreSQL the move is stored in one statement with its extras,
-    its job and its notification."""
+    its job and its notification; on SQLite in one transaction of three statements."""
     with client(any_url) as web:
         view = web.post("/api/games", json={"mode": "hotseat", "seed": 77}).json()
         game, engine = view["id"], web.service.repo.engine
         statements: list[str] = []
-
-        def keep(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
-            statements.append(" ".join(statement.split()))
-
         moves = 0
         while moves < 12:
             if view["phase"] == "draw":
                 view = web.post(f"/api/games/{game}/draw", json={"revision": view["revision"]},
                                 headers=web.mover(view)).json()
                 continue
-            event.listen(engine, "before_cursor_execute", keep)
-            try:
+            with statements_run(engine) as run:
                 answer = web.post(f"/api/games/{game}/actions", headers=web.mover(view),
                                   json={"action": legal_actions(view)[0], "revision": view["revision"]})
-            finally:
-                event.remove(engine, "before_cursor_execute", keep)
+            statements += run
             assert answer.status_code == 200, answer.text
             view = answer.json()
             moves += 1
         writes = [q for q in statements if not q.startswith("SELECT")]  # the server's watches read meanwhile
-        assert not [q for q in statements if q.startswith("SELECT matches.")], statements
+        assert not [q for q in statements if "FROM matches" in q and "revision" in q.split("FROM")[0]], statements
         if any_url.startswith("postgresql"):
             assert len(writes) == moves and all(q.startswith("WITH moved AS") for q in writes), writes
         else:
-            assert [q.split(" ")[0] for q in writes] == ["UPDATE", "UPDATE", "DELETE"] * moves, writes
+            one = ["BEGIN", "UPDATE matches", "INSERT INTO game_extras", "DELETE FROM computer_jobs", "COMMIT"]
+            assert [" ".join(q.split(" ")[:2]) if q != "BEGIN" else q for q in writes] == [
+                " ".join(w.split(" ")[:2]) for w in one] * moves, writes
         stored = web.service.repo.get(game)
         assert stored is not None and stored.revision == view["revision"]
         records.replay(web.get(f"/api/games/{game}/record").json())  # the stored moves replay
+
+
+def test_a_move_stored_from_a_revision_not_the_match_s_is_refused_and_changes_nothing(any_url: str) -> None:
+    """The plain move's own way of storing (one statement on PostgreSQL, the driver's cursor on SQLite) keeps the
+    compare-and-set: a change from an older revision is "stale", one to a deleted match "gone", and neither writes."""
+    repo = Repository(any_url)
+    try:
+        legacy_castle(repo, "g1", "friend", None)
+        assert repo.save("g1", 0, ["draw:Z19"], "playing", [0, 0], 1, extras=Extras(to_move=1)) == "stored"
+        assert repo.save("g1", 0, ["draw:Z19", "x"], "over", [5, 5], 2, extras=Extras(to_move=0)) == "stale"
+        stored, extras, _seats = repo.snapshot("g1") or pytest.fail("the match is gone")
+        assert (stored.revision, stored.moves, stored.status, stored.scores, extras.to_move) == (
+            1, ["draw:Z19"], "playing", [0, 0], 1)
+        assert repo.save("g1", 1, ["draw:Z19", "d3/0"], "playing", [0, 2], 2, extras=Extras(to_move=0)) == "stored"
+        assert repo.delete("g1")
+        assert repo.save("g1", 2, ["draw:Z19", "d3/0", "x"], "playing", [0, 2], 3, extras=Extras()) == "gone"
+        assert repo.get("g1") is None and repo.snapshot("g1") is None
+    finally:
+        repo.close()
+
+
+def test_a_move_that_fails_half_way_on_sqlite_stores_none_of_it_and_fails_as_sqlalchemy_does(tmp_path: Path) -> None:
+    """The move on SQLite's own cursor is one transaction: its extras failing undoes its compare-and-set, and the
+    error is SQLAlchemy's (the computer's player tries a turn again on those, and takes others for a bug)."""
+    path = tmp_path / "games.sqlite3"
+    repo = Repository(f"sqlite:///{path}")
+    try:
+        legacy_castle(repo, "g1", "friend", None)
+        with contextlib.closing(sqlite3.connect(path)) as other:
+            other.execute("ALTER TABLE game_extras RENAME TO game_extras_away")
+        with pytest.raises(OperationalError, match="game_extras"):
+            repo.save("g1", 0, ["draw:Z19"], "playing", [0, 0], 1, extras=Extras(to_move=1))
+        stored = repo.get("g1")
+        assert stored is not None and (stored.revision, stored.moves) == (0, [])
+    finally:
+        repo.close()
 
 
 @pytest.mark.long(50)

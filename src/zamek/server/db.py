@@ -41,6 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection, Engine, Row, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from zamek.server.analyses import AnalysisStore
@@ -59,6 +60,8 @@ from zamek.server.statements import (
     SET_IF_AT,
     SNAPSHOT,
     WAITING_JOBS,
+    Prepared,
+    move_on_sqlite,
 )
 from zamek.server.tables import (
     AnalysisRow,
@@ -77,6 +80,8 @@ from zamek.server.tables import (
     seat_value,
 )
 
+SqliteMove = tuple[Prepared, list[Prepared]]
+"""The statements of a move on SQLite, prepared: the revision's query, and the move's (:func:`_move_on_sqlite`)."""
 Written = Literal["stored", "stale", "gone"]
 """What became of a change: stored; refused because the game changed meanwhile; refused because it is deleted."""
 CHANNEL: Final = "zamek"
@@ -111,7 +116,36 @@ def _move_at_once(engine: Engine, game_id: str, expected: int, extras: Extras, p
             **{f"extras_{name}": value for name, value in extras.__dict__.items()}}).first()
         if stored is not None:
             return "stored"
-        return "gone" if connection.scalar(REVISION, {"match": game_id}) is None else "stale"
+        return _refused(connection.scalar(REVISION, {"match": game_id}))
+
+
+def _move_on_sqlite(engine: Engine, statements: SqliteMove, game_id: str, expected: int, extras: Extras,
+                    **values: Any) -> Written:
+    """A move that changes nothing but the match's row, its extras and its job, stored on SQLite in one transaction of
+    the statements of :func:`~zamek.server.statements.move_on_sqlite`, run on the driver's cursor (the caller holds
+    the process's write lock)."""
+    revision, (compare_and_set, *rest) = statements
+    parameters = {"match": game_id, "expected": expected, **values, **extras.__dict__}
+    connection = engine.raw_connection()  # pooled: its checkin rolls back whatever was left open
+    driver_error = engine.dialect.loaded_dbapi.Error
+    try:
+        cursor = connection.cursor()
+        if cursor.execute(compare_and_set.sql, compare_and_set.parameters(parameters)).rowcount == 0:
+            row = cursor.execute(revision.sql, revision.parameters({"match": game_id})).fetchone()
+            return _refused(row[0] if row is not None else None)
+        for statement in rest:
+            cursor.execute(statement.sql, statement.parameters(parameters))
+        connection.commit()
+        return "stored"
+    except driver_error as exc:  # as SQLAlchemy raises it (the computer's player retries a turn on these)
+        raise DBAPIError.instance(compare_and_set.sql, None, exc, driver_error) from exc
+    finally:
+        connection.close()
+
+
+def _refused(revision: int | None) -> Written:
+    """Why a compare-and-set did not take: the match's revision as stored now (None: there is no such match)."""
+    return "gone" if revision is None else "stale"
 
 
 def describe_url(url: str) -> str:
@@ -153,6 +187,10 @@ class Repository:
         self._write_lock: AbstractContextManager[Any] = (
             threading.Lock() if url.startswith("sqlite") else contextlib.nullcontext())
         self.analyses = AnalysisStore(self.engine, self._writing)
+        dialect = self.engine.dialect
+        self._sqlite_move: SqliteMove | None = (
+            (Prepared.of(REVISION, dialect), [Prepared.of(s, dialect) for s in move_on_sqlite()])
+            if dialect.name == "sqlite" else None)
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[Session]:
@@ -247,8 +285,14 @@ class Repository:
         revision = expected + 1
         row = {"moves": list(moves), "status": status, "scores": list(scores), "turn": turn, "revision": revision,
                "updated_at": now(), "active_ms": round(self.clock() * 1000)}  # the row's new values (MOVE_COLUMNS)
-        if self.postgres and extras is not None and job_due_ms is None and not seats and added is None and also is None:
-            return _move_at_once(self.engine, game_id, expected, extras, _changed(game_id, revision, answered), **row)
+        if extras is not None and job_due_ms is None and not seats and added is None and also is None:
+            # A plain move, the change made most, is stored each database's cheapest way.
+            if self.postgres:
+                return _move_at_once(self.engine, game_id, expected, extras, _changed(game_id, revision, answered),
+                                     **row)
+            if self._sqlite_move is not None:
+                with self._write_lock:
+                    return _move_on_sqlite(self.engine, self._sqlite_move, game_id, expected, extras, **row)
         try:
             with self._writing() as session:
                 refused = self._compare_and_set(session, game_id, expected, extras, **row)
@@ -275,7 +319,7 @@ class Repository:
         when it was changed, else why not."""
         result = session.connection().execute(SET_IF_AT, {"match": game_id, "expected": expected, **values})
         if not getattr(result, "rowcount", 0):
-            return "stale" if session.get(MatchRow, game_id) is not None else "gone"
+            return _refused(session.connection().scalar(REVISION, {"match": game_id}))
         if extras is not None:
             self._save_extras(session, game_id, extras)
         return None

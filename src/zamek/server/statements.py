@@ -4,11 +4,16 @@ not through the ORM (:mod:`zamek.server.db` runs them)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, Final, cast
 
-from sqlalchemy import Select, Table, bindparam, delete, func, insert, or_, select, text, update
+from sqlalchemy import ClauseElement, Select, Table, bindparam, delete, func, insert, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Dialect
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from zamek.server.tables import ComputerJobRow, Extras, ExtrasRow, MatchRow, SeatRow
 
@@ -65,3 +70,44 @@ def move_in_one_statement() -> Select[Any]:
 
 
 MOVE_AT_ONCE: Final = move_in_one_statement()
+
+
+def move_on_sqlite() -> tuple[ClauseElement, ClauseElement, ClauseElement]:
+    """A move stored on SQLite: the compare-and-set of the match's row, its extras written (or added) and the
+    computer's job dropped, three statements of one transaction (SQLite has no statements that change several
+    tables). Parameters as :func:`move_in_one_statement`'s, the extras' by their own names."""
+    moved = (update(MATCHES)
+             .where(MATCHES.c.id == bindparam("match"), MATCHES.c.revision == bindparam("expected"))
+             .values({name: bindparam(name, type_=MATCHES.c[name].type) for name in MOVE_COLUMNS}))
+    fields = [f.name for f in dataclass_fields(Extras)]
+    upsert = sqlite_insert(EXTRAS).values(
+        {"game_id": bindparam("match"), **{f: bindparam(f, type_=EXTRAS.c[f].type) for f in fields}})
+    extras = upsert.on_conflict_do_update(index_elements=[EXTRAS.c.game_id],
+                                          set_={f: upsert.excluded[f] for f in fields})
+    return moved, extras, DROP_JOB
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A statement compiled once for a database's dialect (one with positional parameters, as SQLite's), to run on
+    its driver's own cursor: SQLAlchemy's execution of a statement (its cache's key, its context, its result) costs
+    SQLite's work several times over, and a move makes three (results/server). The values go through the columns'
+    own conversions (JSON, dates), as SQLAlchemy would write them."""
+
+    sql: str
+    names: tuple[str, ...]
+    conversions: tuple[Callable[[Any], Any] | None, ...]
+
+    @classmethod
+    def of(cls, statement: ClauseElement, dialect: Dialect) -> Prepared:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
+        if not dialect.positional or compiled.positiontup is None:
+            raise ValueError(f"{dialect.name} does not take positional parameters")
+        names = tuple(compiled.positiontup)
+        return cls(compiled.string, names,
+                   tuple(compiled.binds[n].type.dialect_impl(dialect).bind_processor(dialect) for n in names))
+
+    def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The statement's parameters, in order, from ``values`` by their names."""
+        return tuple(values[name] if convert is None else convert(values[name])
+                     for name, convert in zip(self.names, self.conversions, strict=True))
