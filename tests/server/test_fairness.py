@@ -329,6 +329,39 @@ def test_a_seats_stream_is_accepted_when_spectators_have_filled_their_share(
         server.stop()
 
 
+def test_one_client_s_seats_streams_stop_at_its_own_limit_and_leave_the_others_theirs(tmp_path: Path) -> None:
+    """A client that makes games to hold their seats' streams stops at its own limit of seats' pages (429
+    ``too-many-seat-pages``), its spectators' pages counted apart; the same seats' pages from another client, and
+    that client's own, are served."""
+    server = start_server(tmp_path / "games.sqlite3", fairness=Fairness(seat_pages_per_client=3,
+                                                                          spectators_per_client=2))
+    try:
+        with ExitStack() as opened:
+            games = [httpx.post(f"{server.url}api/games", json=HOTSEAT, timeout=10).json() for _ in range(2)]
+
+            def stream(game: dict[str, Any], source: str, token: str | None = None) -> http.client.HTTPResponse:
+                response = open_stream(server.url, f"/api/games/{game['id']}/events", source, token)
+                if response.status == 200:
+                    opened.callback(response.close)
+                    assert response.readline().startswith(b"retry:")
+                return response
+
+            first, second = games
+            for seat in first["tokens"]:
+                assert stream(first, "127.0.0.1", seat["token"]).status == 200
+            assert stream(second, "127.0.0.1", second["tokens"][0]["token"]).status == 200
+            over = stream(second, "127.0.0.1", second["tokens"][1]["token"])
+            assert over.status == 429 and int(over.getheader("Retry-After") or 0) >= 1
+            refusal = json.loads(over.read())
+            assert refusal["code"] == "too-many-seat-pages" and "3" in refusal["message"], refusal
+            assert stream(second, "127.0.0.1").status == 200  # a spectator's page: counted apart
+            assert stream(second, "127.0.0.2", second["tokens"][1]["token"]).status == 200  # another client
+            for seat in first["tokens"]:
+                assert stream(first, "127.0.0.2", seat["token"]).status == 200
+    finally:
+        server.stop()
+
+
 # ---------------------------------------------------------- what it rests on
 
 
@@ -343,7 +376,7 @@ def test_a_client_is_its_address_and_an_ipv6_client_its_64_network() -> None:
 
 THROTTLED_CODES: Final = ("too-many-games", "too-many-computer-games", "too-many-joins", "too-many-imports",
                           "too-many-hints", "too-many-analyses", "computer-busy", "advice-busy", "advice-queue",
-                          "spectators-full", "too-many-spectator-pages", "too-many-watchers")
+                          "spectators-full", "too-many-spectator-pages", "too-many-seat-pages", "too-many-watchers")
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
@@ -376,4 +409,5 @@ def test_zamek_play_and_serve_take_the_limits_from_options_and_the_environment(
     assert calls.pop()["fairness"] == Fairness()
     wrong = runner.invoke(main, ["play", "--limit-join", "often"])
     assert wrong.exit_code == 2 and "often" in wrong.output
-    assert "ZAMEK_SPECTATORS_PER_CLIENT" in runner.invoke(main, ["serve", "--help"]).output
+    shown = runner.invoke(main, ["serve", "--help"]).output
+    assert "ZAMEK_SPECTATORS_PER_CLIENT" in shown and "ZAMEK_SEAT_PAGES_PER_CLIENT" in shown

@@ -9,8 +9,9 @@ LISTEN/NOTIFY).
 Admission: a process holds at most ``MAX_WATCHERS`` streams. Spectators' streams (no seat's token) together leave
 ``seat_reserve`` of them to seats' pages, and each client (its address) has at most ``spectators_per_client`` of
 them: a client that opens thousands of spectators' streams on games it made itself never shuts a player out of
-their own game's events. Each seat of a game has ``MAX_PAGES_PER_SEAT`` pages, its spectators
-``MAX_WATCHERS_PER_GAME``.
+their own game's events. Each client also has at most ``seat_pages_per_client`` seats' streams, so that one making
+games to hold their seats' streams never fills the process either. Each seat of a game has ``MAX_PAGES_PER_SEAT``
+pages, its spectators ``MAX_WATCHERS_PER_GAME``.
 
 An event carries no secret of its own: a game's id and revision (and which seats have a page open, how many
 spectators watch, and the fixed words a seat says at the table: :mod:`zamek.server.talk`). A page that sees a
@@ -160,7 +161,8 @@ class _Watcher:
 class LocalEvents:
     """Live updates within one process (threads and the event loop share it)."""
 
-    def __init__(self, spectators_per_client: int = 0, seat_reserve: int = SEAT_STREAM_RESERVE) -> None:
+    def __init__(self, spectators_per_client: int = 0, seat_reserve: int = SEAT_STREAM_RESERVE,
+                 seat_pages_per_client: int = 0) -> None:
         self._lock = threading.Lock()
         self._latest: dict[str, int] = {}
         self._answered: dict[str, tuple[int, int]] = {}
@@ -174,8 +176,11 @@ class LocalEvents:
         """Spectators' streams of one client (0: any number)."""
         self.seat_reserve = seat_reserve
         """Streams that spectators together leave to seats."""
+        self.seat_pages_per_client = seat_pages_per_client
+        """Seats' streams of one client (0: any number)."""
         self._spectators = 0
-        self._spectating: Counter[str] = Counter()
+        self._by_client: Counter[tuple[bool, str]] = Counter()
+        """Streams open by client: (whether they are a seat's, the client)."""
         self._said: dict[str, deque[tuple[int, int, str]]] = {}
         self._said_last = 0
         self._lobby: list[_Watcher] = []
@@ -232,13 +237,12 @@ class LocalEvents:
         alike = sum(1 for w in games if w.seat == seat)
         if alike >= (MAX_WATCHERS_PER_GAME if seat is None else MAX_PAGES_PER_SEAT) or self._count >= MAX_WATCHERS:
             raise Throttled(REFUSED_RETRY_SECONDS, "too-many-watchers", error="too-many-watchers")
-        if seat is not None:
-            return
-        if self._spectators >= MAX_WATCHERS - min(self.seat_reserve, MAX_WATCHERS):
+        if seat is None and self._spectators >= MAX_WATCHERS - min(self.seat_reserve, MAX_WATCHERS):
             raise Throttled(REFUSED_RETRY_SECONDS, "spectators-full", error="too-many-watchers")
-        if client is not None and 0 < self.spectators_per_client <= self._spectating[client]:
-            raise Throttled(REFUSED_RETRY_SECONDS, "too-many-spectator-pages", error="too-many-watchers",
-                            limit=self.spectators_per_client)
+        limit, refusal = ((self.spectators_per_client, "too-many-spectator-pages") if seat is None
+                          else (self.seat_pages_per_client, "too-many-seat-pages"))
+        if client is not None and 0 < limit <= self._by_client[seat is not None, client]:
+            raise Throttled(REFUSED_RETRY_SECONDS, refusal, error="too-many-watchers", limit=limit)
 
     @contextmanager
     def subscribe(self, game_id: str, seat: int | None, revision: int, client: str | None = None
@@ -255,8 +259,8 @@ class LocalEvents:
             self._count += 1
             if seat is None:
                 self._spectators += 1
-                if client is not None:
-                    self._spectating[client] += 1
+            if client is not None:
+                self._by_client[seat is not None, client] += 1
             self._latest[game_id] = max(revision, self._latest.get(game_id, revision))
             others = list(games)
             if seat is not None:
@@ -274,10 +278,11 @@ class LocalEvents:
                     self._count -= 1
                     if seat is None:
                         self._spectators -= 1
-                        if client is not None:
-                            self._spectating[client] -= 1
-                            if self._spectating[client] <= 0:
-                                del self._spectating[client]
+                    if client is not None:
+                        key = (seat is not None, client)
+                        self._by_client[key] -= 1
+                        if self._by_client[key] <= 0:
+                            del self._by_client[key]
                 if not games:
                     self._watchers.pop(game_id, None)
                     self._said.pop(game_id, None)

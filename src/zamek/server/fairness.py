@@ -60,6 +60,9 @@ class Fairness:
     many processes of their own (:class:`zamek.server.advice.Advisor`)."""
     spectators_per_client: int = 0
     """Spectators' live-event streams (without a seat's token) of the client open at once."""
+    seat_pages_per_client: int = 0
+    """Seats' live-event streams (with a seat's token: the pages of the games the client plays) of the client open at
+    once: a client that makes games to hold their seats' streams never fills the process's."""
     seat_stream_reserve: int = SEAT_STREAM_RESERVE
     """Streams of the process kept for seats' pages: spectators together never take them."""
 
@@ -68,7 +71,7 @@ PUBLIC: Final = Fairness(
     create="30/minute;300/hour", join="30/minute", imports="10/minute;100/hour", hints="30/minute",
     analysis="10/minute;100/hour", computer="10/minute;100/hour", players="5/hour;20/day",
     challenges="10/minute;100/hour", computer_queue=8,
-    advice_at_once=1, advice_slots=1, spectators_per_client=32,
+    advice_at_once=1, advice_slots=1, spectators_per_client=32, seat_pages_per_client=100,
 )
 """The limits of ``zamek serve`` and ``zamek play`` unless their options say otherwise: a person never meets them
 (a game takes minutes; a hint is asked once a turn), a script does."""
@@ -88,6 +91,8 @@ OPTIONS: Final = {
     "advice_at_once": "A client's hints and analyses worked out at once (0: no limit)",
     "advice_slots": "Hints and analyses of all clients worked out at once in a worker; others wait (0: no limit)",
     "spectators_per_client": "Spectators' live-event streams a client may have open (0: no limit)",
+    "seat_pages_per_client": "Seats' live-event streams (pages of the games it plays) a client may have open "
+                             "(0: no limit)",
     "seat_stream_reserve": "Of a process's 10,000 live-event streams, those kept for seats' pages",
 }
 """Each setting's help on the command line: ``--limit-create`` (``ZAMEK_LIMIT_CREATE``), ``--computer-queue``

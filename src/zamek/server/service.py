@@ -126,7 +126,7 @@ class WebConfig:
 
 def events_for(repo: Repository, fairness: Fairness = UNLIMITED) -> GameEvents:
     """Live updates for a database: across processes on PostgreSQL, within the one process on SQLite."""
-    local = LocalEvents(fairness.spectators_per_client, fairness.seat_stream_reserve)
+    local = LocalEvents(fairness.spectators_per_client, fairness.seat_stream_reserve, fairness.seat_pages_per_client)
     if not repo.postgres:
         return local
     from zamek.server.pgevents import PgEvents  # psycopg is needed only here
