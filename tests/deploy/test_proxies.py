@@ -324,6 +324,46 @@ def open_stream(proxy: Proxy, path: str) -> tuple[ssl.SSLSocket, int]:
 NGINX_ONLY = pytest.mark.parametrize("proxy", ["nginx"], indirect=True)
 
 
+def _sent_slowly(proxy: Proxy, start: bytes) -> ssl.SSLSocket:
+    """A connection that sends the start of a request and then nothing."""
+    context = ssl.create_default_context(cafile=str(proxy.authority))
+    raw = socket.create_connection(("127.0.0.1", proxy.port), timeout=30, source_address=(CLIENT_ADDRESS, 0))
+    connection = context.wrap_socket(raw, server_hostname="localhost")
+    connection.sendall(start)
+    return connection
+
+
+def _closed_after(connection: ssl.SSLSocket, since: float) -> tuple[float, bytes]:
+    """How long after ``since`` the proxy ended the connection, and what it sent before (nothing, or a 408)."""
+    received = b""
+    with contextlib.suppress(ConnectionError, ssl.SSLError):
+        while part := connection.recv(4096):
+            received += part
+    return time.monotonic() - since, received
+
+
+@NGINX_ONLY
+def test_nginx_ends_a_request_whose_headers_or_body_stop_coming_after_its_10_s(proxy: Proxy, zamek: ServerProcess
+                                                                              ) -> None:
+    """deploy/nginx/zamek.conf's client_header_timeout and client_body_timeout (10 s): a slow client's half request
+    is ended by the proxy, and the app never sees it (nginx buffers a body before it passes the request on)."""
+    created = counted(zamek, "/api/games", "POST", "201")
+    host = f"Host: localhost:{proxy.port}\r\n".encode()
+    since = time.monotonic()
+    half_head = _sent_slowly(proxy, b"GET /api/meta HTTP/1.1\r\n" + host)
+    half_body = _sent_slowly(proxy, b"POST /api/games HTTP/1.1\r\n" + host + b"Content-Type: application/json\r\n"
+                             b"Content-Length: 100\r\n\r\n{\"mode\": ")
+    try:
+        for connection in (half_head, half_body):
+            waited, received = _closed_after(connection, since)
+            assert 9.0 <= waited <= 20.0, waited
+            assert received == b"" or received.startswith(b"HTTP/1.1 408"), received[:100]
+    finally:
+        half_head.close()
+        half_body.close()
+    assert counted(zamek, "/api/games", "POST", "201") == created
+
+
 @NGINX_ONLY
 def test_nginx_answers_429_past_20_live_event_streams_from_one_address(proxy: Proxy) -> None:
     with proxy.client() as web:
