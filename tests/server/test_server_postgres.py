@@ -43,6 +43,7 @@ from zamek.server.app import create_app
 from zamek.server.db import Repository
 from zamek.server.migrate import config, current, head
 from zamek.server.service import WebConfig
+from zamek.server.statements import Prepared
 from zamek.server.tables import Base, Extras, driver_url
 
 
@@ -306,6 +307,34 @@ def test_a_move_that_fails_half_way_on_sqlite_stores_none_of_it_and_fails_as_sql
             repo.save("g1", 0, ["draw:Z19"], "playing", [0, 0], 1, extras=Extras(to_move=1))
         stored = repo.get("g1")
         assert stored is not None and (stored.revision, stored.moves) == (0, [])
+    finally:
+        repo.close()
+
+
+def test_a_move_on_an_in_memory_database_is_stored_whole_while_another_thread_reads(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sqlite://`` is one connection shared by the threads, and a connection lent back is rolled back: a read that
+    ended between a move's statements would undo the first while the rest committed. Reads wait for the move."""
+    repo = Repository("sqlite://")
+    try:
+        legacy_castle(repo, "g1", "friend", None)
+        parameters = Prepared.parameters
+        reads: list[threading.Thread] = []
+
+        def read_meanwhile(statement: Prepared, values: Any) -> tuple[Any, ...]:
+            if "INSERT INTO game_extras" in statement.sql:  # the row's compare-and-set has run
+                reads.append(threading.Thread(target=repo.get, args=("g1",)))
+                reads[-1].start()
+                reads[-1].join(0.5)  # a read that does not wait for the move ends here
+            return parameters(statement, values)
+
+        monkeypatch.setattr(Prepared, "parameters", read_meanwhile)
+        assert repo.save("g1", 0, ["draw:Z19"], "playing", [0, 0], 1, extras=Extras(to_move=1)) == "stored"
+        monkeypatch.undo()
+        assert reads
+        reads[0].join(10)
+        stored, extras, _seats = repo.snapshot("g1") or pytest.fail("the match is gone")
+        assert (stored.revision, stored.moves, extras.to_move) == (1, ["draw:Z19"], 1)
     finally:
         repo.close()
 

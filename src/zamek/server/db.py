@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from sqlalchemy import (
     ColumnElement,
@@ -40,19 +40,19 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.engine import Connection, Engine, Row, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.engine import Connection, Row, make_url
 from sqlalchemy.orm import Session
 
 from zamek.server.analyses import AnalysisStore
+from zamek.server.plain_move import SqliteMove, Written, refused, stored_at_once, stored_on_sqlite
 from zamek.server.seats import Seat
 from zamek.server.statements import (
     ADD_JOB,
+    CHANNEL,
     CLAIM_JOB,
     DROP_JOB,
     EXTRAS,
     MATCH,
-    MOVE_AT_ONCE,
     NEVER,
     NOTIFY,
     REVISION,
@@ -75,17 +75,12 @@ from zamek.server.tables import (
     SeatRow,
     StoredMatch,
     driver_url,
+    in_memory,
     make_engine,
     now,
     seat_value,
 )
 
-SqliteMove = tuple[Prepared, list[Prepared]]
-"""The statements of a move on SQLite, prepared: the revision's query, and the move's (:func:`_move_on_sqlite`)."""
-Written = Literal["stored", "stale", "gone"]
-"""What became of a change: stored; refused because the game changed meanwhile; refused because it is deleted."""
-CHANNEL: Final = "zamek"
-"""The PostgreSQL notification channel of game changes (payloads: see :mod:`zamek.server.pgevents`)."""
 PURGE_LOCK: Final = 0x5A414D4550  # "ZAMEP"
 """The PostgreSQL advisory lock of a purge of expired matches: one process purges at a time."""
 
@@ -104,48 +99,6 @@ class Added:
 def _changed(game_id: str, revision: int, answered: int | None) -> str:
     """The notification of a change (:mod:`zamek.server.pgevents`)."""
     return f"c {game_id} {revision}" + ("" if answered is None else f" {answered}")
-
-
-def _move_at_once(engine: Engine, game_id: str, expected: int, extras: Extras, payload: str, **values: Any
-                  ) -> Written:
-    """A move that changes nothing but the match's row, its extras and its job, stored on PostgreSQL in one statement
-    (:data:`~zamek.server.statements.MOVE_AT_ONCE`, its own transaction)."""
-    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-        stored = connection.execute(MOVE_AT_ONCE, {
-            "match": game_id, "expected": expected, "channel": CHANNEL, "payload": payload, **values,
-            **{f"extras_{name}": value for name, value in extras.__dict__.items()}}).first()
-        if stored is not None:
-            return "stored"
-        return _refused(connection.scalar(REVISION, {"match": game_id}))
-
-
-def _move_on_sqlite(engine: Engine, statements: SqliteMove, game_id: str, expected: int, extras: Extras,
-                    **values: Any) -> Written:
-    """A move that changes nothing but the match's row, its extras and its job, stored on SQLite in one transaction of
-    the statements of :func:`~zamek.server.statements.move_on_sqlite`, run on the driver's cursor (the caller holds
-    the process's write lock)."""
-    revision, (compare_and_set, *rest) = statements
-    parameters = {"match": game_id, "expected": expected, **values, **extras.__dict__}
-    connection = engine.raw_connection()  # pooled: its checkin rolls back whatever was left open
-    driver_error = engine.dialect.loaded_dbapi.Error
-    try:
-        cursor = connection.cursor()
-        if cursor.execute(compare_and_set.sql, compare_and_set.parameters(parameters)).rowcount == 0:
-            row = cursor.execute(revision.sql, revision.parameters({"match": game_id})).fetchone()
-            return _refused(row[0] if row is not None else None)
-        for statement in rest:
-            cursor.execute(statement.sql, statement.parameters(parameters))
-        connection.commit()
-        return "stored"
-    except driver_error as exc:  # as SQLAlchemy raises it (the computer's player retries a turn on these)
-        raise DBAPIError.instance(compare_and_set.sql, None, exc, driver_error) from exc
-    finally:
-        connection.close()
-
-
-def _refused(revision: int | None) -> Written:
-    """Why a compare-and-set did not take: the match's revision as stored now (None: there is no such match)."""
-    return "gone" if revision is None else "stale"
 
 
 def describe_url(url: str) -> str:
@@ -185,7 +138,10 @@ class Repository:
         # SQLite takes one writer at a time and makes the others sleep in growing steps (up to 100 ms): the
         # server's threads queue for it here instead, each waking as soon as the one before has committed.
         self._write_lock: AbstractContextManager[Any] = (
-            threading.Lock() if url.startswith("sqlite") else contextlib.nullcontext())
+            threading.RLock() if url.startswith("sqlite") else contextlib.nullcontext())
+        # An in-memory SQLite database is one connection shared by the threads: a read that ended in the middle of a
+        # write would roll back the write's first statements (a connection lent back is rolled back). Reads wait too.
+        self._read_lock = self._write_lock if in_memory(url) else contextlib.nullcontext()
         self.analyses = AnalysisStore(self.engine, self._writing)
         dialect = self.engine.dialect
         self._sqlite_move: SqliteMove | None = (
@@ -234,11 +190,12 @@ class Repository:
         if extras is not None:
             session.add(ExtrasRow(game_id=game_id, **extras.__dict__))
 
-    def _reading(self) -> Connection:
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Connection]:
         """A connection for one read statement: on PostgreSQL without a transaction (``BEGIN`` and ``ROLLBACK`` are
         two more round trips; SQLite's in-memory database shares its one connection between threads)."""
-        connection = self.engine.connect()
-        return connection.execution_options(isolation_level="AUTOCOMMIT") if self.postgres else connection
+        with self._read_lock, self.engine.connect() as connection:
+            yield connection.execution_options(isolation_level="AUTOCOMMIT") if self.postgres else connection
 
     def get(self, game_id: str) -> StoredMatch | None:
         with self._reading() as connection:
@@ -288,11 +245,11 @@ class Repository:
         if extras is not None and job_due_ms is None and not seats and added is None and also is None:
             # A plain move, the change made most, is stored each database's cheapest way.
             if self.postgres:
-                return _move_at_once(self.engine, game_id, expected, extras, _changed(game_id, revision, answered),
+                return stored_at_once(self.engine, game_id, expected, extras, _changed(game_id, revision, answered),
                                      **row)
             if self._sqlite_move is not None:
                 with self._write_lock:
-                    return _move_on_sqlite(self.engine, self._sqlite_move, game_id, expected, extras, **row)
+                    return stored_on_sqlite(self.engine, self._sqlite_move, game_id, expected, extras, **row)
         try:
             with self._writing() as session:
                 refused = self._compare_and_set(session, game_id, expected, extras, **row)
@@ -319,7 +276,7 @@ class Repository:
         when it was changed, else why not."""
         result = session.connection().execute(SET_IF_AT, {"match": game_id, "expected": expected, **values})
         if not getattr(result, "rowcount", 0):
-            return _refused(session.connection().scalar(REVISION, {"match": game_id}))
+            return refused(session.connection().scalar(REVISION, {"match": game_id}))
         if extras is not None:
             self._save_extras(session, game_id, extras)
         return None

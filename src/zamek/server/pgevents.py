@@ -31,8 +31,8 @@ from typing import Final
 import psycopg
 from sqlalchemy.engine import Engine
 
-from zamek.server.db import CHANNEL
 from zamek.server.events import ALL_PLAYERS, LocalEvents, Subscription
+from zamek.server.statements import CHANNEL
 
 log = logging.getLogger("zamek.server")
 

@@ -1,6 +1,6 @@
 """The statements of a move and of a match read again, built once: a statement made anew for every request is
 built, coerced and keyed for SQLAlchemy's cache each time (a good part of a move's CPU time). They go to the tables,
-not through the ORM (:mod:`zamek.server.db` runs them)."""
+not through the ORM (:mod:`zamek.server.db` and :mod:`zamek.server.plain_move` run them)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 from zamek.server.tables import ComputerJobRow, Extras, ExtrasRow, MatchRow, SeatRow
 
+CHANNEL: Final = "zamek"
+"""The PostgreSQL notification channel of game changes (payloads: see :mod:`zamek.server.pgevents`)."""
 NEVER: Final = 2**62
 """A due time that never comes (a job that failed for good)."""
 
@@ -75,13 +77,13 @@ MOVE_AT_ONCE: Final = move_in_one_statement()
 def move_on_sqlite() -> tuple[ClauseElement, ClauseElement, ClauseElement]:
     """A move stored on SQLite: the compare-and-set of the match's row, its extras written (or added) and the
     computer's job dropped, three statements of one transaction (SQLite has no statements that change several
-    tables). Parameters as :func:`move_in_one_statement`'s, the extras' by their own names."""
+    tables). Parameters as :func:`move_in_one_statement`'s."""
     moved = (update(MATCHES)
              .where(MATCHES.c.id == bindparam("match"), MATCHES.c.revision == bindparam("expected"))
              .values({name: bindparam(name, type_=MATCHES.c[name].type) for name in MOVE_COLUMNS}))
     fields = [f.name for f in dataclass_fields(Extras)]
     upsert = sqlite_insert(EXTRAS).values(
-        {"game_id": bindparam("match"), **{f: bindparam(f, type_=EXTRAS.c[f].type) for f in fields}})
+        {"game_id": bindparam("match"), **{f: bindparam(f"extras_{f}", type_=EXTRAS.c[f].type) for f in fields}})
     extras = upsert.on_conflict_do_update(index_elements=[EXTRAS.c.game_id],
                                           set_={f: upsert.excluded[f] for f in fields})
     return moved, extras, DROP_JOB

@@ -343,11 +343,16 @@ def driver_url(url: str) -> str:
     return url
 
 
+def in_memory(url: str) -> bool:
+    """Whether ``url`` is an in-memory SQLite database: one connection, shared by the threads (nothing on disk)."""
+    return url in ("sqlite://", "sqlite:///:memory:")
+
+
 def make_engine(url: str) -> Engine:
     """Return an engine; SQLite gets a connection usable from the server's threads and a busy timeout."""
     if not url.startswith("sqlite"):
         return _ping_when_idle(create_engine(driver_url(url), pool_size=10, max_overflow=20))
-    memory = url in ("sqlite://", "sqlite:///:memory:")
+    memory = in_memory(url)
     options: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
     if memory:
         options["poolclass"] = StaticPool
