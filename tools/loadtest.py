@@ -595,20 +595,22 @@ class LoadRun:
         self.sent.clear()
         # No collector pauses in this process while the games play: 1,000 pages' views are millions of objects, and a
         # full collection walking them (0.1-0.5 s at 500 games) would count as the server's latency. The views are
-        # acyclic and freed as they are replaced; the collector runs again once the games end.
+        # acyclic and freed as they are replaced; the collector is as it was once the games end.
+        collecting = gc.isenabled()
         gc.collect()
-        gc.freeze()
-        gc.disable()
         profiler = start_profiler(config.server_pid, config.profile) if config.profile and config.server_pid else None
         client_cpu = sum(os.times()[:2])
         server_cpu = server_cpu_seconds(config.server_pid) if config.server_pid else None
         machine = machine_busy_seconds()
         started = time.perf_counter()
+        gc.freeze()
+        gc.disable()
         try:
             await asyncio.gather(*(self.play(g, s) for g in self.games for s in g.seats))
         finally:
-            gc.enable()
             gc.unfreeze()
+            if collecting:
+                gc.enable()
             if profiler is not None:
                 profiler.stop()
         seconds = time.perf_counter() - started

@@ -347,8 +347,9 @@ def test_one_client_s_seats_streams_stop_at_its_own_limit_and_leave_the_others_t
                 return response
 
             first, second = games
-            for seat in first["tokens"]:
-                assert stream(first, "127.0.0.1", seat["token"]).status == 200
+            first_page = stream(first, "127.0.0.1", first["tokens"][0]["token"])
+            assert first_page.status == 200
+            assert stream(first, "127.0.0.1", first["tokens"][1]["token"]).status == 200
             assert stream(second, "127.0.0.1", second["tokens"][0]["token"]).status == 200
             over = stream(second, "127.0.0.1", second["tokens"][1]["token"])
             assert over.status == 429 and int(over.getheader("Retry-After") or 0) >= 1
@@ -358,6 +359,12 @@ def test_one_client_s_seats_streams_stop_at_its_own_limit_and_leave_the_others_t
             assert stream(second, "127.0.0.2", second["tokens"][1]["token"]).status == 200  # another client
             for seat in first["tokens"]:
                 assert stream(first, "127.0.0.2", seat["token"]).status == 200
+            first_page.close()  # a page closed gives its place back, once the server has seen it go
+            deadline = time.monotonic() + 10
+            while (again := stream(second, "127.0.0.1", second["tokens"][1]["token"])).status != 200:
+                assert time.monotonic() < deadline, "the closed page's place was not given back"
+                again.read()
+                time.sleep(0.1)
     finally:
         server.stop()
 

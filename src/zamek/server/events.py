@@ -89,8 +89,8 @@ class GameEvents(Protocol):
 
     def subscribe(self, game_id: str, seat: int | None, revision: int, client: str | None = None
                   ) -> AbstractContextManager[Subscription]:
-        """Watch a game as ``seat`` (None: a spectator) from ``client`` (its address, for the spectators' limit);
-        refused with 429 ``too-many-watchers`` (see the module's doc on admission)."""
+        """Watch a game as ``seat`` (None: a spectator) from ``client`` (its address, for its limits of spectators'
+        and seats' streams); refused with 429 ``too-many-watchers`` (see the module's doc on admission)."""
         ...
 
     def connected(self, game_id: str) -> list[int]: ...
@@ -266,9 +266,9 @@ class LocalEvents:
             if seat is not None:
                 seats = self._seats.setdefault(game_id, {})
                 seats[seat] = seats.get(seat, 0) + 1
-        for other in others:
-            other.poke()
         try:
+            for other in others:  # within the try: the counts just taken are given back whatever happens
+                other.poke()
             yield watcher
         finally:
             with self._lock:
@@ -407,7 +407,7 @@ async def stream(events: GameEvents, game_id: str, seat: int | None, revision: i
     and the number of spectators watching), ``say`` when a seat says one of the table's fixed messages (said after the
     stream began), ``gone`` when the game is deleted, ``restart`` when the server stops (the page comes back after
     ``retry`` ms), and a comment now and then so that proxies keep the connection open. ``client``: who opens it (for
-    the spectators' limit); ``view``: the view the latest ``change`` of a burst carries (see the module's doc)."""
+    its limits of streams); ``view``: the view the latest ``change`` of a burst carries (see the module's doc)."""
     who = connected or (lambda: events.connected(game_id))
     sent = revision if last_seen is None else min(last_seen, revision)
     heard = events.said_last()
