@@ -149,13 +149,14 @@ def test_no_figure_question_when_no_figure_can_be_put(page: Page, server: Server
         page.wait_for_function(READY, timeout=30_000)
         if page.query_selector("#game-over"):
             break
+        # The revision first: should the page answer while the loop reads it, the wait below sees the answer's
+        # revision rather than waiting for one after it (which, on the person's turn, never comes).
+        before = page.evaluate("document.body.dataset.revision")
         passing = not page.query_selector(".legal.now") and page.query_selector(".choice-button.pass")
         if passing and page.locator(".choice-button").count() == 1:
-            before = page.evaluate("document.body.dataset.revision")
             page.wait_for_function(f"document.body.dataset.revision !== '{before}'", timeout=10_000)
             by_itself += 1  # a person would have waited as well: the page answered
             continue
-        before = page.evaluate("document.body.dataset.revision")
         figure = page.query_selector(".choice-button:not(.pass)")
         if figure and not page.query_selector(".legal.now"):
             figure.click()  # every figure goes out: soon none is left to put
