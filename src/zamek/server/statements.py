@@ -33,8 +33,13 @@ SNAPSHOT = (select(MATCHES, EXTRAS, SEATS)
             .where(MATCHES.c.id == bindparam("match")).order_by(SEATS.c.seat))
 """A match read whole, with its extras and its seats, in one statement (a row a seat; a worker reads a match again
 after each move made through another): one round trip, and one snapshot without a transaction around it."""
-SET_IF_AT = update(MATCHES).where(MATCHES.c.id == bindparam("match"), MATCHES.c.revision == bindparam("expected"))
-"""A compare-and-set of a match's row: its new values come as the parameters named after its columns."""
+MOVE_COLUMNS: Final = ("moves", "status", "scores", "turn", "revision", "updated_at", "active_ms")
+"""The columns of a match's row that a move changes."""
+SET_IF_AT = (update(MATCHES)
+             .where(MATCHES.c.id == bindparam("match"), MATCHES.c.revision == bindparam("expected"))
+             .values({name: bindparam(name, type_=MATCHES.c[name].type) for name in MOVE_COLUMNS}))
+"""A compare-and-set of a match's row (every way of storing a move runs it): its new values come as the parameters
+named after its :data:`MOVE_COLUMNS`."""
 SET_EXTRAS = update(EXTRAS).where(EXTRAS.c.game_id == bindparam("match"))
 NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 JOBS = cast(Table, ComputerJobRow.__table__)
@@ -46,8 +51,11 @@ WAITING_JOBS = (select(JOBS.c.game_id, JOBS.c.due_ms)
                        or_(JOBS.c.claimed_until_ms.is_(None), JOBS.c.claimed_until_ms < bindparam("moment")))
                 .order_by(JOBS.c.due_ms).limit(bindparam("limit")))
 
-MOVE_COLUMNS: Final = ("moves", "status", "scores", "turn", "revision", "updated_at", "active_ms")
-"""The columns of a match's row that a move changes."""
+
+def _new_extras() -> dict[str, Any]:
+    """The extras' new values in a plain move's statements: each field as its column, from its parameter named
+    ``extras_`` and the field (a field and a match's column may share a name)."""
+    return {f.name: bindparam(f"extras_{f.name}", type_=EXTRAS.c[f.name].type) for f in dataclass_fields(Extras)}
 
 
 def move_in_one_statement() -> Select[Any]:
@@ -57,13 +65,10 @@ def move_in_one_statement() -> Select[Any]:
     (the transaction's, each statement's), a fifth of a worker's CPU under load (results/server). The parameters:
     ``match``, ``expected``, the row's new values by their columns' names, the extras' by theirs after ``extras_``,
     ``channel`` and ``payload``."""
-    moved = (update(MATCHES)
-             .where(MATCHES.c.id == bindparam("match"), MATCHES.c.revision == bindparam("expected"))
-             .values({name: bindparam(name, type_=MATCHES.c[name].type) for name in MOVE_COLUMNS})
-             .returning(MATCHES.c.id).cte("moved"))
-    fields = [f.name for f in dataclass_fields(Extras)]
-    new_extras = select(moved.c.id, *(bindparam(f"extras_{f}", type_=EXTRAS.c[f].type) for f in fields))
-    upsert = pg_insert(EXTRAS).from_select(["game_id", *fields], new_extras)
+    moved = SET_IF_AT.returning(MATCHES.c.id).cte("moved")
+    new_extras = _new_extras()
+    fields = list(new_extras)
+    upsert = pg_insert(EXTRAS).from_select(["game_id", *fields], select(moved.c.id, *new_extras.values()))
     extras = upsert.on_conflict_do_update(index_elements=[EXTRAS.c.game_id],
                                           set_={f: upsert.excluded[f] for f in fields}).cte("extras")
     dropped = delete(JOBS).where(JOBS.c.game_id.in_(select(moved.c.id))).cte("dropped")
@@ -78,15 +83,11 @@ def move_on_sqlite() -> tuple[ClauseElement, ClauseElement, ClauseElement]:
     """A move stored on SQLite: the compare-and-set of the match's row, its extras written (or added) and the
     computer's job dropped, three statements of one transaction (SQLite has no statements that change several
     tables). Parameters as :func:`move_in_one_statement`'s."""
-    moved = (update(MATCHES)
-             .where(MATCHES.c.id == bindparam("match"), MATCHES.c.revision == bindparam("expected"))
-             .values({name: bindparam(name, type_=MATCHES.c[name].type) for name in MOVE_COLUMNS}))
-    fields = [f.name for f in dataclass_fields(Extras)]
-    upsert = sqlite_insert(EXTRAS).values(
-        {"game_id": bindparam("match"), **{f: bindparam(f"extras_{f}", type_=EXTRAS.c[f].type) for f in fields}})
+    new_extras = _new_extras()
+    upsert = sqlite_insert(EXTRAS).values({"game_id": bindparam("match"), **new_extras})
     extras = upsert.on_conflict_do_update(index_elements=[EXTRAS.c.game_id],
-                                          set_={f: upsert.excluded[f] for f in fields})
-    return moved, extras, DROP_JOB
+                                          set_={f: upsert.excluded[f] for f in new_extras})
+    return SET_IF_AT, extras, DROP_JOB
 
 
 @dataclass(frozen=True)
